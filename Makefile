@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# hyptrace: top-level build.
+#
+#   make            set up what is missing, build the hypervisor, the guest
+#                   kernel, the test modules and the initramfs
+#   make run        boot it all in QEMU (./qemu-run.sh)
+#   make test       everything above, then every test
+#   make check-style  checkpatch over the C sources
+#
+# Long steps print progress; the kernel build is cached outside the tree
+# (HYPTRACE_CACHE, default ~/.cache/hyptrace).
+
+BUILD		?= $(CURDIR)/build
+export HYPTRACE_BUILD := $(BUILD)
+
+CROSS_COMPILE	?= aarch64-linux-gnu-
+KENV		:= $(BUILD)/kernel.env
+
+.PHONY: all deps kernel hyp modules initramfs run test test-unit test-boot \
+	bench check-style clean FORCE
+
+all: hyp modules initramfs
+
+deps:
+	@bash scripts/setup-deps.sh
+
+# The kernel script decides by itself whether the cached build is current.
+kernel: deps
+	@bash scripts/build-kernel.sh
+
+$(KENV): | kernel
+
+# The hypervisor compiles libfdt from the kernel source tree.
+hyp: deps
+	@bash scripts/build-kernel.sh --source
+	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp BUILD=$(BUILD)/hyp \
+		CROSS_COMPILE=$(CROSS_COMPILE) \
+		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
+
+# Out-of-tree test modules, built against the cached guest kernel.
+modules: kernel
+	@. $(KENV) && $(MAKE) -s -C $$KERNEL_SRC O=$$KERNEL_BUILD \
+		M=$(CURDIR)/tests/modules ARCH=arm64 \
+		CROSS_COMPILE=$(CROSS_COMPILE) modules
+
+initramfs: kernel modules
+	@bash boot/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz
+
+run: all
+	./qemu-run.sh --no-build
+
+test: all
+	@bash tests/run-all.sh
+
+bench:
+	@$(MAKE) -s -C tests/ringbuf bench BUILD=$(BUILD)/ringbuf
+
+check-style: kernel
+	@. $(KENV) && git ls-files '*.c' '*.h' | grep -v '^tests/' | \
+		xargs perl $$KERNEL_SRC/scripts/checkpatch.pl --no-tree --terse -f
+
+clean:
+	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp
+	rm -rf $(BUILD)
+	rm -f tests/modules/*.ko tests/modules/*.o tests/modules/*.mod* \
+		tests/modules/modules.order tests/modules/Module.symvers \
+		tests/modules/.*.cmd

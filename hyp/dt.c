@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device tree: what the hypervisor learns from it (RAM, CPUs, UART,
+ * initrd, options) and how it hands Linux an edited copy that reserves the
+ * hypervisor's memory and the trace carve-out.
+ *
+ * dt_parse() runs on the boot CPU with the MMU off; libfdt is built with
+ * -mstrict-align for that reason.
+ */
+#include <libfdt.h>
+#include "hyp.h"
+#include "print.h"
+#include "sysregs.h"
+#include "../shared/hyptrace_abi.h"
+
+#define PL011_DEFAULT_BASE	0x09000000UL	/* QEMU virt, if stdout-path fails */
+#define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */
+#define DTB_MAX_SIZE		SZ_2M		/* booting.rst */
+
+/* Options a boot loader can set in /chosen, documented in boot/README.md */
+#define CHOSEN_KERNEL		"hyptrace,kernel"
+#define CHOSEN_CARVEOUT_SIZE	"hyptrace,carveout-size"
+#define BOOTARG_CARVEOUT	"hyptrace.carveout="
+
+struct dt_initrd {
+	u64 start, end;
+};
+static struct dt_initrd initrd;
+
+static u64 read_cells(const fdt32_t *p, int cells)
+{
+	u64 v = 0;
+
+	while (cells--)
+		v = (v << 32) | fdt32_ld(p++);
+	return v;
+}
+
+static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
+{
+	int len;
+	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+
+	if (!p || (len != 4 && len != 8))
+		return false;
+	*val = read_cells(p, len / 4);
+	return true;
+}
+
+static void parse_memory(const void *fdt)
+{
+	int ac = fdt_address_cells(fdt, 0), sc = fdt_size_cells(fdt, 0);
+	int node, len;
+
+	fdt_for_each_subnode(node, fdt, 0) {
+		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+		const fdt32_t *reg;
+
+		if (!type || strncmp(type, "memory", 7))
+			continue;
+		reg = fdt_getprop(fdt, node, "reg", &len);
+		for (; reg && len >= (ac + sc) * 4; len -= (ac + sc) * 4) {
+			struct mem_range *m = &hyp_layout.mem[hyp_layout.nr_mem];
+
+			if (hyp_layout.nr_mem == HYP_MAX_MEM_RANGES)
+				break;
+			m->base = read_cells(reg, ac);
+			m->size = read_cells(reg + ac, sc);
+			reg += ac + sc;
+			if (m->size)
+				hyp_layout.nr_mem++;
+		}
+	}
+	if (!hyp_layout.nr_mem)
+		hyp_panic("no memory node in the device tree");
+}
+
+static void parse_cpus(const void *fdt)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus");
+	int ac, node, len;
+
+	if (cpus < 0)
+		hyp_panic("no /cpus node in the device tree");
+	ac = fdt_address_cells(fdt, cpus);
+	fdt_for_each_subnode(node, fdt, cpus) {
+		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+		const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+		struct hyp_cpu *cpu = &hyp_cpus[hyp_layout.nr_cpus];
+
+		if (!type || strncmp(type, "cpu", 4) || !reg || len < ac * 4)
+			continue;
+		if (hyp_layout.nr_cpus == HYP_MAX_CPUS)
+			hyp_panic("more than %u CPUs in the device tree",
+				  HYP_MAX_CPUS);
+		cpu->idx = hyp_layout.nr_cpus++;
+		cpu->mpidr = read_cells(reg, ac) & MPIDR_HWID_MASK;
+	}
+}
+
+/* The UART /chosen/stdout-path names, if it is one we can drive */
+static void parse_uart(const void *fdt)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen");
+	const char *path = chosen >= 0 ?
+		fdt_getprop(fdt, chosen, "stdout-path", NULL) : NULL;
+	const char *colon;
+	int node, ac, len;
+	const fdt32_t *reg;
+
+	hyp_layout.uart = PL011_DEFAULT_BASE;
+	if (!path)
+		return;
+	colon = memchr(path, ':', strlen(path));
+	node = colon ? fdt_path_offset_namelen(fdt, path, colon - path) :
+		       fdt_path_offset(fdt, path);
+	if (node < 0 || fdt_node_check_compatible(fdt, node, "arm,pl011"))
+		return;
+	ac = fdt_address_cells(fdt, fdt_parent_offset(fdt, node));
+	reg = fdt_getprop(fdt, node, "reg", &len);
+	if (reg && len >= ac * 4)
+		hyp_layout.uart = read_cells(reg, ac);
+}
+
+/* "32M", "65536K", "1G" or plain bytes; 0 if malformed */
+static u64 parse_size(const char *s, const char *end)
+{
+	u64 v = 0;
+
+	if (s >= end || *s < '0' || *s > '9')
+		return 0;
+	while (s < end && *s >= '0' && *s <= '9')
+		v = v * 10 + (u64)(*s++ - '0');
+	if (s < end) {
+		switch (*s++) {
+		case 'K': case 'k': v <<= 10; break;
+		case 'M': case 'm': v <<= 20; break;
+		case 'G': case 'g': v <<= 30; break;
+		default: return 0;
+		}
+	}
+	return s == end ? v : 0;
+}
+
+static u64 carveout_from_bootargs(const char *args, int len)
+{
+	size_t n = strlen(BOOTARG_CARVEOUT);
+	const char *p = args, *end = args + strnlen(args, len);
+
+	for (; p + n <= end; p++) {
+		const char *v, *e;
+
+		if ((p != args && p[-1] != ' ') || strncmp(p, BOOTARG_CARVEOUT, n))
+			continue;
+		v = p + n;
+		for (e = v; e < end && *e != ' '; e++)
+			;
+		return parse_size(v, e) ?: (u64)-1;
+	}
+	return 0;
+}
+
+static void parse_chosen(const void *fdt)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen");
+	const char *args;
+	u64 size = 0;
+	int len;
+
+	hyp_layout.kernel = hyp_layout.hyp_base + HYP_REGION_SIZE;
+	hyp_layout.carveout_size = HYP_CARVEOUT_DEFAULT;
+	if (chosen < 0)
+		return;
+
+	get_u64_prop(fdt, chosen, CHOSEN_KERNEL, &hyp_layout.kernel);
+	get_u64_prop(fdt, chosen, "linux,initrd-start", &initrd.start);
+	get_u64_prop(fdt, chosen, "linux,initrd-end", &initrd.end);
+
+	/* The kernel command line wins over the boot loader's property */
+	get_u64_prop(fdt, chosen, CHOSEN_CARVEOUT_SIZE, &size);
+	args = fdt_getprop(fdt, chosen, "bootargs", &len);
+	if (args) {
+		u64 from_args = carveout_from_bootargs(args, len);
+
+		if (from_args == (u64)-1)
+			hyp_panic("malformed %s (want e.g. 64M)", BOOTARG_CARVEOUT);
+		if (from_args)
+			size = from_args;
+	}
+	if (size) {
+		if (size < SZ_2M || size & (SZ_2M - 1))
+			hyp_panic("trace carve-out size 0x%lx: must be a multiple of 2 MiB",
+				  size);
+		hyp_layout.carveout_size = size;
+	}
+}
+
+static bool overlaps(u64 a, u64 a_size, u64 b, u64 b_size)
+{
+	return a < b + b_size && b < a + a_size;
+}
+
+static void check_free(const char *what, u64 base, u64 size,
+		       const void *fdt)
+{
+	u64 kernel_size = *(u64 *)(hyp_layout.kernel + 16);
+
+	if (overlaps(base, size, hyp_layout.hyp_base, HYP_REGION_SIZE) ||
+	    overlaps(base, size, hyp_layout.kernel, kernel_size) ||
+	    overlaps(base, size, (u64)fdt, fdt_totalsize(fdt)) ||
+	    (initrd.end > initrd.start &&
+	     overlaps(base, size, initrd.start, initrd.end - initrd.start)))
+		hyp_panic("%s at 0x%lx..0x%lx overlaps the hypervisor, kernel, initrd or device tree: give the guest more memory or a smaller carve-out",
+			  what, base, base + size - 1);
+}
+
+/*
+ * The carve-out goes at the top of the RAM bank that holds the hypervisor,
+ * Linux's copy of the device tree in the 2 MiB block just below it.
+ */
+static void place_regions(const void *fdt)
+{
+	const struct mem_range *bank = NULL;
+	u64 top;
+	unsigned int i;
+
+	for (i = 0; i < hyp_layout.nr_mem; i++) {
+		const struct mem_range *m = &hyp_layout.mem[i];
+
+		if (hyp_layout.hyp_base >= m->base &&
+		    hyp_layout.hyp_base + HYP_REGION_SIZE <= m->base + m->size)
+			bank = m;
+	}
+	if (!bank)
+		hyp_panic("hypervisor at 0x%lx is not inside RAM",
+			  hyp_layout.hyp_base);
+
+	top = ALIGN_DOWN(bank->base + bank->size, SZ_2M);
+	if (top - bank->base < hyp_layout.carveout_size + 2 * SZ_2M)
+		hyp_panic("RAM too small for a 0x%lx-byte carve-out",
+			  hyp_layout.carveout_size);
+	hyp_layout.carveout_base = top - hyp_layout.carveout_size;
+	hyp_layout.dtb_base = hyp_layout.carveout_base - SZ_2M;
+	hyp_layout.dtb_room = min(fdt_totalsize(fdt) + DTB_EXTRA_ROOM,
+				  DTB_MAX_SIZE);
+	check_free("trace carve-out", hyp_layout.carveout_base,
+		   hyp_layout.carveout_size, fdt);
+	check_free("device-tree copy", hyp_layout.dtb_base, SZ_2M, fdt);
+}
+
+void dt_parse(const void *fdt)
+{
+	/* Until the DT tells us otherwise, errors go to the usual UART. */
+	uart_init(PL011_DEFAULT_BASE);
+	if (!fdt || fdt_check_header(fdt))
+		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
+
+	parse_uart(fdt);
+	uart_init(hyp_layout.uart);
+	parse_memory(fdt);
+	parse_cpus(fdt);
+	parse_chosen(fdt);
+	if (*(u32 *)(hyp_layout.kernel + 56) != 0x644d5241)	/* "ARM\x64" */
+		hyp_panic("no Linux Image at 0x%lx (set /chosen/%s)",
+			  hyp_layout.kernel, CHOSEN_KERNEL);
+	place_regions(fdt);
+}
+
+/* /reserved-memory, created as booting Linux expects it if missing */
+static int reserved_memory_node(void *fdt)
+{
+	int node = fdt_path_offset(fdt, "/reserved-memory");
+
+	if (node >= 0)
+		return node;
+	node = fdt_add_subnode(fdt, 0, "reserved-memory");
+	if (node < 0)
+		return node;
+	/* Linux ignores the node unless its cells match the root's */
+	return fdt_setprop_u32(fdt, node, "#address-cells",
+			       fdt_address_cells(fdt, 0)) ?:
+	       fdt_setprop_u32(fdt, node, "#size-cells", fdt_size_cells(fdt, 0)) ?:
+	       fdt_setprop_empty(fdt, node, "ranges") ?: node;
+}
+
+static int add_reserved(void *fdt, const char *name, u64 base, u64 size,
+			const char *compatible)
+{
+	char unit[48];
+	int parent = reserved_memory_node(fdt), node, n;
+
+	if (parent < 0)
+		return parent;
+	/* name@hexaddress */
+	n = strlen(name);
+	memcpy(unit, name, n);
+	unit[n++] = '@';
+	for (int shift = 60, started = 0; shift >= 0; shift -= 4) {
+		unsigned int digit = (base >> shift) & 0xf;
+
+		if (digit || started || !shift) {
+			unit[n++] = "0123456789abcdef"[digit];
+			started = 1;
+		}
+	}
+	unit[n] = '\0';
+
+	node = fdt_add_subnode(fdt, parent, unit);
+	if (node < 0)
+		return node;
+	return fdt_appendprop_addrrange(fdt, parent, node, "reg", base, size) ?:
+	       fdt_setprop_empty(fdt, node, "no-map") ?:
+	       fdt_setprop_string(fdt, node, "compatible", compatible);
+}
+
+void dt_prepare_for_linux(const void *fdt)
+{
+	void *copy = (void *)hyp_layout.dtb_base;
+	int err;
+
+	err = fdt_open_into(fdt, copy, hyp_layout.dtb_room);
+	err = err ?: add_reserved(copy, "hyptrace-hyp", hyp_layout.hyp_base,
+				  HYP_REGION_SIZE, HYPTRACE_HYP_MEM_COMPATIBLE);
+	err = err ?: add_reserved(copy, "hyptrace-trace",
+				  hyp_layout.carveout_base,
+				  hyp_layout.carveout_size,
+				  HYPTRACE_CARVEOUT_COMPATIBLE);
+	err = err ?: fdt_pack(copy);
+	if (err)
+		hyp_panic("editing the device tree failed: %s", fdt_strerror(err));
+	/* Linux reads it with its MMU and caches off */
+	dcache_clean_range((u64)copy, (u64)copy + fdt_totalsize(copy));
+}

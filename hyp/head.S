@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entry points: the arm64 Image header the loader jumps through, the boot
+ * CPU's first steps (self-relocation, BSS, boot stack) and the one path
+ * every CPU takes into hyp_cpu_start(), whether it booted, was started by a
+ * relayed CPU_ON or woke from a relayed CPU_SUSPEND.
+ */
+#include "asm.h"
+#include "layout.h"
+#include "sysregs.h"
+
+	.section .head.text, "ax"
+ENTRY(_head)
+	b	primary_entry			/* code0 */
+	.long	0				/* code1 */
+	.quad	0				/* text_offset */
+	.quad	__hyp_end - _head		/* image_size, BSS included */
+	.quad	IMAGE_FLAG_LE | IMAGE_FLAG_PAGE_4K | IMAGE_FLAG_ANYWHERE
+	.quad	0, 0, 0				/* res2 .. res4 */
+	.ascii	"ARM\x64"			/* magic */
+	.long	0				/* res5: no PE/COFF header */
+
+/* x0 = device tree, as for Linux; we are at EL2 with the MMU off. */
+primary_entry:
+	mov	x19, x0
+	bl	el2_quiesce
+
+	/* The image is linked at 0: add the load address to every pointer. */
+	adr_l	x20, _head
+	adr_l	x1, __rela_start
+	adr_l	x2, __rela_end
+1:	cmp	x1, x2
+	b.hs	2f
+	ldp	x3, x4, [x1], #16		/* r_offset, r_info */
+	ldr	x5, [x1], #8			/* r_addend */
+	cmp	w4, #R_AARCH64_RELATIVE
+	b.ne	park
+	add	x5, x5, x20
+	str	x5, [x20, x3]
+	b	1b
+
+2:	adr_l	x1, __bss_start
+	adr_l	x2, __bss_end
+3:	stp	xzr, xzr, [x1], #16
+	cmp	x1, x2
+	b.lo	3b
+
+	/*
+	 * Everything so far went straight to memory. Drop any line a previous
+	 * stage may have left in the caches for this range, so that nothing
+	 * stale shadows it once the MMU and caches are on.
+	 */
+	adr_l	x0, __hyp_start
+	adr_l	x1, __hyp_end
+	bl	dcache_inval_range
+
+	adr_l	x0, boot_stack
+	add	sp, x0, #HYP_BOOT_STACK_SIZE
+	mov	x0, x19
+	bl	hyp_boot_prepare		/* returns the boot CPU's index */
+	mov	x1, #CPU_ENTRY_BOOT
+	b	cpu_entry_common
+END(_head)
+
+	.text
+/* PSCI CPU_ON lands here with x0 = the context id we chose: the CPU index */
+ENTRY(hyp_secondary_entry)
+	mov	x1, #CPU_ENTRY_ON
+	b	cpu_entry_common
+END(hyp_secondary_entry)
+
+/* PSCI CPU_SUSPEND wake-up, x0 = CPU index */
+ENTRY(hyp_resume_entry)
+	mov	x1, #CPU_ENTRY_RESUME
+	b	cpu_entry_common
+END(hyp_resume_entry)
+
+/* x0 = CPU index, x1 = CPU_ENTRY_*: stack, vectors, then C */
+cpu_entry_common:
+	mov	x19, x0
+	mov	x20, x1
+	bl	el2_quiesce
+	cmp	x19, #HYP_MAX_CPUS
+	b.hs	park
+	adr_l	x0, hyp_stacks
+	add	x1, x19, #1
+	lsl	x1, x1, #HYP_STACK_SHIFT
+	add	sp, x0, x1
+	mov	x0, x19
+	mov	x1, x20
+	bl	hyp_cpu_start
+	b	park
+
+/*
+ * A known EL2 state before any C runs: MMU, caches and alignment checks off
+ * whatever the previous stage left, SP_EL2 selected, our vectors installed.
+ */
+el2_quiesce:
+	ldr	x0, =SCTLR_EL2_RES1		/* MMU and caches off */
+	msr	sctlr_el2, x0
+	msr	spsel, #1
+	adr_l	x0, hyp_vectors
+	msr	vbar_el2, x0
+	isb
+	ret
+
+park:
+	wfe
+	b	park
+
+/*
+ * Leave EL2 for Linux at x0 with x1 as its argument: EL1h with DAIF masked,
+ * x1..x3 = 0 as booting.rst asks.
+ */
+ENTRY(hyp_enter_el1)
+	msr	elr_el2, x0
+	ldr	x0, =SPSR_EL1_ENTRY
+	msr	spsr_el2, x0
+	mov	x0, x1
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	/* Nothing of the hypervisor's leaks into Linux's registers. */
+	.irp	n, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
+	mov	x\n, xzr
+	.endr
+	eret
+END(hyp_enter_el1)
+
+/* x0 = line size in bytes, from CTR_EL0.DminLine */
+dcache_line_size:
+	mrs	x2, ctr_el0
+	ubfx	x2, x2, #16, #4
+	mov	x3, #4
+	lsl	x0, x3, x2
+	ret
+
+.macro dcache_by_line op
+	mov	x4, x30
+	mov	x5, x0
+	bl	dcache_line_size
+	mov	x30, x4
+	sub	x2, x0, #1
+	bic	x5, x5, x2
+1:	dc	\op, x5
+	add	x5, x5, x0
+	cmp	x5, x1
+	b.lo	1b
+	dsb	sy
+	ret
+.endm
+
+/* [x0, x1): clean to the point of coherency, for readers with caches off */
+ENTRY(dcache_clean_range)
+	dcache_by_line cvac
+END(dcache_clean_range)
+
+ENTRY(dcache_inval_range)
+	dcache_by_line ivac
+END(dcache_inval_range)
+
+	.bss
+	.balign	4096
+boot_stack:
+	.space	HYP_BOOT_STACK_SIZE
+	.balign	4096
+	.globl	hyp_stacks
+hyp_stacks:
+	.space	HYP_MAX_CPUS << HYP_STACK_SHIFT

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hypervisor-wide state: the memory layout decided at boot and the per-CPU
+ * data every CPU finds through TPIDR_EL2.
+ */
+#ifndef HYP_HYP_H
+#define HYP_HYP_H
+
+#include "layout.h"
+#include "types.h"
+
+#define HYP_VERSION		"0.1"
+#define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
+#define HYP_REGION_SIZE		SZ_2M	/* reserved for the hypervisor image */
+#define HYP_CARVEOUT_DEFAULT	(32UL << 20)
+#define HYP_MAX_MEM_RANGES	8
+
+/* Where a CPU enters Linux once the hypervisor is set up on it */
+struct el1_entry {
+	u64 pc;
+	u64 x0;
+};
+
+struct hyp_cpu {
+	unsigned int idx;		/* logical number, the DT /cpus order */
+	u64 mpidr;			/* affinity, MPIDR_HWID_MASK bits */
+	/*
+	 * CPU_ON arguments, owned by whoever holds on_lock: the caller of
+	 * CPU_ON takes it, the target drops it once it has read them.
+	 */
+	u32 on_lock;
+	struct el1_entry on_entry;
+	/* CPU_SUSPEND arguments: only the CPU itself writes them */
+	struct el1_entry suspend_entry;
+};
+
+struct mem_range {
+	u64 base;
+	u64 size;
+};
+
+/* The layout the boot CPU decides before any other CPU runs */
+struct hyp_layout {
+	phys_addr_t hyp_base;		/* HYP_REGION_SIZE, no-map for Linux */
+	phys_addr_t carveout_base;	/* trace carve-out, no-map for Linux */
+	u64 carveout_size;
+	phys_addr_t dtb_base;		/* Linux's copy of the device tree */
+	u64 dtb_room;
+	phys_addr_t kernel;		/* Linux Image to enter */
+	phys_addr_t uart;
+	struct mem_range mem[HYP_MAX_MEM_RANGES];
+	unsigned int nr_mem;
+	unsigned int nr_cpus;
+};
+
+extern struct hyp_layout hyp_layout;
+extern struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];
+
+static inline struct hyp_cpu *this_cpu(void)
+{
+	struct hyp_cpu *cpu;
+
+	asm volatile("mrs %0, tpidr_el2" : "=r" (cpu));
+	return cpu;
+}
+
+/* Linker-script symbols bounding the image */
+extern char __hyp_start[], __text_end[], __rodata_end[], __hyp_end[];
+
+/* head.S */
+void hyp_secondary_entry(void);
+void hyp_resume_entry(void);
+void __noreturn hyp_enter_el1(u64 pc, u64 x0);
+void dcache_clean_range(u64 start, u64 end);
+
+/* setup.c */
+unsigned int hyp_boot_prepare(phys_addr_t dtb);
+void __noreturn hyp_cpu_start(unsigned int idx, unsigned int entry_kind);
+int hyp_cpu_index(u64 mpidr);
+
+/* el2_regs.c */
+void el2_setup_cpu(void);
+
+/* mmu.c */
+void mmu_build_tables(void);
+void mmu_enable(void);
+
+/* dt.c */
+void dt_parse(const void *fdt);
+void dt_prepare_for_linux(const void *fdt);
+
+/* canary.c */
+void canary_fill(void);
+bool canary_intact(u64 *bad_addr);
+
+#endif /* HYP_HYP_H */

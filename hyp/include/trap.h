@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HYP_TRAP_H
+#define HYP_TRAP_H
+
+#include "types.h"
+
+/* The register frame vectors.S saves; keep in step with its offsets */
+struct trap_frame {
+	u64 regs[31];		/* x0..x30 of the interrupted context */
+	u64 elr;
+	u64 spsr;
+	u64 esr;
+	u64 far;
+	u64 pad;
+};
+
+/* Vector numbers vectors.S passes to handle_trap() */
+enum trap_vector {
+	VEC_EL2_SP0_SYNC, VEC_EL2_SP0_IRQ, VEC_EL2_SP0_FIQ, VEC_EL2_SP0_SERROR,
+	VEC_EL2_SYNC, VEC_EL2_IRQ, VEC_EL2_FIQ, VEC_EL2_SERROR,
+	VEC_EL1_SYNC, VEC_EL1_IRQ, VEC_EL1_FIQ, VEC_EL1_SERROR,
+	VEC_EL1_32_SYNC, VEC_EL1_32_IRQ, VEC_EL1_32_FIQ, VEC_EL1_32_SERROR,
+};
+
+void handle_trap(struct trap_frame *frame, enum trap_vector vec);
+
+/* A call made by EL1 through HVC or SMC, decoded once */
+enum smccc_conduit { CONDUIT_HVC, CONDUIT_SMC };
+
+void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit);
+bool psci_relay_call(struct trap_frame *frame, u32 fid);
+void vendor_hyp_call(struct trap_frame *frame, u32 fid);
+
+/* firmware.S: an SMC to the firmware (EL3 or QEMU's PSCI) */
+struct smccc_res {
+	u64 a0, a1, a2, a3;
+};
+void firmware_smc(u64 fid, u64 a1, u64 a2, u64 a3, struct smccc_res *res);
+
+static inline s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3)
+{
+	struct smccc_res res;
+
+	firmware_smc(fid, a1, a2, a3, &res);
+	return (s64)res.a0;
+}
+
+#endif /* HYP_TRAP_H */

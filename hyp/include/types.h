@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HYP_TYPES_H
+#define HYP_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+typedef u64 phys_addr_t;
+
+#define BIT(n)			(1UL << (n))
+#define GENMASK(h, l)		((~0UL << (l)) & (~0UL >> (63 - (h))))
+/* Extract or place a field given its mask */
+#define FIELD_GET(mask, val)	(((val) & (mask)) >> __builtin_ctzl(mask))
+#define FIELD_PREP(mask, val)	(((u64)(val) << __builtin_ctzl(mask)) & (mask))
+
+#define SZ_4K			0x1000UL
+#define SZ_64K			0x10000UL
+#define SZ_2M			0x200000UL
+#define SZ_1G			0x40000000UL
+
+#define ALIGN_DOWN(x, a)	((x) & ~((u64)(a) - 1))
+#define ALIGN_UP(x, a)		ALIGN_DOWN((x) + (a) - 1, a)
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+
+#define __noreturn		__attribute__((noreturn))
+#define __aligned(x)		__attribute__((aligned(x)))
+#define __section(s)		__attribute__((section(s)))
+#define unreachable()		__builtin_unreachable()
+
+#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
+
+#endif /* HYP_TYPES_H */

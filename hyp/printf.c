@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A printf small enough for EL2, with one lock so CPUs do not interleave. */
+#include "print.h"
+#include "spinlock.h"
+
+static struct spinlock print_lock;
+/* Set once the MMU is on: before that only the boot CPU prints, unlocked. */
+bool print_lock_usable;
+
+static void put_str(const char *s)
+{
+	while (*s)
+		uart_putc(*s++);
+}
+
+static void put_num(u64 v, unsigned int base, int width, char pad, bool neg)
+{
+	char buf[24];
+	int n = 0;
+
+	do {
+		buf[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (neg)
+		buf[n++] = '-';
+	while (width-- > n)
+		uart_putc(pad);
+	while (n--)
+		uart_putc(buf[n]);
+}
+
+static void format(const char *fmt, va_list ap)
+{
+	for (; *fmt; fmt++) {
+		int width = 0, lng = 0;
+		char pad = ' ';
+		u64 v;
+
+		if (*fmt != '%') {
+			uart_putc(*fmt);
+			continue;
+		}
+		fmt++;
+		if (*fmt == '0')
+			pad = '0';
+		while (*fmt >= '0' && *fmt <= '9')
+			width = width * 10 + *fmt++ - '0';
+		while (*fmt == 'l') {
+			lng++;
+			fmt++;
+		}
+		switch (*fmt) {
+		case 'c':
+			uart_putc((char)va_arg(ap, int));
+			break;
+		case 's':
+			put_str(va_arg(ap, const char *));
+			break;
+		case 'd':
+			v = lng ? (u64)va_arg(ap, long) : (u64)(s64)va_arg(ap, int);
+			if ((s64)v < 0)
+				put_num(-v, 10, width, pad, true);
+			else
+				put_num(v, 10, width, pad, false);
+			break;
+		case 'u':
+		case 'x':
+			v = lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned int);
+			put_num(v, *fmt == 'u' ? 10 : 16, width, pad, false);
+			break;
+		case 'p':
+			put_str("0x");
+			put_num((u64)va_arg(ap, void *), 16, 0, ' ', false);
+			break;
+		case '%':
+			uart_putc('%');
+			break;
+		default:
+			uart_putc('?');
+			break;
+		}
+	}
+}
+
+void hyp_vprintf(const char *fmt, va_list ap)
+{
+	bool locked = READ_ONCE(print_lock_usable);
+
+	if (locked)
+		spin_lock(&print_lock);
+	format(fmt, ap);
+	if (locked)
+		spin_unlock(&print_lock);
+}
+
+void hyp_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	hyp_vprintf(fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bring-up. The boot CPU first decides the memory layout (hyp_boot_prepare,
+ * MMU off); then every CPU, the boot CPU included, takes the same path
+ * through hyp_cpu_start(): per-CPU pointer, EL2 registers, MMU, and the
+ * return to Linux at EL1.
+ *
+ * Rule for CPUs whose MMU is still off: everything they read was written
+ * before the boot CPU turned its MMU on, so it is in memory, not only in a
+ * cache.
+ */
+#include "hyp.h"
+#include "print.h"
+#include "sysregs.h"
+
+struct hyp_layout hyp_layout;
+struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];
+
+static const void *loader_fdt;
+extern bool print_lock_usable;
+
+int hyp_cpu_index(u64 mpidr)
+{
+	unsigned int i;
+
+	mpidr &= MPIDR_HWID_MASK;
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		if (hyp_cpus[i].mpidr == mpidr)
+			return i;
+	return -1;
+}
+
+unsigned int hyp_boot_prepare(phys_addr_t dtb)
+{
+	int idx;
+
+	hyp_layout.hyp_base = (u64)__hyp_start;
+	loader_fdt = (const void *)dtb;
+	dt_parse(loader_fdt);
+
+	idx = hyp_cpu_index(read_sysreg(mpidr_el1));
+	if (idx < 0)
+		hyp_panic("boot CPU (MPIDR 0x%lx) is not in /cpus",
+			  read_sysreg(mpidr_el1));
+	mmu_build_tables();
+	return idx;
+}
+
+static void boot_cpu_finish(void)
+{
+	const struct hyp_layout *l = &hyp_layout;
+
+	print_lock_usable = true;
+	canary_fill();
+	dt_prepare_for_linux(loader_fdt);
+
+	hyp_info("version %s, EL2, %u CPUs, %lu KiB image\n", HYP_VERSION,
+		 l->nr_cpus, ((u64)__hyp_end - l->hyp_base) >> 10);
+	hyp_info("hypervisor memory 0x%lx..0x%lx, trace carve-out 0x%lx..0x%lx (%lu MiB)\n",
+		 l->hyp_base, l->hyp_base + HYP_REGION_SIZE - 1,
+		 l->carveout_base, l->carveout_base + l->carveout_size - 1,
+		 l->carveout_size >> 20);
+	hyp_info("entering Linux at 0x%lx at EL1, device tree at 0x%lx\n",
+		 l->kernel, l->dtb_base);
+}
+
+static void __noreturn enter_linux(struct el1_entry entry)
+{
+	write_sysreg(SCTLR_EL1_ENTRY, sctlr_el1);
+	isb();
+	hyp_enter_el1(entry.pc, entry.x0);
+}
+
+void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
+{
+	struct hyp_cpu *cpu = &hyp_cpus[idx];
+	struct el1_entry entry;
+
+	write_sysreg(cpu, tpidr_el2);
+	el2_setup_cpu();
+	mmu_enable();
+
+	if (cpu->mpidr != (read_sysreg(mpidr_el1) & MPIDR_HWID_MASK))
+		hyp_panic("entered as CPU %u, but MPIDR is 0x%lx", idx,
+			  read_sysreg(mpidr_el1));
+
+	switch (entry_kind) {
+	case CPU_ENTRY_BOOT:
+		boot_cpu_finish();
+		entry.pc = hyp_layout.kernel;
+		entry.x0 = hyp_layout.dtb_base;
+		break;
+	case CPU_ENTRY_ON:
+		entry = cpu->on_entry;
+		/* The slot is read: the next CPU_ON for this CPU may go. */
+		__atomic_store_n(&cpu->on_lock, 0, __ATOMIC_RELEASE);
+		break;
+	default:
+		entry = cpu->suspend_entry;
+		break;
+	}
+	enter_linux(entry);
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMCCC calls from EL1, through HVC or a trapped SMC. Decoding is strict:
+ * a call we do not understand exactly is answered NOT_SUPPORTED here, never
+ * passed on to firmware on the off chance that it knows better.
+ */
+#include "hyp.h"
+#include "psci.h"
+#include "sysregs.h"
+#include "trap.h"
+#include "../shared/smccc.h"
+
+/* The Arm architecture service: version, features, Spectre workarounds */
+static void arch_call(struct trap_frame *frame, u32 fid)
+{
+	u64 *r = frame->regs;
+	u32 feature = (u32)r[1];
+
+	switch (fid) {
+	case SMCCC_VERSION:
+		r[0] = SMCCC_VERSION_1_1;
+		return;
+	case SMCCC_ARCH_FEATURES:
+		if (r[1] >> 32) {
+			r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
+		} else if (feature == SMCCC_VERSION ||
+			   feature == SMCCC_ARCH_FEATURES) {
+			r[0] = SMCCC_RET_SUCCESS;
+		} else if (feature == SMCCC_ARCH_WORKAROUND_1 ||
+			   feature == SMCCC_ARCH_WORKAROUND_2 ||
+			   feature == SMCCC_ARCH_WORKAROUND_3) {
+			/* Only the firmware knows whether the CPU needs them */
+			r[0] = firmware_call(SMCCC_ARCH_FEATURES, feature, 0, 0);
+		} else {
+			r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
+		}
+		return;
+	case SMCCC_ARCH_WORKAROUND_1:
+	case SMCCC_ARCH_WORKAROUND_2:
+	case SMCCC_ARCH_WORKAROUND_3:
+		/* The mitigation lives in firmware; EL1 asked for it there. */
+		r[0] = firmware_call(fid, r[1], 0, 0);
+		return;
+	}
+	r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
+}
+
+void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
+{
+	u64 *r = frame->regs;
+	u32 fid;
+
+	/* Only HVC #0 / SMC #0 are SMCCC calls; IDs are 32 bits. */
+	if (FIELD_GET(ESR_ISS_IMM16, frame->esr) || (r[0] >> 32))
+		goto not_supported;
+	/* The SVE hint says nothing about which function is meant. */
+	fid = (u32)r[0] & ~SMCCC_SVE_HINT;
+	if (!(fid & SMCCC_FAST_CALL))
+		goto not_supported;
+
+	switch (SMCCC_OWNER(fid)) {
+	case SMCCC_OWNER_ARCH:
+		arch_call(frame, fid);
+		return;
+	case SMCCC_OWNER_STANDARD:
+		/* PSCI is reached through the conduit the DT names: SMC. */
+		if (conduit == CONDUIT_SMC && psci_relay_call(frame, fid))
+			return;
+		break;
+	case SMCCC_OWNER_VENDOR_HYP:
+		vendor_hyp_call(frame, fid);
+		return;
+	}
+not_supported:
+	r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exception dispatch. EL1 reaches EL2 only through HVC and trapped SMC;
+ * anything else is a bug in our EL2 set-up or in the hypervisor itself, and
+ * ends in a register dump.
+ */
+#include "hyp.h"
+#include "print.h"
+#include "sysregs.h"
+#include "trap.h"
+
+static const char *const vector_names[] = {
+	[VEC_EL2_SP0_SYNC] = "synchronous exception at EL2 (SP0)",
+	[VEC_EL2_SYNC] = "synchronous exception at EL2",
+	[VEC_EL2_IRQ] = "IRQ at EL2",
+	[VEC_EL2_FIQ] = "FIQ at EL2",
+	[VEC_EL2_SERROR] = "SError at EL2",
+	[VEC_EL1_SYNC] = "unexpected trap from EL1",
+	[VEC_EL1_IRQ] = "IRQ routed to EL2",
+	[VEC_EL1_FIQ] = "FIQ routed to EL2",
+	[VEC_EL1_SERROR] = "SError routed to EL2",
+	[VEC_EL1_32_SYNC] = "trap from AArch32 EL1",
+};
+
+void handle_trap(struct trap_frame *frame, enum trap_vector vec)
+{
+	const char *what;
+
+	if (vec == VEC_EL1_SYNC) {
+		switch (FIELD_GET(ESR_EC, frame->esr)) {
+		case ESR_EC_HVC64:
+			/* ELR already points past the HVC */
+			smccc_handle_call(frame, CONDUIT_HVC);
+			return;
+		case ESR_EC_SMC64:
+			/* ELR points at the SMC itself: step over it here only */
+			smccc_handle_call(frame, CONDUIT_SMC);
+			frame->elr += 4;
+			return;
+		}
+	}
+	what = vec < ARRAY_SIZE(vector_names) ? vector_names[vec] : NULL;
+	hyp_panic_frame(frame, what ? what : "unexpected exception");
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install every host package hyptrace needs on Debian 12, the Linux source
+# package (7.2 or the newest 7.N that Debian ships in trixie-backports) and
+# Debian's static arm64 busybox for the guest. Safe to run again: it only does
+# what is missing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES=(
+	make gcc git perl python3 cpio xz-utils gzip file
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+	qemu-system-arm
+	u-boot-qemu u-boot-tools mtools dosfstools
+	device-tree-compiler libfdt-dev
+	bc bison flex libssl-dev libelf-dev kmod
+	libtraceevent-dev trace-cmd
+	clang llvm libclang-rt-14-dev valgrind
+)
+
+apt_updated=
+apt_update() {
+	[ -n "$apt_updated" ] && return 0
+	step "apt-get update"
+	run_logged "$HYPTRACE_CACHE/logs/apt-update.log" as_root apt-get update
+	apt_updated=1
+}
+
+missing_packages() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null |
+			grep -qx installed || echo "$p"
+	done
+}
+
+# The URI of the machine's own Debian archive, read from its apt sources so
+# that no registry host is ever written into the project.
+debian_archive_uri() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk 'BEGIN { RS = ""; FS = "\n" }
+		     /Suites:[^\n]*bookworm( |$|\n)/ && /URIs:/ {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i);
+						     split($i, u, " "); print u[1]; exit }
+		     }' "$f"
+	done | head -n 1 | grep . && return 0
+	awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		grep . || die "cannot find the Debian archive in the apt sources"
+}
+
+add_backports_source() {
+	local src=/etc/apt/sources.list.d/hyptrace-trixie-backports.sources
+	[ -f "$src" ] && return 0
+	local uri
+	uri=$(debian_archive_uri)
+	step "adding trixie-backports (pinned low) for the Linux 7.x source"
+	as_root tee "$src" >/dev/null <<EOS
+Types: deb
+URIs: $uri
+Suites: trixie-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+	as_root tee /etc/apt/preferences.d/hyptrace-trixie-backports >/dev/null <<EOS
+Package: *
+Pin: release n=trixie-backports
+Pin-Priority: 100
+EOS
+	apt_updated=
+}
+
+install_host_packages() {
+	local missing
+	missing=$(missing_packages "${PACKAGES[@]}")
+	if [ -z "$missing" ]; then
+		note "host packages: all present"
+		return 0
+	fi
+	apt_update
+	step "installing host packages: $(echo $missing)"
+	run_logged "$HYPTRACE_CACHE/logs/apt-install.log" as_root env \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+}
+
+# Pick the newest linux-source-7.N (N >= 2) offered by trixie-backports.
+install_linux_source() {
+	if ls /usr/src/linux-source-7.*.tar.xz >/dev/null 2>&1; then
+		note "linux source: $(ls /usr/src/linux-source-7.*.tar.xz | sort -V | tail -n 1)"
+		return 0
+	fi
+	add_backports_source
+	apt_update
+	local pkg
+	pkg=$(apt-cache pkgnames linux-source-7. 2>/dev/null |
+	      grep -E '^linux-source-7\.([2-9]|[1-9][0-9])$' | sort -V | tail -n 1)
+	[ -n "$pkg" ] || die "no linux-source-7.N (N >= 2) in the apt sources"
+	step "installing $pkg from trixie-backports (about 150 MB)"
+	run_logged "$HYPTRACE_CACHE/logs/apt-linux-source.log" as_root env \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		-t trixie-backports "$pkg"
+}
+
+# Debian's static busybox for arm64, unpacked into the cache.
+fetch_busybox() {
+	local dir=$HYPTRACE_CACHE/busybox-arm64
+	[ -x "$dir/bin/busybox" ] && { note "busybox: $dir/bin/busybox"; return 0; }
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		step "enabling the arm64 architecture in dpkg (for busybox-static:arm64)"
+		as_root dpkg --add-architecture arm64
+		apt_updated=
+	fi
+	apt_update
+	step "downloading busybox-static:arm64"
+	local tmp
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download busybox-static:arm64 >/dev/null) ||
+		die "apt-get download busybox-static:arm64 failed"
+	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$dir.tmp"
+	rm -rf "$tmp" "$dir" && mv "$dir.tmp" "$dir"
+	[ -x "$dir/bin/busybox" ] || die "busybox-static:arm64 has no bin/busybox"
+}
+
+mkdir -p "$HYPTRACE_CACHE/logs"
+install_host_packages
+install_linux_source
+fetch_busybox
