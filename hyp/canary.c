@@ -29,7 +29,7 @@ void canary_fill(void)
 	u64 a;
 
 	for (a = canary_start(); a < canary_end(); a += 8)
-		*(volatile u64 *)a = pattern(a);
+		WRITE_ONCE(*(u64 *)a, pattern(a));
 }
 
 bool canary_intact(u64 *bad_addr)
@@ -37,7 +37,7 @@ bool canary_intact(u64 *bad_addr)
 	u64 a;
 
 	for (a = canary_start(); a < canary_end(); a += 8) {
-		if (*(volatile u64 *)a != pattern(a)) {
+		if (READ_ONCE(*(u64 *)a) != pattern(a)) {
 			*bad_addr = a;
 			return false;
 		}

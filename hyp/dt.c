@@ -131,15 +131,19 @@ static u64 parse_size(const char *s, const char *end)
 		return 0;
 	while (s < end && *s >= '0' && *s <= '9')
 		v = v * 10 + (u64)(*s++ - '0');
-	if (s < end) {
-		switch (*s++) {
-		case 'K': case 'k': v <<= 10; break;
-		case 'M': case 'm': v <<= 20; break;
-		case 'G': case 'g': v <<= 30; break;
-		default: return 0;
-		}
+	if (s == end)
+		return v;
+	if (s + 1 != end)
+		return 0;
+	switch (*s | 0x20) {	/* either case */
+	case 'k':
+		return v << 10;
+	case 'm':
+		return v << 20;
+	case 'g':
+		return v << 30;
 	}
-	return s == end ? v : 0;
+	return 0;
 }
 
 static u64 carveout_from_bootargs(const char *args, int len)

@@ -5,12 +5,12 @@
  * every CPU takes into hyp_cpu_start(), whether it booted, was started by a
  * relayed CPU_ON or woke from a relayed CPU_SUSPEND.
  */
-#include "asm.h"
+#include "asm-macros.inc"
 #include "layout.h"
 #include "sysregs.h"
 
 	.section .head.text, "ax"
-ENTRY(_head)
+SYM_FUNC _head
 	b	primary_entry			/* code0 */
 	.long	0				/* code1 */
 	.quad	0				/* text_offset */
@@ -60,20 +60,20 @@ primary_entry:
 	bl	hyp_boot_prepare		/* returns the boot CPU's index */
 	mov	x1, #CPU_ENTRY_BOOT
 	b	cpu_entry_common
-END(_head)
+SYM_END _head
 
 	.text
 /* PSCI CPU_ON lands here with x0 = the context id we chose: the CPU index */
-ENTRY(hyp_secondary_entry)
+SYM_FUNC hyp_secondary_entry
 	mov	x1, #CPU_ENTRY_ON
 	b	cpu_entry_common
-END(hyp_secondary_entry)
+SYM_END hyp_secondary_entry
 
 /* PSCI CPU_SUSPEND wake-up, x0 = CPU index */
-ENTRY(hyp_resume_entry)
+SYM_FUNC hyp_resume_entry
 	mov	x1, #CPU_ENTRY_RESUME
 	b	cpu_entry_common
-END(hyp_resume_entry)
+SYM_END hyp_resume_entry
 
 /* x0 = CPU index, x1 = CPU_ENTRY_*: stack, vectors, then C */
 cpu_entry_common:
@@ -112,7 +112,7 @@ park:
  * Leave EL2 for Linux at x0 with x1 as its argument: EL1h with DAIF masked,
  * x1..x3 = 0 as booting.rst asks.
  */
-ENTRY(hyp_enter_el1)
+SYM_FUNC hyp_enter_el1
 	msr	elr_el2, x0
 	ldr	x0, =SPSR_EL1_ENTRY
 	msr	spsr_el2, x0
@@ -125,7 +125,7 @@ ENTRY(hyp_enter_el1)
 	mov	x\n, xzr
 	.endr
 	eret
-END(hyp_enter_el1)
+SYM_END hyp_enter_el1
 
 /* x0 = line size in bytes, from CTR_EL0.DminLine */
 dcache_line_size:
@@ -151,13 +151,13 @@ dcache_line_size:
 .endm
 
 /* [x0, x1): clean to the point of coherency, for readers with caches off */
-ENTRY(dcache_clean_range)
+SYM_FUNC dcache_clean_range
 	dcache_by_line cvac
-END(dcache_clean_range)
+SYM_END dcache_clean_range
 
-ENTRY(dcache_inval_range)
+SYM_FUNC dcache_inval_range
 	dcache_by_line ivac
-END(dcache_inval_range)
+SYM_END dcache_inval_range
 
 	.bss
 	.balign	4096

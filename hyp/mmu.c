@@ -136,7 +136,7 @@ void mmu_enable(void)
 	write_sysreg((u64)root_table, ttbr0_el2);
 	isb();
 	asm volatile("tlbi alle2" : : : "memory");
-	dsb(ish);
+	dsb_ish();
 	isb();
 	write_sysreg(SCTLR_EL2_RES1 | SCTLR_EL2_M | SCTLR_EL2_C | SCTLR_EL2_I |
 		     SCTLR_EL2_SA | SCTLR_EL2_WXN, sctlr_el2);

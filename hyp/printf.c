@@ -4,8 +4,13 @@
 #include "spinlock.h"
 
 static struct spinlock print_lock;
-/* Set once the MMU is on: before that only the boot CPU prints, unlocked. */
-bool print_lock_usable;
+/* Exclusives need the MMU on; before that only the boot CPU prints. */
+static bool print_lock_usable;
+
+void print_enable_locking(void)
+{
+	print_lock_usable = true;
+}
 
 static void put_str(const char *s)
 {

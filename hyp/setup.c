@@ -17,7 +17,6 @@ struct hyp_layout hyp_layout;
 struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];
 
 static const void *loader_fdt;
-extern bool print_lock_usable;
 
 int hyp_cpu_index(u64 mpidr)
 {
@@ -50,7 +49,7 @@ static void boot_cpu_finish(void)
 {
 	const struct hyp_layout *l = &hyp_layout;
 
-	print_lock_usable = true;
+	print_enable_locking();
 	canary_fill();
 	dt_prepare_for_linux(loader_fdt);
 

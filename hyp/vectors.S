@@ -4,7 +4,7 @@
  * struct trap_frame on SP_EL2 and calls handle_trap(frame, vector); the
  * handler may change the saved registers (results, ELR) before we return.
  */
-#include "asm.h"
+#include "asm-macros.inc"
 #include "layout.h"
 
 .macro ventry vec
@@ -16,11 +16,11 @@
 
 	.text
 	.balign	2048
-ENTRY(hyp_vectors)
+SYM_FUNC hyp_vectors
 	.irp	vec, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	ventry	\vec
 	.endr
-END(hyp_vectors)
+SYM_END hyp_vectors
 
 trap_entry:
 	stp	x2, x3, [sp, #16 * 1]

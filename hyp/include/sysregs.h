@@ -24,10 +24,20 @@
 })
 
 #define write_sysreg(v, r)						\
-	asm volatile("msr " __stringify(r) ", %x0" : : "rZ" ((u64)(v)))
+	do {								\
+		u64 __v = (u64)(v);					\
+		asm volatile("msr " __stringify(r) ", %x0" : : "rZ" (__v)); \
+	} while (0)
 
-#define isb()		asm volatile("isb" : : : "memory")
-#define dsb(opt)	asm volatile("dsb " #opt : : : "memory")
+static inline void isb(void)
+{
+	asm volatile("isb" : : : "memory");
+}
+
+static inline void dsb_ish(void)
+{
+	asm volatile("dsb ish" : : : "memory");
+}
 #endif /* __ASSEMBLER__ */
 
 /* Encodings of registers newer than the baseline assembler */

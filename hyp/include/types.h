@@ -31,9 +31,9 @@ typedef u64 phys_addr_t;
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
 
-#define __noreturn		__attribute__((noreturn))
-#define __aligned(x)		__attribute__((aligned(x)))
-#define __section(s)		__attribute__((section(s)))
+#define __noreturn		__attribute__((__noreturn__))
+#define __aligned(x)		__attribute__((__aligned__(x)))
+#define __printf(a, b)		__attribute__((__format__(printf, a, b)))
 #define unreachable()		__builtin_unreachable()
 
 #define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
