@@ -12,7 +12,7 @@ PACKAGES=(
 	make gcc git perl python3 cpio xz-utils gzip file
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	qemu-system-arm
-	u-boot-qemu u-boot-tools mtools dosfstools
+	u-boot-qemu u-boot-tools mtools dosfstools fdisk
 	device-tree-compiler libfdt-dev
 	bc bison flex libssl-dev libelf-dev kmod
 	libtraceevent-dev trace-cmd
