@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the hyptrace hypervisor with the guest Linux in QEMU. See --help.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/scripts/lib.sh"
+
+usage() {
+	cat <<'EOF'
+Usage: ./qemu-run.sh [options] [-- extra qemu arguments]
+
+Boot the hyptrace hypervisor in QEMU (arm64 "virt" with EL2); it runs the
+guest Linux at EL1 with a busybox initramfs. By default you get a shell on
+the guest console: type 'poweroff' to shut down, or press Ctrl-A X to quit
+QEMU at any time.
+
+Build:
+  --no-build          do not run 'make all' first (by default it runs, which
+                      installs missing packages and rebuilds what changed)
+Machine:
+  --cpu MODEL         QEMU CPU model (default cortex-a57; 'max' adds SVE,
+                      VHE and 52-bit PA)
+  --smp N             number of CPUs (default 4; the guest kernel supports 8)
+  --mem SIZE          RAM size as QEMU takes it, e.g. 1G, 2048M (default 1G)
+  --no-hyp            boot Linux directly, without the hypervisor (Linux then
+                      enters at EL2); a baseline to compare with
+  --uboot             boot through U-Boot (not yet supported)
+Guest:
+  --append 'ARGS'     extra kernel command-line arguments
+  --carveout SIZE     size of the trace carve-out (hyptrace.carveout=SIZE,
+                      e.g. 64M; default 32M at the top of RAM)
+  --add PATH[:DEST]   copy a host file or folder into the guest (default DEST
+                      /root/<basename>); repeatable
+  --cmd 'COMMAND'     scripted mode: run COMMAND with 'sh -c' in the guest
+                      after boot (in /root), power off, and exit with its
+                      exit status
+Scripted mode (--cmd):
+  --timeout SECS      hard limit for the whole run (default 600); exit 124
+                      when it expires
+  A guest kernel panic, a hypervisor PANIC, or a guest that stops before
+  the command finished ends the run with exit 125 and a one-line reason.
+Output:
+  --log FILE          save the whole console output to FILE
+  --quiet             do not show the console (or progress lines) on stdout
+  -h, --help          show this help
+
+Anything after '--' goes to QEMU unchanged, e.g. -- -icount shift=0
+
+Examples:
+  ./qemu-run.sh                                  # interactive shell
+  ./qemu-run.sh --smp 8 --cpu max
+  ./qemu-run.sh --cmd 'cat /proc/cpuinfo'        # run one command
+  ./qemu-run.sh --add ./mytool --cmd './mytool'  # ship a file and run it
+EOF
+}
+
+# Options and their defaults.
+opt_build=1
+opt_cpu=cortex-a57
+opt_smp=4
+opt_mem=1G
+opt_hyp=1
+opt_append=
+opt_carveout=
+opt_cmd=
+opt_cmd_set=0
+opt_timeout=600
+opt_log=
+opt_quiet=0
+opt_adds=()
+opt_qemu_extra=()
+
+# Set by main() and used by the cleanup trap.
+run_dir=
+qemu_pid=
+
+# Status lines go to stderr, and disappear with --quiet.
+say() { [ "$opt_quiet" = 1 ] || step "$@"; }
+tell() { [ "$opt_quiet" = 1 ] || note "$@"; }
+
+# The one-line verdict of a failed scripted run; always shown.
+verdict() { printf 'qemu-run: %s\n' "$*" >&2; }
+
+need_arg() {
+	[ "$2" -ge 2 ] || die "option $1 needs an argument (see --help)"
+}
+
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--no-build) opt_build=0 ;;
+		--cpu) need_arg "$1" $#; opt_cpu=$2; shift ;;
+		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
+		--mem) need_arg "$1" $#; opt_mem=$2; shift ;;
+		--no-hyp) opt_hyp=0 ;;
+		--uboot) die "--uboot is not yet supported" ;;
+		--append) need_arg "$1" $#; opt_append+=" $2"; shift ;;
+		--carveout) need_arg "$1" $#; opt_carveout=$2; shift ;;
+		--add) need_arg "$1" $#; opt_adds+=("$2"); shift ;;
+		--cmd) need_arg "$1" $#; opt_cmd=$2; opt_cmd_set=1; shift ;;
+		--timeout) need_arg "$1" $#; opt_timeout=$2; shift ;;
+		--log) need_arg "$1" $#; opt_log=$2; shift ;;
+		--quiet) opt_quiet=1 ;;
+		-h|--help) usage; exit 0 ;;
+		--) shift; opt_qemu_extra=("$@"); break ;;
+		*) die "unknown option '$1' (see --help)" ;;
+		esac
+		shift
+	done
+
+	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
+	[ "$opt_smp" -le 8 ] ||
+		note "warning: the guest kernel is built for at most 8 CPUs (CONFIG_NR_CPUS)"
+	[[ $opt_timeout =~ ^[1-9][0-9]*$ ]] ||
+		die "--timeout wants a number of seconds, not '$opt_timeout'"
+	if [ -n "$opt_carveout" ] && ! [[ $opt_carveout =~ ^[0-9]+[KMG]?$ ]]; then
+		die "--carveout wants a size like 64M, not '$opt_carveout'"
+	fi
+	return 0
+}
+
+# A value from build/kernel.env, read rather than sourced: KERNEL_PACKAGE
+# holds a space.
+kenv() {
+	local env=$HYPTRACE_BUILD/kernel.env
+	[ -f "$env" ] || die "$env missing: run 'make' (or drop --no-build)"
+	sed -n "s/^$1=//p" "$env"
+}
+
+build() {
+	local log=$run_dir/build.log
+	say "building (make all; --no-build skips this)"
+	if [ "$opt_quiet" = 0 ]; then
+		make -C "$HYPTRACE_TOP" -s all && return 0
+	else
+		# Quiet: show the build's output only when it fails.
+		make -C "$HYPTRACE_TOP" -s all >"$log" 2>&1 && return 0
+		cat "$log" >&2
+	fi
+	die "the build failed; fix it, or boot what was built before with --no-build"
+}
+
+# Write the per-run archive: the --cmd command and the --add files. The
+# kernel unpacks concatenated archives in order, so these land on top of the
+# base initramfs.
+make_extra_cpio() {
+	local out=$1 stage=$run_dir/extra add src dest
+
+	mkdir -p "$stage/root"
+	chmod 700 "$stage/root"
+	if [ "$opt_cmd_set" = 1 ]; then
+		mkdir -p "$stage/etc/hyptrace"
+		printf '%s\n' "$opt_cmd" >"$stage/etc/hyptrace/cmd"
+	fi
+	for add in "${opt_adds[@]+"${opt_adds[@]}"}"; do
+		# PATH:DEST only when what follows the last ':' is absolute, so
+		# that host paths with a ':' in them still work.
+		if [[ $add == *:/* ]]; then
+			src=${add%:*}
+			dest=${add##*:}
+		else
+			src=$add
+			dest=/root/$(basename "$add")
+		fi
+		[ -e "$src" ] || die "--add: $src does not exist"
+		mkdir -p "$stage$(dirname "$dest")"
+		cp -a "$src" "$stage$dest"
+		tell "adding $src as $dest"
+	done
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$out"
+}
+
+make_initramfs() {
+	local base=$HYPTRACE_BUILD/initramfs.cpio.gz
+	[ -f "$base" ] || die "$base missing: run 'make' (or drop --no-build)"
+	make_extra_cpio "$run_dir/extra.cpio.gz"
+	cat "$base" "$run_dir/extra.cpio.gz" >"$run_dir/initramfs.cpio.gz"
+}
+
+# Fill the qemu_cmd array.
+qemu_command() {
+	local kernel append
+
+	kernel=$(kenv KERNEL_IMAGE)
+	[ -f "$kernel" ] || die "guest kernel $kernel missing: run 'make kernel'"
+	append="console=ttyAMA0 earlycon"
+	# Scripted runs must end: a guest panic resets at once, and with
+	# -no-reboot a reset ends QEMU.
+	[ "$opt_cmd_set" = 1 ] && append+=" panic=-1"
+	[ -n "$opt_carveout" ] && append+=" hyptrace.carveout=$opt_carveout"
+	append+=$opt_append
+
+	# shellcheck disable=SC2054 # the commas belong to QEMU options
+	qemu_cmd=(qemu-system-aarch64
+		-M virt,virtualization=on,gic-version=3
+		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic
+		-nic none) # the guest has no network driver; this skips the NIC ROM
+	if [ "$opt_hyp" = 1 ]; then
+		local hyp=$HYPTRACE_BUILD/hyp/hyptrace.bin
+		[ -f "$hyp" ] ||
+			die "hypervisor $hyp missing: run 'make hyp', or boot Linux alone with --no-hyp"
+		qemu_cmd+=(-kernel "$hyp"
+			-device "loader,file=$kernel,addr=0x40400000,force-raw=on")
+	else
+		qemu_cmd+=(-kernel "$kernel")
+	fi
+	qemu_cmd+=(-initrd "$run_dir/initramfs.cpio.gz" -append "$append")
+	[ "$opt_cmd_set" = 1 ] && qemu_cmd+=(-no-reboot)
+	qemu_cmd+=("${opt_qemu_extra[@]+"${opt_qemu_extra[@]}"}")
+	return 0
+}
+
+cleanup() {
+	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
+		kill "$qemu_pid" 2>/dev/null || true
+	fi
+	[ -z "$run_dir" ] || rm -rf "$run_dir"
+}
+
+run_interactive() {
+	say "booting: Ctrl-A X quits QEMU, 'poweroff' in the guest shuts down"
+	if [ -n "$opt_log" ]; then
+		"${qemu_cmd[@]}" | tee "$opt_log"
+	else
+		"${qemu_cmd[@]}"
+	fi
+}
+
+# Copy the console from QEMU to the log and (unless --quiet) to stdout, and
+# note the first sign of a panic. After a panic, give QEMU a few seconds to
+# finish on its own (the hypervisor dumps registers and powers off, the
+# guest resets), then stop it: a panic must never turn into a hang.
+watch_console() {
+	local log=$1 panic_file=$2 line killer=
+
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		printf '%s\n' "$line" >>"$log"
+		[ "$opt_quiet" = 1 ] || printf '%s\n' "$line"
+		if [ -z "$killer" ]; then
+			case $line in
+			*"hyptrace: PANIC"*|*"Kernel panic"*)
+				printf '%s\n' "$line" >"$panic_file"
+				(sleep 5; kill "$qemu_pid" 2>/dev/null) &
+				killer=$!
+				;;
+			esac
+		fi
+	done
+	return 0
+}
+
+# Run with --cmd; print the verdict and return the exit status to use.
+run_scripted() {
+	local console=$run_dir/console.log fifo=$run_dir/console.fifo
+	local panic_file=$run_dir/panic rc=0 status
+
+	say "booting; running: $opt_cmd"
+	: >"$console"
+	mkfifo "$fifo"
+	# stdin from /dev/null: the guest needs no input, and QEMU then leaves
+	# the terminal alone.
+	timeout --kill-after=5 "$opt_timeout" "${qemu_cmd[@]}" \
+		</dev/null >"$fifo" 2>&1 &
+	qemu_pid=$!
+	watch_console "$console" "$panic_file" <"$fifo"
+	wait "$qemu_pid" || rc=$?
+	qemu_pid=
+	[ -z "$opt_log" ] || cp "$console" "$opt_log"
+
+	status=$(grep -a -o 'hyptrace-guest: exit status [0-9]*' "$console" |
+		tail -n 1 | grep -o '[0-9]*$' || true)
+	if [ -s "$panic_file" ]; then
+		verdict "panic: $(sed 's/^[[:space:]]*\[[ 0-9.]*\] //' "$panic_file")"
+		return 125
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		verdict "timed out after ${opt_timeout}s (--timeout)"
+		return 124
+	elif [ -z "$status" ]; then
+		if grep -q 'hyptrace-guest: ready' "$console"; then
+			verdict "the guest stopped before the command finished (QEMU exit $rc)"
+		else
+			verdict "the guest never became ready (QEMU exit $rc)"
+		fi
+		return 125
+	fi
+	return "$status"
+}
+
+main() {
+	parse_args "$@"
+	if [ "$opt_cmd_set" = 0 ] && [ "$opt_quiet" = 1 ]; then
+		opt_quiet=0
+		note "--quiet applies to --cmd runs only; showing the console"
+	fi
+
+	run_dir=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-run.XXXXXX")
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	[ "$opt_build" = 0 ] || build
+	make_initramfs
+	qemu_command
+
+	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux $(kenv KERNEL_VERSION)," \
+		"$opt_cpu x $opt_smp, $opt_mem RAM"
+	if [ "$opt_cmd_set" = 1 ]; then
+		local rc=0
+		run_scripted || rc=$?
+		exit "$rc"
+	fi
+	run_interactive
+}
+
+main "$@"

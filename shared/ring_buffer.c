@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring-buffer writer for hyptrace: per-CPU pages the kernel reads in place.
+ *
+ * Memory and trust
+ * ----------------
+ * Per CPU there is one meta page (struct rb_meta == trace_buffer_meta) and
+ * nr_pages data pages (struct rb_data_page == buffer_data_page); page id i is
+ * page_va[i] of the descriptor the kernel is given, page 0 being the initial
+ * reader. The host can write anything into those pages at any time, so the
+ * writer only ever *stores* to them. Every decision (where the next event
+ * goes, which page is head, reader or tail, how many events a page holds,
+ * the counters) is taken from struct rb_cpu and struct rb_page_info, which
+ * live in hypervisor-private memory. Counters are kept privately and copied
+ * out; a scribbled meta page is simply overwritten at the next update.
+ *
+ * Ring model
+ * ----------
+ * The kernel mirrors the ring positionally: page_va[1] -> ... -> page_va[M-1]
+ * and back, and after a swap the old reader takes the old head's exact place
+ * (reference §3.5, §3.6, §7 item 8). So the ring is an array of nr_slots =
+ * M - 1 slots, each holding a page id, and a swap just exchanges the page in
+ * the head slot with the reader page. The data in the ring is described by
+ * two numbers: @head, the slot of the oldest page with unread data, and
+ * @used, how many consecutive slots from @head hold data written this lap.
+ * The writer's page is slot head + used - 1, except when used == 0: then the
+ * writer's page was handed to the reader while the writer was on it, and the
+ * writer keeps appending there (legal: the kernel re-reads commit). The next
+ * page the writer moves to is always slot head + used.
+ *
+ * Writer
+ * ------
+ * rb_reserve()/rb_commit() (inline, ring_buffer.h) are the fast path: an
+ * acquire compare-and-swap of @status READY -> WRITING (a trylock that also
+ * refuses nested writes and lets disable wait), one header store, the
+ * payload, then release stores of page commit, meta entries and @status.
+ * Anything unusual (page full, fresh page, a delta that needs a TIME_EXTEND,
+ * a timestamp going backwards, an oversized event) goes to rb_reserve_slow().
+ * Timestamps that go backwards are clamped to the last one and counted, so a
+ * clock re-anchor never becomes a 2^59 ns forward jump (§7 item 10).
+ *
+ * Swap protocol (and why §7 item 16 cannot happen)
+ * ------------------------------------------------
+ * Only two actors change the ring: the writer when it moves to a new page,
+ * and swap/reset. Both do it under @lock, a spinlock in private memory held
+ * for a handful of stores. The writer takes it only on a page crossing, never
+ * per event. Because "which page is in slot head + used" is read under the
+ * same lock that the swapper holds while it exchanges the head slot, the
+ * writer can never move onto a page that a concurrent swap just gave to the
+ * reader: either the swap happened first and the slot already holds the old
+ * reader page (free), or the crossing happened first and the swap sees the
+ * updated head/used. simple_ring_buffer instead computes the next page before
+ * a cmpxchg on a link and does not look again when it loses the race.
+ *
+ * A swap with used == 0 (the reader page is the writer's page and the ring
+ * holds no data), or with only the writer's page in the ring and no event on
+ * it yet, has nothing to give: the kernel only asks in that state
+ * when it saw a new @entries before the matching commit, so -EAGAIN is
+ * returned and the kernel retries at its next poll. A swap never hands out a
+ * page the writer has not written this lap, so the kernel never sees stale
+ * pages again.
+ *
+ * The writer's fast path never waits for the lock and the swapper never
+ * waits for the writer, so swap can run on any CPU while the writer is
+ * mid-event, with at most a few stores of spinning on a crossing.
+ *
+ * Memory ordering (written for a weakly ordered CPU)
+ * ---------------------------------------------------
+ * - Event bytes, then page commit (release), then meta entries (release):
+ *   a reader that sees an entry count sees the commit, and a reader that
+ *   sees a commit sees the bytes below it and the page time_stamp.
+ * - meta overrun / pages_lost are stored (release) before the lock is
+ *   dropped; the swapper reads the private overrun under the lock, so
+ *   reader.lost_events is exact. reader.lost_events is stored before
+ *   reader.id (release).
+ * - @status: acquire CAS at reserve, release store at commit; disable loops
+ *   on an acquire CAS READY -> DISABLED, so it returns only after the last
+ *   event is complete; enable is a release store, so reset's updates of the
+ *   writer's fields are visible to the next reserve.
+ *
+ * Checked against the Linux 7.3 sources (simple_ring_buffer, the kernel
+ * ring buffer and the trace_mmap uapi header): layouts and
+ * the reader contract are as the reference describes for 7.2. One 7.3
+ * difference: the remote reader re-reads the reader page's time_stamp when
+ * it starts reading it (read offset 0), where 7.2 took it only at the swap.
+ * Page time_stamps are stored under the lock before a page can be swapped
+ * out, so both behave the same here.
+ *
+ * Differences from simple_ring_buffer a host module may notice: records are
+ * multiples of 8 bytes (payload rounded up, padding zeroed); meta_struct_len
+ * and subbuf_size are filled in; unwritten pages carry time_stamp ~0 (see
+ * rb_page_clear()); timestamps going backwards are clamped; no-overwrite
+ * mode; swap can answer -EAGAIN; hyptrace counters at RB_META_EXT_OFFSET.
+ *
+ * Serialisation expected from the caller: rb_enable/rb_disable/rb_reset on
+ * one CPU's buffer are serialised with each other (the hypervisor's trace
+ * lock). rb_swap_reader may run concurrently with anything.
+ */
+#include "ring_buffer.h"
+
+/* Keep the compiler from turning our loops into memset/memcpy calls. */
+#define RB_OPAQUE(x)	__asm__("" : "+r" (x))
+
+static void rb_lock(struct rb_cpu *cpu)
+{
+	while (!arch_cmpxchg_acquire_u32(&cpu->lock, 0, 1))
+		arch_cpu_relax();
+}
+
+static void rb_unlock(struct rb_cpu *cpu)
+{
+	arch_store_release_u32(&cpu->lock, 0);
+}
+
+static u32 rb_slot(const struct rb_cpu *cpu, u32 slot)
+{
+	return slot >= cpu->nr_slots ? slot - cpu->nr_slots : slot;
+}
+
+static void rb_publish_ext(struct rb_cpu *cpu)
+{
+	struct rb_meta_ext *ext = cpu->ext;
+
+	ext->magic = RB_META_EXT_MAGIC;
+	ext->version = RB_META_EXT_VERSION;
+	ext->mode = cpu->mode;
+	ext->__pad = 0;
+	arch_store_once_u64(&ext->dropped, cpu->dropped);
+	arch_store_once_u64(&ext->clamped, cpu->clamped);
+	arch_store_once_u64(&ext->nested, cpu->nested);
+	arch_store_once_u64(&ext->too_big, cpu->too_big);
+}
+
+/*
+ * A page not written since init or reset: empty, and a time_stamp no written
+ * page can exceed, so the kernel's non-consuming iterator, which orders ring
+ * pages by time_stamp (§7 item 9), never takes it for the head.
+ */
+static void rb_page_clear(struct rb_data_page *page)
+{
+	arch_store_once_u64(&page->commit, 0);
+	arch_store_once_u64(&page->time_stamp, ~0ULL);
+}
+
+void *rb_reserve_refused(struct rb_cpu *cpu)
+{
+	if (arch_load_acquire_u32(&cpu->status) == RB_STATUS_WRITING) {
+		cpu->nested++;
+		rb_publish_ext(cpu);
+	}
+	return (void *)0;
+}
+
+/*
+ * A page's time_stamp is stored, and the page marked started, under the lock:
+ * a swap that hands the page to the kernel then also publishes its time_stamp,
+ * which the kernel reads right after the swap (7.2 never re-reads it).
+ */
+static void rb_start_page(struct rb_cpu *cpu, u64 ts)
+{
+	arch_store_once_u64(&cpu->tail_page->time_stamp, ts);
+	cpu->tail_started = true;
+}
+
+/*
+ * Move the writer to slot head + used and start that page at @ts. False if
+ * the ring is full and no-overwrite mode keeps it.
+ */
+static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
+{
+	struct rb_meta *meta = cpu->meta;
+	bool moved = false;
+	u32 lost, id;
+
+	rb_lock(cpu);
+	cpu->pages[cpu->tail_id].entries = cpu->entries -
+					   cpu->tail_start_entries;
+	if (cpu->used == cpu->nr_slots) {
+		if (cpu->mode == RB_MODE_NO_OVERWRITE)
+			goto out;
+		lost = cpu->pages[cpu->head].slot_page;
+		cpu->overrun += cpu->pages[lost].entries;
+		cpu->pages_lost++;
+		arch_store_release_u64(&meta->overrun, cpu->overrun);
+		arch_store_release_u64(&meta->pages_lost, cpu->pages_lost);
+		cpu->head = rb_slot(cpu, cpu->head + 1);
+		cpu->used--;
+	}
+	id = cpu->pages[rb_slot(cpu, cpu->head + cpu->used)].slot_page;
+	cpu->used++;
+	cpu->tail_id = id;
+	cpu->tail_page = cpu->pages[id].page;
+	cpu->pages[id].entries = 0;
+	cpu->tail_start_entries = cpu->entries;
+	arch_store_once_u64(&cpu->tail_page->commit, 0);
+	rb_start_page(cpu, ts);
+	cpu->pages_touched++;
+	arch_store_release_u64(&meta->pages_touched, cpu->pages_touched);
+	moved = true;
+out:
+	rb_unlock(cpu);
+	return moved;
+}
+
+/* Called with @status WRITING; returns NULL after setting it back READY. */
+void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts)
+{
+	u64 size, delta, ext = 0;
+	u32 write = cpu->write;
+	rb_word_t *ev;
+
+	if (len > RB_MAX_PAYLOAD) {
+		cpu->too_big++;
+		goto refuse;
+	}
+	size = rb_event_size(len);
+
+	if ((s64)(ts - cpu->last_ts) < 0) {
+		cpu->clamped++;
+		rb_publish_ext(cpu);
+		ts = cpu->last_ts;
+	}
+	delta = ts - cpu->last_ts;
+	if (delta >> RB_TS_SHIFT)
+		ext = RB_TS_EXTEND_SIZE;
+
+	if (write == RB_WRITE_FRESH) {
+		rb_lock(cpu);
+		rb_start_page(cpu, ts);
+		rb_unlock(cpu);
+		goto started;
+	}
+	/* A delta beyond 59 bits cannot be encoded: start a page instead. */
+	if (!(delta >> RB_TS_EXT_BITS) &&
+	    write + ext + size <= RB_PAGE_CAPACITY)
+		goto place;
+	if (!rb_move_tail(cpu, ts)) {
+		cpu->dropped++;
+		goto refuse;
+	}
+started:
+	write = 0;
+	ext = 0;
+	delta = 0;
+place:
+	ev = (rb_word_t *)(cpu->tail_page->data + write);
+	if (ext) {
+		ev[0] = ((delta >> RB_TS_SHIFT) << 32) |
+			((delta & RB_TS_MASK) << RB_TYPE_LEN_BITS) |
+			RB_TYPE_TIME_EXTEND;
+		ev++;
+		delta = 0;
+	}
+	ev[0] = rb_data_header(delta, size);
+	if (len & 7)
+		ev[size / 8 - 1] = 0;
+	cpu->write = (u32)(write + ext + size);
+	cpu->last_ts = ts;
+	return (void *)(ev + 1);
+
+refuse:
+	rb_publish_ext(cpu);
+	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+	return (void *)0;
+}
+
+void rb_enable(struct rb_cpu *cpu)
+{
+	if (arch_load_acquire_u32(&cpu->status) == RB_STATUS_DISABLED)
+		arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+}
+
+/* Stop writes; wait for one in flight. Returns whether it was enabled. */
+bool rb_disable(struct rb_cpu *cpu)
+{
+	for (;;) {
+		if (arch_cmpxchg_acquire_u32(&cpu->status, RB_STATUS_READY,
+					     RB_STATUS_DISABLED))
+			return true;
+		if (arch_load_acquire_u32(&cpu->status) == RB_STATUS_DISABLED)
+			return false;
+		arch_cpu_relax();
+	}
+}
+
+int rb_swap_reader(struct rb_cpu *cpu)
+{
+	struct rb_meta *meta = cpu->meta;
+	u32 head, new_reader;
+	u64 lost;
+
+	rb_lock(cpu);
+	if (!cpu->used || (cpu->used == 1 && !cpu->tail_started)) {
+		cpu->swap_busy++;
+		rb_unlock(cpu);
+		return -RB_EAGAIN;
+	}
+	head = cpu->head;
+	new_reader = cpu->pages[head].slot_page;
+	cpu->pages[head].slot_page = cpu->reader_id;
+	cpu->pages[cpu->reader_id].entries = 0;
+	cpu->reader_id = new_reader;
+	cpu->head = rb_slot(cpu, head + 1);
+	cpu->used--;
+
+	lost = cpu->overrun - cpu->last_overrun;
+	cpu->last_overrun = cpu->overrun;
+	arch_store_once_u64(&meta->reader.lost_events, lost);
+	arch_store_release_u32(&meta->reader.id, new_reader);
+	rb_unlock(cpu);
+	return 0;
+}
+
+/*
+ * Zero the counters and rewrite the whole meta struct from private state:
+ * reader.id keeps its value (the kernel requires it across reset), and
+ * whatever the host scribbled there is repaired.
+ */
+static void rb_zero_counters(struct rb_cpu *cpu)
+{
+	struct rb_meta *meta = cpu->meta;
+
+	cpu->entries = 0;
+	cpu->tail_start_entries = 0;
+	cpu->overrun = 0;
+	cpu->last_overrun = 0;
+	cpu->pages_lost = 0;
+	cpu->pages_touched = 0;
+	cpu->dropped = 0;
+	cpu->clamped = 0;
+	cpu->nested = 0;
+	cpu->too_big = 0;
+	cpu->swap_busy = 0;
+	cpu->last_ts = 0;
+
+	arch_store_once_u64(&meta->reader.lost_events, 0);
+	arch_store_release_u32(&meta->reader.read, 0);
+	arch_store_once_u64(&meta->flags, 0);
+	arch_store_once_u64(&meta->entries, 0);
+	arch_store_once_u64(&meta->overrun, 0);
+	arch_store_once_u64(&meta->read, 0);
+	arch_store_once_u64(&meta->pages_lost, 0);
+	arch_store_once_u64(&meta->pages_touched, 0);
+	meta->meta_page_size = RB_PAGE_SIZE;
+	meta->meta_struct_len = sizeof(*meta);
+	meta->subbuf_size = RB_PAGE_SIZE;
+	meta->nr_subbufs = cpu->nr_slots + 1;
+	arch_store_release_u32(&meta->reader.id, cpu->reader_id);
+	rb_publish_ext(cpu);
+}
+
+static void rb_fill_stats(const struct rb_cpu *cpu, struct rb_stats *st)
+{
+	st->entries = cpu->entries;
+	st->overrun = cpu->overrun;
+	st->pages_lost = cpu->pages_lost;
+	st->pages_touched = cpu->pages_touched;
+	st->dropped = cpu->dropped;
+	st->clamped = cpu->clamped;
+	st->nested = cpu->nested;
+	st->too_big = cpu->too_big;
+	st->swap_busy = cpu->swap_busy;
+	st->reader_id = cpu->reader_id;
+	st->used = cpu->used;
+}
+
+/*
+ * Only meaningful while the writer is quiet (disabled, or on its own CPU
+ * between events): the fast path updates @entries without the lock.
+ */
+void rb_get_stats(struct rb_cpu *cpu, struct rb_stats *stats)
+{
+	rb_lock(cpu);
+	rb_fill_stats(cpu, stats);
+	rb_unlock(cpu);
+}
+
+/*
+ * Empty every page and zero the counters, keeping reader.id and the ring
+ * order; the writer restarts at the head page (§3.7). @before, if not NULL,
+ * receives the counters as they were at the instant of the reset.
+ */
+int rb_reset(struct rb_cpu *cpu, struct rb_stats *before)
+{
+	bool was_enabled = rb_disable(cpu);
+	u32 i;
+
+	rb_lock(cpu);
+	if (before)
+		rb_fill_stats(cpu, before);
+	for (i = 0; i < cpu->nr_slots + 1; i++) {
+		RB_OPAQUE(i);
+		cpu->pages[i].entries = 0;
+		rb_page_clear(cpu->pages[i].page);
+	}
+	cpu->tail_id = cpu->pages[cpu->head].slot_page;
+	cpu->tail_page = cpu->pages[cpu->tail_id].page;
+	cpu->used = 1;
+	cpu->tail_started = false;
+	cpu->write = RB_WRITE_FRESH;
+	rb_zero_counters(cpu);
+	rb_unlock(cpu);
+
+	if (was_enabled)
+		rb_enable(cpu);
+	return 0;
+}
+
+static bool rb_page_ok(const void *page)
+{
+	return page && !((unsigned long)page & (RB_PAGE_SIZE - 1));
+}
+
+int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
+	    void *const *data_pages, u32 nr_pages, struct rb_page_info *info,
+	    enum rb_mode mode)
+{
+	struct rb_meta *meta = meta_page;
+	u32 *word;
+	u32 i;
+
+	if (!cpu || !info || !data_pages || !rb_page_ok(meta_page) ||
+	    nr_pages < RB_MIN_PAGES || nr_pages > RB_MAX_PAGES ||
+	    (mode != RB_MODE_OVERWRITE && mode != RB_MODE_NO_OVERWRITE))
+		return -RB_EINVAL;
+	for (i = 0; i < nr_pages; i++) {
+		if (!rb_page_ok(data_pages[i]) || data_pages[i] == meta_page)
+			return -RB_EINVAL;
+	}
+
+	cpu->status = RB_STATUS_DISABLED;
+	cpu->lock = 0;
+	cpu->meta = meta;
+	cpu->ext = (struct rb_meta_ext *)((u8 *)meta_page + RB_META_EXT_OFFSET);
+	cpu->pages = info;
+	cpu->nr_slots = nr_pages - 1;
+	cpu->mode = mode;
+	cpu->cpu = cpu_id;
+
+	/* Page 0 is the reader; ring slot i holds page i + 1; head = slot 0. */
+	for (i = 0; i < nr_pages; i++) {
+		RB_OPAQUE(i);
+		info[i].page = data_pages[i];
+		info[i].entries = 0;
+		info[i].slot_page = i + 1 < nr_pages ? i + 1 : 0;
+		info[i].__pad = 0;
+		rb_page_clear(info[i].page);
+	}
+	cpu->reader_id = 0;	/* page_va[0], as the kernel requires */
+	cpu->head = 0;
+	cpu->used = 1;
+	cpu->tail_started = false;
+	cpu->tail_id = info[0].slot_page;
+	cpu->tail_page = info[cpu->tail_id].page;
+	cpu->write = RB_WRITE_FRESH;
+
+	for (word = meta_page; word < (u32 *)(meta + 1); word++) {
+		RB_OPAQUE(word);
+		*word = 0;
+	}
+	rb_zero_counters(cpu);
+	return 0;
+}
+
+/*
+ * The private invariants, for tests and debug builds. Returns 0 or a number
+ * naming the first broken one.
+ */
+int rb_check(const struct rb_cpu *cpu)
+{
+	u32 nr_pages = cpu->nr_slots + 1;
+	u64 seen = 0;
+	u32 i, id;
+
+	if (nr_pages < RB_MIN_PAGES || nr_pages > RB_MAX_PAGES)
+		return 1;
+	if (cpu->head >= cpu->nr_slots || cpu->used > cpu->nr_slots)
+		return 2;
+	if (cpu->reader_id >= nr_pages)
+		return 3;
+	/* slots hold every page id but the reader's, each exactly once */
+	for (i = 0; i < cpu->nr_slots; i++) {
+		id = cpu->pages[i].slot_page;
+		if (id >= nr_pages || id == cpu->reader_id)
+			return 4;
+		if (nr_pages <= 64) {
+			if (seen & (1ULL << id))
+				return 5;
+			seen |= 1ULL << id;
+		}
+	}
+	if (cpu->used) {
+		id = cpu->pages[rb_slot(cpu, cpu->head + cpu->used - 1)].slot_page;
+		if (cpu->tail_id != id)
+			return 6;
+	} else if (cpu->tail_id != cpu->reader_id) {
+		return 7;
+	}
+	if (cpu->tail_page != cpu->pages[cpu->tail_id].page)
+		return 8;
+	if (cpu->write != RB_WRITE_FRESH &&
+	    (cpu->write > RB_PAGE_CAPACITY || (cpu->write & 7)))
+		return 9;
+	if (cpu->overrun > cpu->entries || cpu->last_overrun > cpu->overrun)
+		return 10;
+	if (cpu->tail_start_entries > cpu->entries)
+		return 11;
+	if (cpu->status > RB_STATUS_WRITING || cpu->lock > 1)
+		return 12;
+	if ((cpu->write == RB_WRITE_FRESH) == cpu->tail_started)
+		return 13;
+	return 0;
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU ring-buffer writer whose pages the Linux kernel's trace_remote
+ * reader consumes in place. The binary layouts below are the kernel's
+ * (include/uapi/linux/trace_mmap.h, include/linux/ring_buffer_types.h,
+ * include/linux/ring_buffer.h), declared here under our own names so that a
+ * host module can include this file next to the kernel headers.
+ *
+ * The design (who may touch what, the swap protocol, memory ordering) is
+ * described at the top of ring_buffer.c.
+ */
+#ifndef HYPTRACE_SHARED_RING_BUFFER_H
+#define HYPTRACE_SHARED_RING_BUFFER_H
+
+#include "atomic.h"
+#include "rb_types.h"
+
+/* Must equal the host kernel's PAGE_SIZE: one data page is one kernel page. */
+#ifndef RB_PAGE_SIZE
+#define RB_PAGE_SIZE		4096U
+#endif
+
+/* struct buffer_data_page: u64 time_stamp, local_t commit, then data[] */
+#define RB_PAGE_HDR_SIZE	16U
+#define RB_PAGE_CAPACITY	(RB_PAGE_SIZE - RB_PAGE_HDR_SIZE)
+
+/* struct ring_buffer_event: type_len:5, time_delta:27, then u32 array[] */
+#define RB_EVENT_HDR_SIZE	4U
+#define RB_TYPE_DATA_MAX	28U
+#define RB_TYPE_PADDING		29U
+#define RB_TYPE_TIME_EXTEND	30U
+#define RB_TYPE_TIME_STAMP	31U
+#define RB_TYPE_LEN_BITS	5U
+#define RB_TS_SHIFT		27U	/* bits of time_delta */
+#define RB_TS_MASK		((1ULL << RB_TS_SHIFT) - 1)
+#define RB_TS_EXT_BITS		59U	/* time_delta + TIME_EXTEND array[0] */
+#define RB_TS_EXTEND_SIZE	8U
+
+/* commit bits 30 and 31 are reader-side flags; a writer leaves them clear */
+#define RB_COMMIT_FLAGS		(3ULL << 30)
+
+/*
+ * Every record is a multiple of 8 bytes (header word, length word, payload
+ * rounded up to 8) so that payloads stay 8-byte aligned for -mstrict-align
+ * callers. The kernel reader accepts any multiple of 4.
+ */
+#define RB_MAX_PAYLOAD		(RB_PAGE_CAPACITY - 8U)
+#define RB_MIN_PAGES		3U		/* reader + 2 ring pages */
+#define RB_MAX_PAGES		(1U << 20)
+
+struct rb_data_page {
+	u64 time_stamp;		/* time of the page's first event */
+	u64 commit;		/* bytes of data[] holding committed events */
+	u8 data[];
+};
+
+/* struct trace_buffer_meta, the first 80 bytes of the meta page */
+struct rb_meta {
+	u32 meta_page_size;
+	u32 meta_struct_len;
+	u32 subbuf_size;
+	u32 nr_subbufs;
+	struct {
+		u64 lost_events;
+		u32 id;
+		u32 read;
+	} reader;
+	u64 flags;
+	u64 entries;
+	u64 overrun;
+	u64 read;
+	u64 pages_lost;
+	u64 pages_touched;
+};
+
+_Static_assert(sizeof(struct rb_meta) == 80, "trace_buffer_meta size");
+_Static_assert(__builtin_offsetof(struct rb_meta, reader.lost_events) == 16,
+	       "trace_buffer_meta.reader.lost_events");
+_Static_assert(__builtin_offsetof(struct rb_meta, reader.id) == 24,
+	       "trace_buffer_meta.reader.id");
+_Static_assert(__builtin_offsetof(struct rb_meta, entries) == 40,
+	       "trace_buffer_meta.entries");
+_Static_assert(__builtin_offsetof(struct rb_meta, pages_touched) == 72,
+	       "trace_buffer_meta.pages_touched");
+_Static_assert(__builtin_offsetof(struct rb_data_page, data) ==
+	       RB_PAGE_HDR_SIZE, "buffer_data_page header");
+
+/*
+ * hyptrace's own counters, further down the meta page where the kernel never
+ * looks. Written from the writer's private copies, for the host module to
+ * read; never read back by the writer.
+ */
+#define RB_META_EXT_OFFSET	128U
+#define RB_META_EXT_MAGIC	0x42525448U	/* "HTRB" */
+#define RB_META_EXT_VERSION	1U
+
+struct rb_meta_ext {
+	u32 magic;
+	u32 version;
+	u64 dropped;	/* no-overwrite mode: events refused, ring full */
+	u64 clamped;	/* timestamps that went backwards, clamped */
+	u64 nested;	/* writes refused: a write was already in flight */
+	u64 too_big;	/* writes refused: payload > RB_MAX_PAYLOAD */
+	u32 mode;	/* enum rb_mode */
+	u32 __pad;
+};
+
+enum rb_mode {
+	RB_MODE_OVERWRITE = 0,		/* flight recorder: lose oldest page */
+	RB_MODE_NO_OVERWRITE = 1,	/* keep old data: drop newest event */
+};
+
+enum rb_status {
+	RB_STATUS_DISABLED = 0,
+	RB_STATUS_READY = 1,
+	RB_STATUS_WRITING = 2,
+};
+
+#define RB_EINVAL		22
+#define RB_EAGAIN		11
+
+/* Writer-private, one per page id. Caller-provided storage, nr_pages long. */
+struct rb_page_info {
+	struct rb_data_page *page;
+	u64 entries;		/* committed events when the writer left it */
+	u32 slot_page;		/* ring slot i holds page id slot_page of [i] */
+	u32 __pad;
+};
+
+/*
+ * Writer-private per-CPU state. Nothing in here is ever reloaded from the
+ * shared pages. The first block is the writer's fast path; the rest is
+ * guarded by @lock (or by the writer being disabled, for reset).
+ */
+struct rb_cpu {
+	u32 status;			/* enum rb_status */
+	u32 write;			/* bytes used on the tail page */
+	struct rb_data_page *tail_page;
+	struct rb_meta *meta;
+	u64 last_ts;
+	u64 entries;
+
+	u32 lock;
+	u32 tail_id;
+	u32 head;			/* ring slot of the oldest data page */
+	u32 used;			/* ring slots from head holding data */
+	u32 nr_slots;			/* nr_pages - 1 */
+	u32 reader_id;
+	u32 mode;
+	u32 cpu;
+	bool tail_started;		/* tail page has its time_stamp */
+	u64 tail_start_entries;
+	u64 overrun;
+	u64 last_overrun;
+	u64 pages_lost;
+	u64 pages_touched;
+	u64 dropped;
+	u64 clamped;
+	u64 nested;
+	u64 too_big;
+	u64 swap_busy;
+	struct rb_page_info *pages;
+	struct rb_meta_ext *ext;
+};
+
+/* @write of a page the writer has not started since init or reset */
+#define RB_WRITE_FRESH		0x10000U
+
+struct rb_stats {
+	u64 entries;
+	u64 overrun;
+	u64 pages_lost;
+	u64 pages_touched;
+	u64 dropped;
+	u64 clamped;
+	u64 nested;
+	u64 too_big;
+	u64 swap_busy;
+	u32 reader_id;
+	u32 used;
+};
+
+int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
+	    void *const *data_pages, u32 nr_pages, struct rb_page_info *info,
+	    enum rb_mode mode);
+void rb_enable(struct rb_cpu *cpu);
+bool rb_disable(struct rb_cpu *cpu);
+int rb_swap_reader(struct rb_cpu *cpu);
+int rb_reset(struct rb_cpu *cpu, struct rb_stats *before);
+void rb_get_stats(struct rb_cpu *cpu, struct rb_stats *stats);
+int rb_check(const struct rb_cpu *cpu);
+
+void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts);
+void *rb_reserve_refused(struct rb_cpu *cpu);
+
+typedef u64 __attribute__((__may_alias__)) rb_word_t;
+typedef u8 __attribute__((__may_alias__)) rb_byte_t;
+
+/* Record size on the page for a payload of @len bytes (no time extend). */
+static inline u64 rb_event_size(u64 len)
+{
+	return ((len + 7) & ~7ULL) + 8;
+}
+
+/* A type_len 0 data header and its array[0] (which counts itself). */
+static inline u64 rb_data_header(u64 delta, u64 size)
+{
+	return ((size - RB_EVENT_HDR_SIZE) << 32) | (delta << RB_TYPE_LEN_BITS);
+}
+
+/*
+ * Reserve room for one event of @len payload bytes at time @ts on this CPU's
+ * buffer. Returns an 8-byte aligned payload pointer, or NULL if the event is
+ * refused (disabled, nested, too big, or ring full in no-overwrite mode).
+ * Must be followed by rb_commit() on the same CPU, without migrating.
+ */
+static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
+{
+	u64 size = rb_event_size(len);
+	rb_word_t *ev;
+	u64 delta, end;
+
+	if (!arch_cmpxchg_acquire_u32(&cpu->status, RB_STATUS_READY,
+				      RB_STATUS_WRITING))
+		return rb_reserve_refused(cpu);
+
+	delta = ts - cpu->last_ts;
+	end = (u64)cpu->write + size;
+	if (__builtin_expect((delta >> RB_TS_SHIFT) != 0 ||
+			     end > RB_PAGE_CAPACITY, 0))
+		return rb_reserve_slow(cpu, len, ts);
+
+	ev = (rb_word_t *)(cpu->tail_page->data + cpu->write);
+	ev[0] = rb_data_header(delta, size);
+	if (len & 7)
+		ev[size / 8 - 1] = 0;	/* no stale bytes in the padding */
+	cpu->write = (u32)end;
+	cpu->last_ts = ts;
+	return (void *)(ev + 1);
+}
+
+/* Publish the event reserved last: page commit, then meta entries. */
+static inline void rb_commit(struct rb_cpu *cpu)
+{
+	u64 entries = cpu->entries + 1;
+
+	cpu->entries = entries;
+	arch_store_release_u64(&cpu->tail_page->commit, cpu->write);
+	arch_store_release_u64(&cpu->meta->entries, entries);
+	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+}
+
+static inline void rb_copy(void *dst, const void *src, u32 len)
+{
+	if (!(((unsigned long)src | len) & 7)) {
+		const rb_word_t *s = src;
+		rb_word_t *d = dst;
+
+		for (; len; len -= 8)
+			*d++ = *s++;
+	} else {
+		const rb_byte_t *s = src;
+		rb_byte_t *d = dst;
+
+		while (len--)
+			*d++ = *s++;
+	}
+}
+
+/*
+ * Reserve, copy @len bytes from @payload, commit: the same steps as
+ * rb_reserve() + rb_commit(), with the page, offset and counters kept in
+ * registers across the copy. True if written.
+ */
+static inline bool rb_write(struct rb_cpu *cpu, u64 ts, const void *payload,
+			    u32 len)
+{
+	u64 size = rb_event_size(len);
+	struct rb_data_page *page;
+	struct rb_meta *meta;
+	u64 delta, end, entries;
+	rb_word_t *ev;
+	u32 write;
+
+	if (!arch_cmpxchg_acquire_u32(&cpu->status, RB_STATUS_READY,
+				      RB_STATUS_WRITING)) {
+		rb_reserve_refused(cpu);
+		return false;
+	}
+
+	delta = ts - cpu->last_ts;
+	write = cpu->write;
+	end = (u64)write + size;
+	page = cpu->tail_page;
+	if (__builtin_expect((delta >> RB_TS_SHIFT) != 0 ||
+			     end > RB_PAGE_CAPACITY, 0)) {
+		ev = rb_reserve_slow(cpu, len, ts);
+		if (!ev)
+			return false;
+		page = cpu->tail_page;
+		end = cpu->write;
+	} else {
+		ev = (rb_word_t *)(page->data + write);
+		ev[0] = rb_data_header(delta, size);
+		if (len & 7)
+			ev[size / 8 - 1] = 0;
+		cpu->write = (u32)end;
+		cpu->last_ts = ts;
+		ev++;
+	}
+	meta = cpu->meta;
+	entries = cpu->entries + 1;
+	cpu->entries = entries;
+	rb_copy(ev, payload, len);
+	arch_store_release_u64(&page->commit, end);
+	arch_store_release_u64(&meta->entries, entries);
+	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+	return true;
+}
+
+#endif /* HYPTRACE_SHARED_RING_BUFFER_H */

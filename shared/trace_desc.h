@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The descriptor of every CPU's meta and data pages that the hypervisor
+ * exports and the host module hands to the kernel: byte for byte the
+ * kernel's struct trace_buffer_desc followed by packed struct
+ * ring_buffer_desc entries (include/linux/ring_buffer.h, reference §1.3).
+ *
+ * The hypervisor fills it with physical addresses (its VA == PA); the host
+ * module rewrites each address into a kernel virtual address before giving
+ * the descriptor to the kernel. Entry i describes CPU i; every entry has the
+ * same nr_page_va, page_va[0] is the initial reader page.
+ */
+#ifndef HYPTRACE_SHARED_TRACE_DESC_H
+#define HYPTRACE_SHARED_TRACE_DESC_H
+
+#include "rb_types.h"
+
+struct ring_buffer_desc;
+struct rb_cpu;
+
+/* struct ring_buffer_desc */
+struct rb_desc_cpu {
+	s32 cpu;
+	u32 nr_page_va;		/* data pages including the reader page */
+	u64 meta_va;
+	u64 page_va[];		/* index == page id == meta reader.id */
+};
+
+/* struct trace_buffer_desc */
+struct rb_trace_desc {
+	s32 nr_cpus;
+	u32 __pad;
+	u64 struct_len;		/* whole descriptor, header included */
+	u8 data[];		/* nr_cpus packed struct rb_desc_cpu */
+};
+
+_Static_assert(sizeof(struct rb_desc_cpu) == 16, "ring_buffer_desc header");
+_Static_assert(sizeof(struct rb_trace_desc) == 16, "trace_buffer_desc header");
+
+static inline u64 rb_desc_cpu_size(u32 nr_pages)
+{
+	return sizeof(struct rb_desc_cpu) + 8ULL * nr_pages;
+}
+
+static inline u64 rb_desc_size(u32 nr_cpus, u32 nr_pages)
+{
+	return sizeof(struct rb_trace_desc) +
+	       (u64)nr_cpus * rb_desc_cpu_size(nr_pages);
+}
+
+/* Entry @index, or NULL if it lies outside the @size bytes of @desc. */
+static inline struct rb_desc_cpu *rb_desc_entry(struct rb_trace_desc *desc,
+						u64 size, u32 index)
+{
+	u8 *p = desc->data;
+	u64 off = sizeof(*desc);
+	u32 i;
+
+	for (i = 0; ; i++) {
+		struct rb_desc_cpu *e = (struct rb_desc_cpu *)p;
+
+		if (off + sizeof(*e) > size ||
+		    off + rb_desc_cpu_size(e->nr_page_va) > size)
+			return (struct rb_desc_cpu *)0;
+		if (i == index)
+			return e;
+		off += rb_desc_cpu_size(e->nr_page_va);
+		p += rb_desc_cpu_size(e->nr_page_va);
+	}
+}
+
+int rb_desc_fill(struct rb_trace_desc *desc, u64 size,
+		 struct rb_cpu *const *cpus, u32 nr_cpus);
+int rb_desc_check(struct rb_trace_desc *desc, u64 size);
+
+#endif /* HYPTRACE_SHARED_TRACE_DESC_H */

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Hypercalls from the guest kernel (hvc_probe.ko): the hyptrace calls answer
+# as shared/hyptrace_abi.h says, and function IDs the hypervisor does not
+# know answer NOT_SUPPORTED (-1) without harm to the guest.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Unknown IDs: vendor-hyp fast 32/64 (unused numbers, the reserved 0xff02
+# slot), a vendor-hyp yielding call, and other owners' ranges (SiP, OEM,
+# standard hypervisor, trusted apps, trusted OS).
+UNKNOWN="0xc600beef 0x8600ff02 0xc6001234 0x86000001 0x06000001
+	0x82000100 0xc3001234 0xc5000020 0xb0000000 0xf2000001"
+
+probe() { echo "insmod /lib/modules/hyptrace/hvc_probe.ko fid=$1 && rmmod hvc_probe"; }
+
+guest_script() {
+	local f
+	echo "set -e"
+	for f in $UNKNOWN 0xc6000000 0x8600ff01 0x8600ff03; do
+		probe "$f"
+	done
+	# The guest still works after all that.
+	# shellcheck disable=SC2016 # expands in the guest
+	echo 'echo "@alive=$((6 * 7))"'
+}
+
+# result FID: the hvc_probe line for FID, without the prefix.
+result() {
+	local line
+	line=$(grep -E -o "hvc_probe: fid=0x0*${1#0x} ret=.*" "$BOOT_LOG" | tail -n 1)
+	[ -n "$line" ] || fail "no hvc_probe line for fid=$1"
+	echo "${line#hvc_probe: }"
+}
+
+# expect_result FID 'ret=... a1=...': the answer starts like that.
+expect_result() {
+	local got
+	got=$(result "$1")
+	[[ $got == "fid=$(printf '0x%08x' "$1") $2"* ]] ||
+		fail "$1 answered '$got', want '$2'"
+}
+
+boot smp4 --cmd "$(guest_script)"
+expect_ok
+[ "$(value alive)" = 42 ] || fail "the guest did not run a command after the probes"
+
+for f in $UNKNOWN; do
+	expect_result "$f" "ret=-1 "
+done
+# ABI 0.1, 4 CPUs, no optional features.
+expect_result 0xc6000000 "ret=0 a1=0x1 a2=0x4 a3=0x0"
+# The UID 8772a36d-8849-4f02-9d89-7a85aa273b49 in x0..x3 (x0 as signed long).
+expect_result 0x8600ff01 "ret=1839428231 a1=0x24f4988 a2=0x857a899d a3=0x493b27aa"
+# Revision: major 0 in x0, minor 1 in x1.
+expect_result 0x8600ff03 "ret=0 a1=0x1"
+expect_healthy
+pass "$(wc -w <<<"$UNKNOWN") unknown IDs answer -1; VERSION, CALL_UID and REVISION answer per hyptrace_abi.h"

@@ -1,0 +1,103 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the boot tests (tests/boot/[0-9]*.sh), sourced by each test.
+#
+# A test boots the hypervisor and the guest with ./qemu-run.sh --cmd, then
+# asserts on what a user would see: console lines and the command's output.
+# It ends with pass "summary" or fail "reason"; tests/run-all.sh shows that
+# last line. Console logs stay under $HYPTRACE_BUILD/test-logs/ for reading
+# after a failure.
+#
+# HYPTRACE_TEST_QEMU_ARGS adds qemu-run.sh options to every boot, e.g.
+# "--no-hyp" to check that the tests fail without the hypervisor.
+
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+
+TEST_NAME=$(basename "$0" .sh)
+TEST_LOGS=$HYPTRACE_BUILD/test-logs
+mkdir -p "$TEST_LOGS"
+
+# Set by boot().
+BOOT_LOG=
+BOOT_RC=
+BOOT_MSG=
+BOOT_CASE=
+
+pass() { echo "PASS: $*"; exit 0; }
+fail() { echo "FAIL: ${BOOT_CASE:+$BOOT_CASE: }$*"; exit 1; }
+info() { echo "  $*"; }
+
+# boot CASE [qemu-run.sh options...] --cmd 'COMMAND'
+# Boots once and records the console in $BOOT_LOG, the exit status in
+# $BOOT_RC and qemu-run.sh's own messages in $BOOT_MSG. Never fails by itself.
+boot() {
+	local extra=()
+	BOOT_CASE=$1
+	shift
+	BOOT_LOG=$TEST_LOGS/$TEST_NAME-$BOOT_CASE.log
+	read -r -a extra <<<"${HYPTRACE_TEST_QEMU_ARGS:-}"
+	rm -f "$BOOT_LOG"
+	BOOT_RC=0
+	BOOT_MSG=$("$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet \
+		--log "$BOOT_LOG" --timeout "${BOOT_TIMEOUT:-300}" \
+		"${extra[@]+"${extra[@]}"}" "$@" 2>&1) || BOOT_RC=$?
+	[ -f "$BOOT_LOG" ] || : >"$BOOT_LOG"
+	info "$BOOT_CASE: exit $BOOT_RC, log $BOOT_LOG${BOOT_MSG:+ ($BOOT_MSG)}"
+}
+
+# The guest command ran to its end and succeeded.
+expect_ok() {
+	[ "$BOOT_RC" = 0 ] ||
+		fail "exit $BOOT_RC, want 0${BOOT_MSG:+: $BOOT_MSG} (log $BOOT_LOG)"
+}
+
+# expect_line 'extended regex' [what]: some console line matches.
+expect_line() {
+	grep -Eq -- "$1" "$BOOT_LOG" ||
+		fail "no console line matches '$1'${2:+ ($2)} (log $BOOT_LOG)"
+}
+
+# expect_no_line 'extended regex' [what]: no console line matches.
+expect_no_line() {
+	local hit
+	hit=$(grep -E -m1 -- "$1" "$BOOT_LOG" || true)
+	[ -z "$hit" ] || fail "unexpected console line: '$hit'${2:+ ($2)}"
+}
+
+# count_lines 'extended regex': how many console lines match.
+count_lines() {
+	grep -Ec -- "$1" "$BOOT_LOG" || true
+}
+
+# value KEY: the last "@KEY=value" the guest command printed. Tests print
+# their results that way so that they stand out from kernel messages.
+value() {
+	grep -a -o "@$1=[^ ]*" "$BOOT_LOG" | tail -n 1 | cut -d= -f2-
+}
+
+# The hypervisor ran and Linux runs under it at EL1, without trouble.
+# Tests call this after their own checks, so that without the hypervisor
+# (tests/run-all.sh --no-hyp) each fails on what it is about where it can.
+expect_healthy() {
+	expect_line 'CPU: All CPU\(s\) started at EL1'
+	expect_no_line 'CPUs started in inconsistent modes'
+	expect_no_line 'hyptrace: PANIC'
+	expect_no_kernel_trouble
+	expect_line '^hyptrace: ' "the hypervisor's banner"
+}
+
+# No kernel warning, bug, oops or panic on the console, and none of the
+# complaints arm64 Linux makes about a CPU that does not start or stop as
+# PSCI promised.
+expect_no_kernel_trouble() {
+	expect_no_line '(WARNING:|BUG:|Oops|Kernel panic|Internal error|cut here|Call trace:)'
+	expect_no_line '(failed to boot|failed to come online|died during early boot|stuck in kernel|will not boot|not have shut down cleanly)'
+}
+
+# The CPU list Linux shows for N CPUs (0, 0-1, 0-3, ...).
+cpu_list() {
+	if [ "$1" = 1 ]; then echo 0; else echo "0-$(($1 - 1))"; fi
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hvc_probe: issue one SMCCC call with HVC #0 from EL1 and print the answer.
+ *
+ *   insmod hvc_probe.ko fid=0x8600ff01 [a1=..] [a2=..] [a3=..]
+ *
+ * prints
+ *
+ *   hvc_probe: fid=0x8600ff01 ret=<x0 as signed> a1=0x<x1> a2=0x<x2> a3=0x<x3>
+ *
+ * Loading always succeeds, so that a test can rmmod and probe again. The
+ * boot tests use it to check what the hypervisor answers to its own calls
+ * and to IDs it does not know.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "hyptrace_abi.h"
+
+/*
+ * <linux/arm-smccc.h> defines the same SMCCC_RET_* codes as the shared
+ * header, spelt without parentheses; drop ours so the two do not clash.
+ */
+#undef SMCCC_RET_SUCCESS
+#undef SMCCC_RET_NOT_SUPPORTED
+#undef SMCCC_RET_NOT_REQUIRED
+#undef SMCCC_RET_INVALID_PARAMETER
+
+#include <linux/arm-smccc.h>
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+static ulong fid = HYPTRACE_CALL_VERSION;
+module_param(fid, ulong, 0444);
+MODULE_PARM_DESC(fid, "SMCCC function ID (default: HYPTRACE_CALL_VERSION)");
+
+static ulong a1;
+module_param(a1, ulong, 0444);
+MODULE_PARM_DESC(a1, "first argument, in x1");
+
+static ulong a2;
+module_param(a2, ulong, 0444);
+MODULE_PARM_DESC(a2, "second argument, in x2");
+
+static ulong a3;
+module_param(a3, ulong, 0444);
+MODULE_PARM_DESC(a3, "third argument, in x3");
+
+static int __init hvc_probe_init(void)
+{
+	struct arm_smccc_res res;
+
+	arm_smccc_1_1_hvc(fid, a1, a2, a3, &res);
+	pr_info("fid=0x%08lx ret=%ld a1=0x%lx a2=0x%lx a3=0x%lx\n",
+		fid, (long)res.a0, res.a1, res.a2, res.a3);
+	return 0;
+}
+
+static void __exit hvc_probe_exit(void)
+{
+}
+
+module_init(hvc_probe_init);
+module_exit(hvc_probe_exit);
+
+MODULE_DESCRIPTION("hyptrace test: issue one SMCCC HVC and print the result");
+MODULE_LICENSE("GPL");

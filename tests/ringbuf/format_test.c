@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Format test: pages written by shared/ring_buffer.c are decoded with
+ * libtraceevent's kbuffer API (the reader trace-cmd uses for the kernel's own
+ * ring-buffer pages) and every event must come back with its payload, size
+ * and timestamp, across time extends, clamps and page boundaries. Also the
+ * meta-page counters, lost-event reporting, no-overwrite drops, reset, the
+ * enable/nesting rules and the page descriptor.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/kbuffer.h>
+
+#include "testbuf.h"
+#include "kreader.h"
+#include "../../shared/trace_desc.h"
+
+struct expect {
+	u64 ts;
+	u32 len;
+	u8 bytes[RB_MAX_PAYLOAD];
+};
+
+static u64 rng_state = 0x9e3779b97f4a7c15ULL;
+
+static u64 rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static struct kbuffer *kbuf;
+
+/*
+ * Swap until the writer has nothing more to give and decode each new reader
+ * page with kbuffer. Calls @fn for every event with the lost count the swap
+ * reported before it (0 after the first event of a page).
+ */
+typedef int (*event_fn)(void *arg, u64 ts, const void *data, int size,
+			u64 lost);
+
+static int drain(struct tbuf *tb, event_fn fn, void *arg, u64 *nr_events)
+{
+	unsigned long long ts;
+	u64 lost;
+	void *data;
+	u32 id;
+
+	*nr_events = 0;
+	while (!rb_swap_reader(&tb->cpu)) {
+		id = tb->meta->reader.id;
+		lost = tb->meta->reader.lost_events;
+		if (id >= tb->nr_pages)
+			return 1;
+		if (kbuffer_load_subbuffer(kbuf, tb->pages[id]) < 0)
+			return 1;
+		for (data = kbuffer_read_event(kbuf, &ts); data;
+		     data = kbuffer_next_event(kbuf, &ts)) {
+			if (fn(arg, ts, data, kbuffer_event_size(kbuf), lost))
+				return 1;
+			lost = 0;
+			(*nr_events)++;
+		}
+		if (kbuffer_missed_events(kbuf))
+			return 1;
+	}
+	return 0;
+}
+
+static int test_layout_init(void)
+{
+	struct tbuf tb;
+	struct rb_meta_ext *ext;
+	u32 i;
+
+	CHECK(tb_init(&tb, 3, 5, RB_MODE_OVERWRITE) == 0, "init");
+	ext = (void *)((u8 *)tb.meta + RB_META_EXT_OFFSET);
+	CHECK(tb.meta->meta_page_size == 4096, "meta_page_size");
+	CHECK(tb.meta->meta_struct_len == 80, "meta_struct_len");
+	CHECK(tb.meta->subbuf_size == 4096, "subbuf_size");
+	CHECK(tb.meta->nr_subbufs == 5, "nr_subbufs includes the reader");
+	CHECK(tb.meta->reader.id == 0 && tb.meta->reader.lost_events == 0 &&
+	      tb.meta->reader.read == 0, "reader");
+	CHECK(!tb.meta->entries && !tb.meta->overrun && !tb.meta->read &&
+	      !tb.meta->pages_lost && !tb.meta->pages_touched &&
+	      !tb.meta->flags, "counters");
+	CHECK(ext->magic == RB_META_EXT_MAGIC && ext->mode == 0 &&
+	      !ext->dropped, "ext");
+	for (i = 0; i < 5; i++)
+		CHECK(tb.pages[i]->commit == 0, "page %u commit", i);
+	/* the rest of the meta page is not the writer's to clear */
+	CHECK(((u8 *)tb.meta)[100] == 0xa5, "meta tail untouched");
+	CHECK(rb_check(&tb.cpu) == 0, "invariants");
+	/* refused configurations */
+	{
+		struct rb_cpu c;
+
+		CHECK(rb_init(&c, 0, tb.meta, (void *const *)tb.pages, 2,
+			      tb.info, RB_MODE_OVERWRITE) == -RB_EINVAL,
+		      "2 pages");
+		CHECK(rb_init(&c, 0, (u8 *)tb.meta + 8,
+			      (void *const *)tb.pages, 3, tb.info,
+			      RB_MODE_OVERWRITE) == -RB_EINVAL, "unaligned");
+	}
+	tb_free(&tb);
+	return 0;
+}
+
+/* Exact bytes for a hand-computed sequence, no decoder involved. */
+static int test_golden_bytes(void)
+{
+	struct tbuf tb;
+	u64 pl8 = 0x1122334455667788ULL;
+	u32 w[16];
+	u8 three[3] = { 1, 2, 3 };
+
+	CHECK(tb_init(&tb, 0, 3, RB_MODE_OVERWRITE) == 0, "init");
+	rb_enable(&tb.cpu);
+	CHECK(rb_write(&tb.cpu, 1000, &pl8, 8), "w1");
+	CHECK(rb_write(&tb.cpu, 1005, &pl8, 8), "w2");
+	CHECK(rb_write(&tb.cpu, 1005 + (1ULL << 27) + 3, three, 3), "w3");
+	memcpy(w, tb.pages[1]->data, sizeof(w));
+	CHECK(tb.pages[1]->time_stamp == 1000, "page ts %llu",
+	      (unsigned long long)tb.pages[1]->time_stamp);
+	/* first event: delta 0, type_len 0, array[0] = 8 + 4 */
+	CHECK(w[0] == 0 && w[1] == 12, "e1 hdr %x %x", w[0], w[1]);
+	CHECK(w[2] == 0x55667788 && w[3] == 0x11223344, "e1 payload");
+	CHECK(w[4] == (5 << 5) && w[5] == 12, "e2 hdr %x %x", w[4], w[5]);
+	/* time extend: type 30, low 27 bits of delta, then delta >> 27 */
+	CHECK(w[8] == (30 | (3 << 5)) && w[9] == 1, "extend %x %x", w[8],
+	      w[9]);
+	/* 3-byte payload rounded to 8, padding zeroed */
+	CHECK(w[10] == 0 && w[11] == 12, "e3 hdr %x %x", w[10], w[11]);
+	CHECK(w[12] == 0x030201, "e3 payload+pad %x", w[12]);
+	CHECK(w[13] == 0, "pad");
+	CHECK(tb.pages[1]->commit == 56, "commit %llu",
+	      (unsigned long long)tb.pages[1]->commit);
+	CHECK(tb.meta->entries == 3, "entries");
+	tb_free(&tb);
+	return 0;
+}
+
+struct rt_state {
+	struct expect *exp;
+	u64 n, next;
+};
+
+static int rt_check(void *arg, u64 ts, const void *data, int size, u64 lost)
+{
+	struct rt_state *s = arg;
+	struct expect *e;
+
+	if (s->next >= s->n || lost) {
+		printf("  extra event or unexpected loss at %llu\n",
+		       (unsigned long long)s->next);
+		return 1;
+	}
+	e = &s->exp[s->next++];
+	if (ts != e->ts || (u32)size != ((e->len + 7) & ~7U) ||
+	    memcmp(data, e->bytes, e->len)) {
+		printf("  event %llu: ts %llu/%llu size %d/%u\n",
+		       (unsigned long long)s->next - 1,
+		       (unsigned long long)ts, (unsigned long long)e->ts,
+		       size, e->len);
+		return 1;
+	}
+	return 0;
+}
+
+/* Random sizes and time steps, every record checked through kbuffer. */
+static int test_kbuffer_roundtrip(void)
+{
+	const u64 n = 20000;
+	struct rt_state s = { .n = n };
+	u64 ts = 1ULL << 40, last = 0, got, i, extends = 0, clamps = 0;
+	struct rb_stats st;
+	struct tbuf tb;
+	u32 j;
+
+	s.exp = calloc(n, sizeof(*s.exp));
+	CHECK(tb_init(&tb, 0, 4096, RB_MODE_NO_OVERWRITE) == 0, "init");
+	rb_enable(&tb.cpu);
+	for (i = 0; i < n; i++) {
+		struct expect *e = &s.exp[i];
+		u64 r = rng();
+
+		switch (r % 16) {
+		case 0:	/* needs a TIME_EXTEND */
+			ts += (1ULL << 27) + (rng() % (1ULL << 40));
+			extends++;
+			break;
+		case 1:	/* clock re-anchored backwards */
+			ts -= rng() % 100000;
+			break;
+		case 2:	/* exactly the largest delta without an extend */
+			ts += (1ULL << 27) - 1;
+			break;
+		default:
+			ts += rng() % 5000;
+		}
+		switch ((r >> 8) % 8) {
+		case 0:
+			e->len = rng() % 4073;	/* up to RB_MAX_PAYLOAD */
+			break;
+		case 1:
+			e->len = 8;
+			break;
+		case 2:
+			e->len = 16;
+			break;
+		default:
+			e->len = rng() % 200;
+		}
+		for (j = 0; j < e->len; j++)
+			e->bytes[j] = (u8)rng();
+		if (ts < last)
+			clamps++;
+		e->ts = ts < last ? last : ts;
+		last = e->ts;
+		CHECK(rb_write(&tb.cpu, ts, e->bytes, e->len), "write %llu",
+		      (unsigned long long)i);
+	}
+	rb_get_stats(&tb.cpu, &st);
+	CHECK(st.clamped == clamps && st.dropped == 0, "clamped %llu/%llu",
+	      (unsigned long long)st.clamped, (unsigned long long)clamps);
+	CHECK(tb.meta->entries == n, "entries");
+	CHECK(drain(&tb, rt_check, &s, &got) == 0, "decode");
+	CHECK(got == n && s.next == n, "decoded %llu of %llu",
+	      (unsigned long long)got, (unsigned long long)n);
+	CHECK(tb.meta->pages_touched > 100, "crossed pages");
+	printf("  %llu events, %llu pages, %llu time extends, %llu clamps\n",
+	       (unsigned long long)n,
+	       (unsigned long long)tb.meta->pages_touched + 1,
+	       (unsigned long long)extends, (unsigned long long)clamps);
+	tb_free(&tb);
+	free(s.exp);
+	return 0;
+}
+
+static int test_too_big(void)
+{
+	static u8 big[RB_MAX_PAYLOAD + 8];
+	struct rb_meta_ext *ext;
+	unsigned long long ts;
+	struct tbuf tb;
+	void *data;
+
+	CHECK(tb_init(&tb, 0, 3, RB_MODE_OVERWRITE) == 0, "init");
+	ext = (void *)((u8 *)tb.meta + RB_META_EXT_OFFSET);
+	rb_enable(&tb.cpu);
+	memset(big, 0x5a, sizeof(big));
+	CHECK(!rb_write(&tb.cpu, 10, big, RB_MAX_PAYLOAD + 1), "refused");
+	CHECK(!rb_reserve(&tb.cpu, 0xffffffffU, 11), "huge refused");
+	CHECK(ext->too_big == 2 && tb.meta->entries == 0, "counted");
+	CHECK(rb_write(&tb.cpu, 12, big, 8), "small");
+	CHECK(rb_write(&tb.cpu, 13, big, RB_MAX_PAYLOAD), "largest");
+	CHECK(tb.pages[2]->commit == RB_PAGE_CAPACITY, "fills a page");
+	CHECK(rb_swap_reader(&tb.cpu) == 0, "swap");
+	CHECK(rb_swap_reader(&tb.cpu) == 0, "swap");
+	CHECK(tb.meta->reader.id == 2, "reader");
+	CHECK(kbuffer_load_subbuffer(kbuf, tb.pages[2]) >= 0, "load");
+	data = kbuffer_read_event(kbuf, &ts);
+	CHECK(data && ts == 13 && kbuffer_event_size(kbuf) == RB_MAX_PAYLOAD &&
+	      !memcmp(data, big, RB_MAX_PAYLOAD), "decoded largest");
+	CHECK(!kbuffer_next_event(kbuf, &ts), "alone on its page");
+	tb_free(&tb);
+	return 0;
+}
+
+struct seq_state {
+	u64 next;	/* next sequence number expected */
+	u64 lost;	/* sum of reported lost events */
+	u64 last_ts;
+};
+
+static int seq_check(void *arg, u64 ts, const void *data, int size, u64 lost)
+{
+	struct seq_state *s = arg;
+	u64 v[2];
+
+	if (size != 16)
+		return 1;
+	memcpy(v, data, 16);
+	if (v[0] != s->next + lost || v[1] != ts || ts < s->last_ts) {
+		printf("  seq %llu expected %llu + lost %llu (ts %llu/%llu)\n",
+		       (unsigned long long)v[0], (unsigned long long)s->next,
+		       (unsigned long long)lost, (unsigned long long)ts,
+		       (unsigned long long)v[1]);
+		return 1;
+	}
+	s->lost += lost;
+	s->next = v[0] + 1;
+	s->last_ts = ts;
+	return 0;
+}
+
+static bool write_seq(struct tbuf *tb, u64 seq)
+{
+	u64 v[2] = { seq, 1000 + seq * 7 };
+
+	return rb_write(&tb->cpu, v[1], v, 16);
+}
+
+/* Flight recorder: the oldest pages go, lost counts match the seq gaps. */
+static int test_overwrite_lost(void)
+{
+	struct seq_state s = { 0 };
+	struct tbuf tb;
+	u64 i, got, per_page = RB_PAGE_CAPACITY / 24;
+
+	CHECK(tb_init(&tb, 0, 4, RB_MODE_OVERWRITE) == 0, "init");
+	rb_enable(&tb.cpu);
+	for (i = 0; i < 1000; i++)
+		CHECK(write_seq(&tb, i), "write");
+	CHECK(tb.meta->entries == 1000, "entries cumulative");
+	CHECK(tb.meta->overrun % per_page == 0 && tb.meta->overrun > 0,
+	      "overrun %llu whole pages",
+	      (unsigned long long)tb.meta->overrun);
+	CHECK(tb.meta->pages_lost == tb.meta->overrun / per_page, "pages_lost");
+	CHECK(drain(&tb, seq_check, &s, &got) == 0, "decode");
+	CHECK(s.next == 1000, "last event read %llu",
+	      (unsigned long long)s.next);
+	CHECK(got + s.lost == 1000 && s.lost == tb.meta->overrun,
+	      "got %llu lost %llu overrun %llu", (unsigned long long)got,
+	      (unsigned long long)s.lost,
+	      (unsigned long long)tb.meta->overrun);
+	/* counters stay cumulative: reading does not decrement anything */
+	CHECK(tb.meta->entries == 1000, "entries after reading");
+	tb_free(&tb);
+	return 0;
+}
+
+/* No-overwrite: the newest events are dropped and counted, none lost. */
+static int test_no_overwrite(void)
+{
+	struct seq_state s = { 0 };
+	struct rb_meta_ext *ext;
+	u64 seq = 0, got, i, dropped = 0, total = 0;
+	struct tbuf tb;
+
+	CHECK(tb_init(&tb, 0, 3, RB_MODE_NO_OVERWRITE) == 0, "init");
+	ext = (void *)((u8 *)tb.meta + RB_META_EXT_OFFSET);
+	rb_enable(&tb.cpu);
+	for (i = 0; i < 1000; i++) {
+		if (write_seq(&tb, seq))
+			seq++;
+		else
+			dropped++;
+	}
+	CHECK(seq == 2 * (RB_PAGE_CAPACITY / 24), "kept %llu",
+	      (unsigned long long)seq);
+	CHECK(ext->dropped == dropped && tb.meta->overrun == 0 &&
+	      tb.meta->entries == seq, "counters");
+	/* one swap frees the oldest page; writing resumes */
+	CHECK(rb_swap_reader(&tb.cpu) == 0, "swap");
+	CHECK(tb.meta->reader.lost_events == 0, "nothing lost");
+	total = RB_PAGE_CAPACITY / 24;
+	for (i = 0; i < 10; i++)
+		CHECK(write_seq(&tb, seq++), "resumed");
+	CHECK(kbuffer_load_subbuffer(kbuf, tb.pages[tb.meta->reader.id]) >= 0,
+	      "load");
+	{
+		unsigned long long ts;
+		void *d;
+
+		for (d = kbuffer_read_event(kbuf, &ts); d;
+		     d = kbuffer_next_event(kbuf, &ts))
+			CHECK(!seq_check(&s, ts, d, kbuffer_event_size(kbuf),
+					 0), "first page");
+	}
+	CHECK(s.next == total, "first page events");
+	CHECK(drain(&tb, seq_check, &s, &got) == 0, "decode");
+	CHECK(s.next == seq && s.lost == 0, "all kept events read");
+	tb_free(&tb);
+	return 0;
+}
+
+static int test_reset(void)
+{
+	struct seq_state s = { 0 };
+	struct rb_stats before;
+	struct tbuf tb;
+	u64 i, got;
+	u32 id;
+
+	CHECK(tb_init(&tb, 0, 4, RB_MODE_OVERWRITE) == 0, "init");
+	rb_enable(&tb.cpu);
+	for (i = 0; i < 700; i++)
+		CHECK(write_seq(&tb, i), "write");
+	CHECK(rb_swap_reader(&tb.cpu) == 0, "swap");
+	id = tb.meta->reader.id;
+	CHECK(id != 0 && tb.meta->reader.lost_events, "lost reported");
+	CHECK(rb_reset(&tb.cpu, &before) == 0, "reset");
+	CHECK(before.entries == 700 && before.overrun, "before");
+	CHECK(tb.meta->reader.id == id, "reader.id kept");
+	CHECK(!tb.meta->entries && !tb.meta->overrun && !tb.meta->pages_lost &&
+	      !tb.meta->pages_touched && !tb.meta->reader.lost_events &&
+	      !tb.meta->read && !tb.meta->reader.read, "counters zeroed");
+	for (i = 0; i < 4; i++)
+		CHECK(tb.pages[i]->commit == 0, "commit %llu zeroed",
+		      (unsigned long long)i);
+	CHECK(rb_check(&tb.cpu) == 0, "invariants");
+	CHECK(rb_swap_reader(&tb.cpu) == -RB_EAGAIN, "nothing to swap");
+	/* still enabled; new events start over at the head page */
+	for (i = 0; i < 300; i++)
+		CHECK(write_seq(&tb, 10000 + i), "write after reset");
+	s.next = 10000;
+	CHECK(drain(&tb, seq_check, &s, &got) == 0, "decode");
+	CHECK(got == 300 && s.lost == 0 && s.next == 10300, "only new events");
+	/* a disabled buffer stays disabled across reset */
+	rb_disable(&tb.cpu);
+	CHECK(rb_reset(&tb.cpu, NULL) == 0, "reset");
+	CHECK(!write_seq(&tb, 1), "still disabled");
+	tb_free(&tb);
+	return 0;
+}
+
+static int test_enable_nested(void)
+{
+	struct rb_meta_ext *ext;
+	struct tbuf tb;
+	u64 v = 7;
+	void *p;
+
+	CHECK(tb_init(&tb, 0, 3, RB_MODE_OVERWRITE) == 0, "init");
+	ext = (void *)((u8 *)tb.meta + RB_META_EXT_OFFSET);
+	CHECK(!rb_write(&tb.cpu, 1, &v, 8), "disabled at init");
+	CHECK(!ext->nested && !tb.meta->entries, "not counted");
+	rb_enable(&tb.cpu);
+	p = rb_reserve(&tb.cpu, 8, 2);
+	CHECK(p, "reserve");
+	CHECK(!rb_write(&tb.cpu, 3, &v, 8), "nested refused");
+	CHECK(ext->nested == 1, "nested counted");
+	memcpy(p, &v, 8);
+	rb_commit(&tb.cpu);
+	CHECK(tb.meta->entries == 1, "outer committed");
+	CHECK(rb_disable(&tb.cpu) == true, "was enabled");
+	CHECK(rb_disable(&tb.cpu) == false, "already disabled");
+	CHECK(!rb_write(&tb.cpu, 4, &v, 8), "disabled");
+	rb_enable(&tb.cpu);
+	CHECK(rb_write(&tb.cpu, 5, &v, 8), "enabled again");
+	CHECK(tb.meta->entries == 2, "entries");
+	tb_free(&tb);
+	return 0;
+}
+
+/*
+ * The writer's page handed to the reader: the writer keeps appending to it,
+ * the reader sees the growing commit, no event is read twice.
+ */
+static int test_writer_on_reader(void)
+{
+	struct kreader r;
+	struct kevent ev;
+	struct tbuf tb;
+	u64 i, seq = 0, v[2];
+
+	CHECK(tb_init(&tb, 0, 3, RB_MODE_OVERWRITE) == 0, "init");
+	kreader_init(&r, tb.meta, tb.pages, 3,
+		     (int (*)(void *))rb_swap_reader, &tb.cpu);
+	rb_enable(&tb.cpu);
+	CHECK(kreader_next(&r, &ev) == 0, "empty");
+	for (i = 0; i < 3; i++)
+		CHECK(write_seq(&tb, i), "write");
+	for (i = 0; i < 3; i++) {
+		CHECK(kreader_next(&r, &ev) == 1, "read %llu",
+		      (unsigned long long)i);
+		memcpy(v, ev.payload, 16);
+		CHECK(v[0] == seq++ && ev.ts == v[1], "seq");
+	}
+	CHECK(r.reader_id == 1, "writer page is the reader");
+	CHECK(rb_swap_reader(&tb.cpu) == -RB_EAGAIN, "nothing else to give");
+	for (i = 3; i < 1000; i++) {
+		CHECK(write_seq(&tb, i), "write");
+		if (i % 3)
+			continue;
+		while (kreader_next(&r, &ev) == 1) {
+			memcpy(v, ev.payload, 16);
+			CHECK(v[0] == seq + ev.lost, "seq %llu/%llu+%llu",
+			      (unsigned long long)v[0],
+			      (unsigned long long)seq,
+			      (unsigned long long)ev.lost);
+			CHECK(ev.ts == v[1], "ts");
+			seq = v[0] + 1;
+		}
+		CHECK(!r.error, "%s", r.error);
+	}
+	CHECK(seq == 1000 && kreader_unread(&r) == 0, "all read");
+	CHECK(rb_check(&tb.cpu) == 0, "invariants");
+	tb_free(&tb);
+	return 0;
+}
+
+/* Deltas too large for an extend start a page; the absolute ts survives. */
+static int test_huge_delta(void)
+{
+	u64 v = 1, ts[3] = { 100, 100 + (1ULL << 59) + 5, 1ULL << 62 };
+	unsigned long long got;
+	struct tbuf tb;
+	int i;
+
+	CHECK(tb_init(&tb, 0, 5, RB_MODE_OVERWRITE) == 0, "init");
+	rb_enable(&tb.cpu);
+	for (i = 0; i < 3; i++)
+		CHECK(rb_write(&tb.cpu, ts[i], &v, 8), "write");
+	for (i = 0; i < 3; i++) {
+		CHECK(rb_swap_reader(&tb.cpu) == 0, "swap");
+		CHECK(kbuffer_load_subbuffer(kbuf,
+			tb.pages[tb.meta->reader.id]) >= 0, "load");
+		CHECK(kbuffer_read_event(kbuf, &got) && got == ts[i],
+		      "ts %d: %llu", i, got);
+	}
+	tb_free(&tb);
+	return 0;
+}
+
+static int test_desc(void)
+{
+	struct tbuf tb[2];
+	struct rb_cpu *cpus[2] = { &tb[0].cpu, &tb[1].cpu };
+	u64 size = rb_desc_size(2, 4);
+	struct rb_trace_desc *d = calloc(1, size);
+	struct rb_desc_cpu *e;
+
+	CHECK(size == 16 + 2 * (16 + 8 * 4), "size formula");
+	CHECK(tb_init(&tb[0], 0, 4, RB_MODE_OVERWRITE) == 0, "init");
+	CHECK(tb_init(&tb[1], 1, 4, RB_MODE_OVERWRITE) == 0, "init");
+	CHECK(rb_desc_fill(d, size - 1, cpus, 2) == -RB_EINVAL, "too small");
+	CHECK(rb_desc_fill(d, size, cpus, 2) == 0, "fill");
+	CHECK(d->nr_cpus == 2 && d->struct_len == size, "header");
+	e = rb_desc_entry(d, size, 1);
+	CHECK(e && (u8 *)e == (u8 *)d + 16 + 48, "second entry offset");
+	CHECK(e->cpu == 1 && e->nr_page_va == 4 &&
+	      e->meta_va == (u64)(uintptr_t)tb[1].meta &&
+	      e->page_va[0] == (u64)(uintptr_t)tb[1].pages[0] &&
+	      e->page_va[3] == (u64)(uintptr_t)tb[1].pages[3], "entry");
+	CHECK(rb_desc_check(d, size) == 0, "check");
+	CHECK(!rb_desc_entry(d, size, 2), "no third entry");
+	e->cpu = 0;
+	CHECK(rb_desc_check(d, size) == -RB_EINVAL, "cpu != index");
+	e->cpu = 1;
+	e->nr_page_va = 5;
+	CHECK(rb_desc_check(d, size) == -RB_EINVAL, "unequal/overflowing");
+	e->nr_page_va = 4;
+	e->page_va[2] |= 8;
+	CHECK(rb_desc_check(d, size) == -RB_EINVAL, "unaligned page");
+	tb_free(&tb[0]);
+	tb_free(&tb[1]);
+	free(d);
+	return 0;
+}
+
+int main(void)
+{
+	kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
+	if (!kbuf)
+		return 2;
+	tb_run("format: meta page and pages after init", test_layout_init);
+	tb_run("format: golden bytes", test_golden_bytes);
+	tb_run("format: kbuffer round trip, random sizes/times",
+	       test_kbuffer_roundtrip);
+	tb_run("format: oversized events refused", test_too_big);
+	tb_run("format: overwrite counts and lost events", test_overwrite_lost);
+	tb_run("format: no-overwrite drops newest", test_no_overwrite);
+	tb_run("format: reset", test_reset);
+	tb_run("format: enable/disable and nesting", test_enable_nested);
+	tb_run("format: writer on the reader page", test_writer_on_reader);
+	tb_run("format: deltas beyond 59 bits", test_huge_delta);
+	tb_run("format: page descriptor", test_desc);
+	kbuffer_free(kbuf);
+	printf("format_test: %d passed, %d failed\n", tb_passed, tb_failed);
+	return tb_failed ? 1 : 0;
+}

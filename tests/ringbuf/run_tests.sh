@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs every ringbuf test, counts "PASS ..."/"FAIL ..." lines (a program that
+# fails without printing a FAIL line counts as one failure) and ends with
+# exactly one line "ringbuf: N passed, N failed". Exit status 1 on failure.
+# usage: run_tests.sh "<build command>"   (BUILD, EVENTS, FUZZ_TEST_TIME set)
+
+passed=0
+failed=0
+log=$BUILD/test.log
+
+count() {	# count <name> <exit status> <output file>
+	p=$(grep -c '^PASS ' "$3")
+	f=$(grep -c '^FAIL ' "$3")
+	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $1: exit status $2"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+run() {		# run <name> <command...>
+	name=$1
+	shift
+	echo "== $name: $*"
+	start=$(date +%s)
+	"$@" > "$BUILD/out.txt" 2>&1
+	rc=$?
+	grep -v '^  #\|^    #' "$BUILD/out.txt" | tail -n 40
+	echo "   ($(( $(date +%s) - start )) s, exit $rc)"
+	count "$name" $rc "$BUILD/out.txt"
+}
+
+mkdir -p "$BUILD"
+if $1 > "$BUILD/build.log" 2>&1; then
+	echo "PASS build: host tests and freestanding aarch64 objects" \
+		> "$BUILD/out.txt"
+	rc=0
+else
+	tail -n 30 "$BUILD/build.log"
+	echo "FAIL build: see $BUILD/build.log" > "$BUILD/out.txt"
+	rc=1
+fi
+cat "$BUILD/out.txt"
+count build $rc "$BUILD/out.txt"
+if [ $rc -ne 0 ]; then
+	echo "ringbuf: $passed passed, $failed failed"
+	exit 1
+fi
+
+run format "$BUILD/format_test"
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	run "concurrency TSan overwrite" "$BUILD/concurrency_tsan" "$EVENTS" 2 16
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	run "concurrency TSan no-overwrite" "$BUILD/concurrency_tsan" 2000000 2 8 keep
+run "concurrency ASan overwrite" "$BUILD/concurrency_asan" "$EVENTS" 2 16
+run "concurrency ASan no-overwrite, 3 CPUs" "$BUILD/concurrency_asan" 3000000 3 4 keep
+
+fuzz_out=$BUILD/fuzz.txt
+echo "== fuzz: $FUZZ_TEST_TIME s, libFuzzer + ASan + UBSan"
+mkdir -p "$BUILD/corpus"
+"$BUILD/fuzz_ringbuf" -max_total_time="$FUZZ_TEST_TIME" -max_len=4096 \
+	-print_final_stats=1 "$BUILD/corpus" > "$fuzz_out" 2>&1
+rc=$?
+runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$fuzz_out")
+if [ $rc -eq 0 ] && [ -n "$runs" ]; then
+	echo "PASS fuzz: $runs, no crash" > "$BUILD/out.txt"
+else
+	grep -v '^    #' "$fuzz_out" | tail -n 30
+	echo "FAIL fuzz: exit $rc (artifacts next to $BUILD)" > "$BUILD/out.txt"
+	rc=1
+fi
+cat "$BUILD/out.txt"
+count fuzz $rc "$BUILD/out.txt"
+
+echo "ringbuf: $passed passed, $failed failed"
+[ $failed -eq 0 ]

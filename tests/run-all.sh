@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every test: the ring-buffer unit tests (when present), then the boot
+# tests in tests/boot/, one after the other (each boot already keeps the
+# machine's cores busy). Each test reports PASS or FAIL with a reason and
+# its wall time; the last line is "N passed, N failed".
+#
+#   tests/run-all.sh              everything (make test runs this)
+#   tests/run-all.sh 30-hotplug   only the named boot tests
+#   tests/run-all.sh --no-hyp     check the boot tests themselves: boot
+#                                 Linux without the hypervisor, where every
+#                                 boot test must FAIL (a test that cannot fail
+#                                 proves nothing); reports PASS when it does
+#
+# Expects a finished build (make all); it does not build by itself.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+passed=0
+failed=0
+invert=0
+logs=$HYPTRACE_BUILD/test-logs
+
+# report NAME OK SECONDS REASON
+report() {
+	local verdict=PASS
+	if [ "$2" = 1 ]; then
+		passed=$((passed + 1))
+	else
+		verdict=FAIL
+		failed=$((failed + 1))
+	fi
+	printf '%s  %-14s %4ss  %s\n' "$verdict" "$1" "$3" "$4"
+}
+
+# run_test NAME LOG COMMAND...: run it, report its verdict line (the last
+# "PASS: "/"FAIL: " line of its output) and wall time.
+run_test() {
+	local name=$1 log=$2 start=$SECONDS rc=0 reason
+	shift 2
+	"$@" >"$log" 2>&1 || rc=$?
+	# A boot test's verdict line, or else the last line of the output.
+	reason=$(grep -E '^(PASS|FAIL): ' "$log" | tail -n 1 | cut -d' ' -f2- || true)
+	if [ -z "$reason" ]; then
+		reason=$(tail -n 1 "$log")
+		[ "$rc" = 0 ] || reason="exit $rc: $reason"
+	fi
+	if [ "$invert" = 1 ]; then
+		if [ "$rc" = 0 ]; then
+			report "$name" 0 $((SECONDS - start)) "passed without the hypervisor: $reason"
+		else
+			report "$name" 1 $((SECONDS - start)) "fails without the hypervisor: $reason"
+		fi
+		return 0
+	fi
+	if [ "$rc" = 0 ]; then
+		report "$name" 1 $((SECONDS - start)) "$reason"
+	else
+		report "$name" 0 $((SECONDS - start)) "$reason (output: $log)"
+	fi
+}
+
+# The boot tests need what 'make all' builds.
+check_built() {
+	local f missing=
+	for f in "$HYPTRACE_BUILD/kernel.env" "$HYPTRACE_BUILD/initramfs.cpio.gz"; do
+		[ -f "$f" ] || missing+=" $f"
+	done
+	[ "$invert" = 1 ] || [ -f "$HYPTRACE_BUILD/hyp/hyptrace.bin" ] ||
+		missing+=" $HYPTRACE_BUILD/hyp/hyptrace.bin"
+	[ -z "$missing" ] || die "not built:$missing (run 'make all' or 'make test')"
+}
+
+main() {
+	local only=() t name
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--no-hyp) invert=1 ;;
+		-h|--help) sed -n '4,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+		-*) die "unknown option $1" ;;
+		*) only+=("$1") ;;
+		esac
+		shift
+	done
+	mkdir -p "$logs"
+	check_built
+
+	if [ "$invert" = 0 ] && [ ${#only[@]} = 0 ] &&
+	   [ -f "$HYPTRACE_TOP/tests/ringbuf/Makefile" ]; then
+		run_test ringbuf "$logs/ringbuf.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP/tests/ringbuf" test \
+			BUILD="$HYPTRACE_BUILD/ringbuf"
+	fi
+
+	if [ "$invert" = 1 ]; then
+		export HYPTRACE_TEST_QEMU_ARGS="--no-hyp ${HYPTRACE_TEST_QEMU_ARGS:-}"
+	fi
+	for t in "$HYPTRACE_TOP"/tests/boot/[0-9]*.sh; do
+		name=$(basename "$t" .sh)
+		if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then
+			continue
+		fi
+		run_test "$name" "$logs/$name.out" bash "$t"
+	done
+
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}
+
+main "$@"
