@@ -11,7 +11,9 @@
  */
 #include "hyp.h"
 #include "print.h"
+#include "psci.h"
 #include "sysregs.h"
+#include "trace.h"
 
 struct hyp_layout hyp_layout;
 struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];
@@ -74,6 +76,7 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 {
 	struct hyp_cpu *cpu = &hyp_cpus[idx];
 	struct el1_entry entry;
+	u32 fid;
 
 	write_sysreg(cpu, tpidr_el2);
 	el2_setup_cpu();
@@ -88,15 +91,20 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 		boot_cpu_finish();
 		entry.pc = hyp_layout.kernel;
 		entry.x0 = hyp_layout.dtb_base;
-		break;
+		enter_linux(entry);
 	case CPU_ENTRY_ON:
+		fid = PSCI_0_2_FN64_CPU_ON;
 		entry = cpu->on_entry;
 		/* The slot is read: the next CPU_ON for this CPU may go. */
 		__atomic_store_n(&cpu->on_lock, 0, __ATOMIC_RELEASE);
 		break;
 	default:
+		fid = PSCI_0_2_FN64_CPU_SUSPEND;
 		entry = cpu->suspend_entry;
 		break;
 	}
+	/* The CPU arrives from firmware and goes on into Linux. */
+	hyp_trace(hyp_enter, .reason = HYP_REASON_PSCI, .func_id = fid);
+	hyp_trace(hyp_exit, .reason = HYP_REASON_PSCI, .func_id = fid);
 	enter_linux(entry);
 }

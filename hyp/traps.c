@@ -7,6 +7,7 @@
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
+#include "trace.h"
 #include "trap.h"
 
 static const char *const vector_names[] = {
@@ -22,6 +23,18 @@ static const char *const vector_names[] = {
 	[VEC_EL1_32_SYNC] = "trap from AArch32 EL1",
 };
 
+/* An SMCCC call from EL1, traced from entry to the return to EL1 */
+static void handle_call(struct trap_frame *frame, enum smccc_conduit conduit,
+			enum hyp_reason reason)
+{
+	u32 fid = (u32)frame->regs[0];
+
+	hyp_trace(hyp_enter, .reason = reason, .func_id = fid);
+	smccc_handle_call(frame, conduit);
+	hyp_trace(hyp_exit, .reason = reason, .func_id = fid,
+		  .ret = (s64)frame->regs[0]);
+}
+
 void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 {
 	const char *what;
@@ -30,15 +43,19 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 		switch (FIELD_GET(ESR_EC, frame->esr)) {
 		case ESR_EC_HVC64:
 			/* ELR already points past the HVC */
-			smccc_handle_call(frame, CONDUIT_HVC);
+			handle_call(frame, CONDUIT_HVC, HYP_REASON_HVC);
 			return;
 		case ESR_EC_SMC64:
 			/* ELR points at the SMC itself: step over it here only */
-			smccc_handle_call(frame, CONDUIT_SMC);
+			handle_call(frame, CONDUIT_SMC, HYP_REASON_SMC);
 			frame->elr += 4;
 			return;
 		}
 	}
+	/* Left in the buffer for whoever reads the carve-out afterwards */
+	if (vec == VEC_EL1_SYNC || vec == VEC_EL1_32_SYNC)
+		hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP,
+			  .func_id = (u32)FIELD_GET(ESR_EC, frame->esr));
 	what = vec < ARRAY_SIZE(vector_names) ? vector_names[vec] : NULL;
 	hyp_panic_frame(frame, what ? what : "unexpected exception");
 }

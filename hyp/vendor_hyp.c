@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The vendor-specific hypervisor service: hyptrace's own hypercalls, as
- * declared in shared/hyptrace_abi.h.
+ * declared in shared/hyptrace_abi.h. Each handler checks its arguments;
+ * this file only routes registers.
  */
 #include "hyp.h"
+#include "trace.h"
 #include "trap.h"
 #include "../shared/hyptrace_abi.h"
 
 void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 {
 	u64 *r = frame->regs;
+	s64 ret;
 
 	switch (fid) {
 	case HYPTRACE_CALL_UID:
@@ -23,11 +26,43 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		r[1] = HYPTRACE_ABI_MINOR;
 		return;
 	case HYPTRACE_CALL_VERSION:
-		r[0] = SMCCC_RET_SUCCESS;
 		r[1] = HYPTRACE_ABI_VERSION;
 		r[2] = hyp_layout.nr_cpus;
-		r[3] = HYPTRACE_FEATURE_NONE;
-		return;
+		r[3] = HYPTRACE_FEATURE_TRACING;
+		ret = HYPTRACE_RET_SUCCESS;
+		break;
+	case HYPTRACE_CALL_TRACE_QUERY:
+		trace_query(&r[1]);
+		ret = HYPTRACE_RET_SUCCESS;
+		break;
+	case HYPTRACE_CALL_TRACE_LOAD:
+		ret = trace_load(r[1], r[2], &r[1]);
+		break;
+	case HYPTRACE_CALL_TRACE_UNLOAD:
+		ret = trace_unload();
+		break;
+	case HYPTRACE_CALL_TRACE_ENABLE:
+		ret = trace_enable(r[1]);
+		break;
+	case HYPTRACE_CALL_TRACE_SWAP_READER:
+		ret = trace_swap_reader(r[1]);
+		break;
+	case HYPTRACE_CALL_TRACE_RESET:
+		ret = trace_reset(r[1]);
+		break;
+	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
+		ret = trace_enable_event(r[1], r[2]);
+		break;
+	case HYPTRACE_CALL_TRACE_UPDATE_CLOCK:
+		ret = trace_update_clock(r[1], r[2], r[3], r[4]);
+		break;
+	case HYPTRACE_CALL_TRACE_WRITE_EVENT:
+		hyp_trace(selftest, .id = r[1]);
+		ret = HYPTRACE_RET_SUCCESS;
+		break;
+	default:
+		ret = HYPTRACE_RET_NOT_SUPPORTED;
+		break;
 	}
-	r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
+	r[0] = (u64)ret;
 }

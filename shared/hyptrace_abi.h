@@ -4,27 +4,65 @@
  * hypervisor answers. Shared, unchanged, by the hypervisor and the host module.
  *
  * All calls are SMCCC fast calls in the vendor-specific hypervisor service
- * range (owner 6). Arguments are in x1..x5, the status in x0 (an SMCCC return
- * code: 0 or negative), results in x1..x3. Registers x4..x17 are preserved.
+ * range (owner 6). Arguments are in x1..x4, the status in x0 (0 or one of
+ * the negative HYPTRACE_RET_* codes below), results in x1..x3. Every other
+ * register is preserved.
  *
+ * Discovery
  *   HYPTRACE_CALL_UID (0x8600ff01)
  *	x0..x3 = the hyptrace UID below. A host finds hyptrace by this, never
  *	by probing other IDs: any other hypervisor answers differently.
  *   HYPTRACE_CALL_REVISION (0x8600ff03)
  *	x0 = major, x1 = minor of the ABI.
  *   HYPTRACE_CALL_VERSION (0xc6000000)
- *	x0 = SUCCESS, x1 = HYPTRACE_ABI_VERSION, x2 = number of CPUs the
- *	hypervisor manages, x3 = HYPTRACE_FEATURE_* bits.
+ *	x1 = HYPTRACE_ABI_VERSION, x2 = number of CPUs the hypervisor
+ *	manages, x3 = HYPTRACE_FEATURE_* bits.
  *
- * Any other function ID answers SMCCC_RET_NOT_SUPPORTED (-1).
+ * Tracing (0xc6000001..0xc6000009). CPU numbers are the hypervisor's, which
+ * are the device tree's /cpus order, which is Linux's logical numbering.
+ *   HYPTRACE_CALL_TRACE_QUERY
+ *	x1 = carve-out physical base, x2 = carve-out size in bytes,
+ *	x3 = HYPTRACE_QUERY_* fields (ABI version, CPUs, events, page shift).
+ *   HYPTRACE_CALL_TRACE_LOAD (x1 = bytes per CPU, x2 = HYPTRACE_LOAD_*)
+ *	Carves a meta page and max(ceil(x1 / 4080), 2) + 1 data pages per CPU
+ *	out of the carve-out and writes, at its start, the descriptor of all
+ *	of them (struct rb_trace_desc, shared/trace_desc.h) with physical
+ *	addresses. x1 = descriptor physical address, x2 = its size.
+ *	Writing stays off until TRACE_ENABLE. BUSY if already loaded,
+ *	NO_MEMORY if the pages do not fit.
+ *   HYPTRACE_CALL_TRACE_UNLOAD
+ *	Stops writing on every CPU (waiting for a write in flight) and gives
+ *	the pages back. NOT_LOADED if nothing is loaded.
+ *   HYPTRACE_CALL_TRACE_ENABLE (x1 = 0 or 1)
+ *	Start or stop writing on every CPU. Enabling while unloaded answers
+ *	NOT_LOADED; disabling while unloaded succeeds.
+ *   HYPTRACE_CALL_TRACE_SWAP_READER (x1 = cpu)
+ *	Hand the oldest unread page of that CPU to the reader (meta-page
+ *	reader.id and reader.lost_events updated). AGAIN if that CPU has no
+ *	page to give yet.
+ *   HYPTRACE_CALL_TRACE_RESET (x1 = cpu)
+ *	Empty that CPU's buffer and zero its counters.
+ *   HYPTRACE_CALL_TRACE_ENABLE_EVENT (x1 = event id, x2 = 0 or 1)
+ *	Also allowed while unloaded: the setting is kept.
+ *   HYPTRACE_CALL_TRACE_UPDATE_CLOCK (x1 = mult, x2 = shift,
+ *				       x3 = epoch ns, x4 = epoch counter)
+ *	From then on an event at counter value c is stamped
+ *	epoch_ns + ((c - epoch_counter) * mult >> shift), on every CPU at once.
+ *	mult must be non-zero and shift below 64.
+ *   HYPTRACE_CALL_TRACE_WRITE_EVENT (x1 = u64)
+ *	Writes a selftest event carrying x1 on the calling CPU, if that event
+ *	is enabled and tracing is on.
+ *
+ * Any other function ID answers SMCCC_RET_NOT_SUPPORTED (-1); an argument
+ * out of range answers SMCCC_RET_INVALID_PARAMETER (-3).
  */
 #ifndef HYPTRACE_SHARED_HYPTRACE_ABI_H
 #define HYPTRACE_SHARED_HYPTRACE_ABI_H
 
 #include "smccc.h"
 
-#define HYPTRACE_ABI_MAJOR		0
-#define HYPTRACE_ABI_MINOR		1
+#define HYPTRACE_ABI_MAJOR		1
+#define HYPTRACE_ABI_MINOR		0
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -37,10 +75,47 @@
 	SMCCC_ID(0, SMCCC_OWNER_VENDOR_HYP, SMCCC_FUNC_CALL_UID)
 #define HYPTRACE_CALL_REVISION						\
 	SMCCC_ID(0, SMCCC_OWNER_VENDOR_HYP, SMCCC_FUNC_REVISION)
-#define HYPTRACE_CALL_VERSION		SMCCC_ID(1, SMCCC_OWNER_VENDOR_HYP, 0x0000)
 
-/* HYPTRACE_CALL_VERSION x3: nothing optional exists yet */
-#define HYPTRACE_FEATURE_NONE		0
+#define HYPTRACE_CALL(n)		SMCCC_ID(1, SMCCC_OWNER_VENDOR_HYP, (n))
+#define HYPTRACE_CALL_VERSION		HYPTRACE_CALL(0)
+#define HYPTRACE_CALL_TRACE_QUERY	HYPTRACE_CALL(1)
+#define HYPTRACE_CALL_TRACE_LOAD	HYPTRACE_CALL(2)
+#define HYPTRACE_CALL_TRACE_UNLOAD	HYPTRACE_CALL(3)
+#define HYPTRACE_CALL_TRACE_ENABLE	HYPTRACE_CALL(4)
+#define HYPTRACE_CALL_TRACE_SWAP_READER	HYPTRACE_CALL(5)
+#define HYPTRACE_CALL_TRACE_RESET	HYPTRACE_CALL(6)
+#define HYPTRACE_CALL_TRACE_ENABLE_EVENT HYPTRACE_CALL(7)
+#define HYPTRACE_CALL_TRACE_UPDATE_CLOCK HYPTRACE_CALL(8)
+#define HYPTRACE_CALL_TRACE_WRITE_EVENT	HYPTRACE_CALL(9)
+
+/* HYPTRACE_CALL_VERSION x3 */
+#define HYPTRACE_FEATURE_TRACING	(1U << 0)
+
+/* HYPTRACE_CALL_TRACE_QUERY x3 */
+#define HYPTRACE_QUERY_PAGE_SHIFT(x3)	((unsigned int)((x3) & 0xff))
+#define HYPTRACE_QUERY_NR_CPUS(x3)	((unsigned int)(((x3) >> 8) & 0xff))
+#define HYPTRACE_QUERY_NR_EVENTS(x3)	((unsigned int)(((x3) >> 16) & 0xffff))
+#define HYPTRACE_QUERY_ABI(x3)		((unsigned int)((x3) >> 32))
+#define HYPTRACE_QUERY_PACK(page_shift, nr_cpus, nr_events)		\
+	((unsigned long)(page_shift) | ((unsigned long)(nr_cpus) << 8) |	\
+	 ((unsigned long)(nr_events) << 16) |				\
+	 ((unsigned long)HYPTRACE_ABI_VERSION << 32))
+
+/* HYPTRACE_CALL_TRACE_LOAD x2 */
+#define HYPTRACE_LOAD_NO_OVERWRITE	(1U << 0)	/* drop newest, not oldest */
+#define HYPTRACE_LOAD_FLAGS		HYPTRACE_LOAD_NO_OVERWRITE
+
+/*
+ * Status codes in x0. -1 and -3 are SMCCC's own; the rest continue the
+ * sequence for the states a tracing call can find the hypervisor in.
+ */
+#define HYPTRACE_RET_SUCCESS		SMCCC_RET_SUCCESS
+#define HYPTRACE_RET_NOT_SUPPORTED	SMCCC_RET_NOT_SUPPORTED
+#define HYPTRACE_RET_INVALID		SMCCC_RET_INVALID_PARAMETER
+#define HYPTRACE_RET_NO_MEMORY		(-4)	/* buffers do not fit */
+#define HYPTRACE_RET_BUSY		(-5)	/* already loaded */
+#define HYPTRACE_RET_NOT_LOADED		(-6)	/* needs a loaded buffer */
+#define HYPTRACE_RET_AGAIN		(-7)	/* nothing to swap yet */
 
 /*
  * The device-tree node the hypervisor adds under /reserved-memory for the

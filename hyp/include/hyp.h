@@ -8,6 +8,7 @@
 
 #include "layout.h"
 #include "types.h"
+#include "../../shared/ring_buffer.h"
 
 #define HYP_VERSION		"0.1"
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
@@ -32,6 +33,8 @@ struct hyp_cpu {
 	struct el1_entry on_entry;
 	/* CPU_SUSPEND arguments: only the CPU itself writes them */
 	struct el1_entry suspend_entry;
+	/* This CPU's trace buffer writer; its pages are in the carve-out */
+	struct rb_cpu trace_rb;
 };
 
 struct mem_range {

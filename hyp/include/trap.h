@@ -2,6 +2,7 @@
 #ifndef HYP_TRAP_H
 #define HYP_TRAP_H
 
+#include "trace.h"
 #include "types.h"
 
 /* The register frame vectors.S saves; keep in step with its offsets */
@@ -37,11 +38,17 @@ struct smccc_res {
 };
 void firmware_smc(u64 fid, u64 a1, u64 a2, u64 a3, struct smccc_res *res);
 
+/*
+ * The CPU leaves the hypervisor for firmware and comes back (unless the
+ * call powers it off): traced as an exit and an entry, like a trap.
+ */
 static inline s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3)
 {
 	struct smccc_res res;
 
+	hyp_trace(hyp_exit, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
 	firmware_smc(fid, a1, a2, a3, &res);
+	hyp_trace(hyp_enter, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
 	return (s64)res.a0;
 }
 

@@ -2,6 +2,13 @@
 #ifndef HYP_TYPES_H
 #define HYP_TYPES_H
 
+/*
+ * One self-contained image: every symbol, declared or defined, is local to
+ * it, so data is reached PC-relative rather than through the GOT
+ * (-fvisibility=hidden covers only definitions).
+ */
+#pragma GCC visibility push(hidden)
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

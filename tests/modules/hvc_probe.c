@@ -2,7 +2,7 @@
 /*
  * hvc_probe: issue one SMCCC call with HVC #0 from EL1 and print the answer.
  *
- *   insmod hvc_probe.ko fid=0x8600ff01 [a1=..] [a2=..] [a3=..]
+ *   insmod hvc_probe.ko fid=0x8600ff01 [a1=..] [a2=..] [a3=..] [a4=..]
  *
  * prints
  *
@@ -46,11 +46,15 @@ static ulong a3;
 module_param(a3, ulong, 0444);
 MODULE_PARM_DESC(a3, "third argument, in x3");
 
+static ulong a4;
+module_param(a4, ulong, 0444);
+MODULE_PARM_DESC(a4, "fourth argument, in x4");
+
 static int __init hvc_probe_init(void)
 {
 	struct arm_smccc_res res;
 
-	arm_smccc_1_1_hvc(fid, a1, a2, a3, &res);
+	arm_smccc_1_1_hvc(fid, a1, a2, a3, a4, &res);
 	pr_info("fid=0x%08lx ret=%ld a1=0x%lx a2=0x%lx a3=0x%lx\n",
 		fid, (long)res.a0, res.a1, res.a2, res.a3);
 	return 0;

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracing inside the hypervisor: the clock, the per-CPU writers and the
+ * emitter for the events of shared/hyp_events.h.
+ *
+ *	hyp_trace(hyp_enter, .reason = HYP_REASON_HVC, .func_id = fid);
+ *
+ * A disabled event costs one load and one branch. An enabled one reads the
+ * clock, reserves room on this CPU's buffer, stores the payload in place
+ * and commits; nothing is copied and nothing is called.
+ */
+#ifndef HYP_TRACE_H
+#define HYP_TRACE_H
+
+#include "hyp.h"
+#include "../../shared/hyp_events.h"
+#include "../../shared/ring_buffer.h"
+
+/*
+ * Counter to CLOCK_BOOTTIME nanoseconds, as the host module last said. The
+ * host re-anchors it while tracing is on, from any CPU, so readers on other
+ * CPUs go through a sequence count: odd while an update is in progress.
+ */
+struct hyp_clock {
+	u32 seq;
+	u32 shift;
+	u64 mult;
+	u64 epoch_ns;
+	u64 epoch_cyc;
+	u64 max_delta;		/* the largest delta whose product fits 64 bits */
+};
+
+extern struct hyp_clock hyp_clock;
+extern u32 hyp_event_on[HYP_NR_EVENTS + 1];	/* indexed by event id */
+
+u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta);
+
+static inline u64 read_cntvct(void)
+{
+	u64 cyc;
+
+	asm volatile("mrs %0, cntvct_el0" : "=r" (cyc));
+	return cyc;
+}
+
+static inline u64 hyp_clock_ns(void)
+{
+	const struct hyp_clock *clk = &hyp_clock;
+	u64 delta, ns;
+	u32 seq;
+
+	do {
+		seq = arch_load_acquire_u32(&clk->seq);
+		delta = read_cntvct() - READ_ONCE(clk->epoch_cyc);
+		if (__builtin_expect(delta > READ_ONCE(clk->max_delta), 0))
+			ns = hyp_clock_ns_slow(clk, delta);
+		else
+			ns = (delta * READ_ONCE(clk->mult)) >>
+			     READ_ONCE(clk->shift);
+		ns += READ_ONCE(clk->epoch_ns);
+		/* The fields above are read before the count is checked. */
+		asm volatile("dmb ishld" : : : "memory");
+	} while ((seq & 1) || READ_ONCE(clk->seq) != seq);
+	return ns;
+}
+
+static inline struct rb_cpu *this_trace_rb(void)
+{
+	return &this_cpu()->trace_rb;
+}
+
+#define hyp_trace(name, ...)						\
+do {									\
+	if (READ_ONCE(hyp_event_on[HYP_EVENT_##name])) {		\
+		struct rb_cpu *__rb = this_trace_rb();			\
+		struct hyp_event_##name *__ev;				\
+									\
+		__ev = rb_reserve(__rb, sizeof(*__ev), hyp_clock_ns());	\
+		if (__ev) {						\
+			*__ev = (struct hyp_event_##name){		\
+				.hdr.id = HYP_EVENT_##name,		\
+				__VA_ARGS__				\
+			};						\
+			rb_commit(__rb);				\
+		}							\
+	}								\
+} while (0)
+
+/* trace.c and trace_clock.c: the tracing hypercalls, HYPTRACE_RET_* codes */
+struct trap_frame;
+void trace_query(u64 *res);
+s64 trace_load(u64 size, u64 flags, u64 *res);
+s64 trace_unload(void);
+s64 trace_enable(u64 enable);
+s64 trace_swap_reader(u64 cpu);
+s64 trace_reset(u64 cpu);
+s64 trace_enable_event(u64 id, u64 enable);
+s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
+
+#endif /* HYP_TRACE_H */

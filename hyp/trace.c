@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace buffers' life cycle, driven by the host's hypercalls: load
+ * (carve the pages out, describe them), enable, swap, reset, unload, and
+ * which events are on.
+ *
+ * Trust: the carve-out is shared with the host, which may write anything
+ * there at any time. Every address the hypervisor writes through is computed
+ * here from hyp_layout and kept in hypervisor memory (struct rb_cpu, the
+ * page table below); the descriptor in the carve-out is only ever written,
+ * never read back.
+ */
+#include "spinlock.h"
+#include "trace.h"
+#include "../shared/hyptrace_abi.h"
+#include "../shared/trace_desc.h"
+
+/*
+ * Writer-private page bookkeeping for every CPU together: 24 bytes a page,
+ * enough for 64 MiB of trace pages. A larger request gets NO_MEMORY.
+ */
+#define TRACE_MAX_PAGES		16384U
+
+static struct rb_page_info trace_pages[TRACE_MAX_PAGES];
+/* rb_init() takes the page addresses as an array; built here, privately */
+static void *trace_page_addr[TRACE_MAX_PAGES];
+
+u32 hyp_event_on[HYP_NR_EVENTS + 1];
+
+/* Serialises every call below; none of them is on a hot path. */
+static struct spinlock trace_lock;
+static bool trace_loaded;
+
+static bool trace_cpu_valid(u64 cpu)
+{
+	return cpu < hyp_layout.nr_cpus;
+}
+
+void trace_query(u64 *res)
+{
+	res[0] = hyp_layout.carveout_base;
+	res[1] = hyp_layout.carveout_size;
+	res[2] = HYPTRACE_QUERY_PACK(__builtin_ctzl(RB_PAGE_SIZE),
+				     hyp_layout.nr_cpus, HYP_NR_EVENTS);
+}
+
+/* Data pages for @size bytes per CPU: as the kernel sizes its descriptor */
+static u64 trace_nr_pages(u64 size)
+{
+	u64 pages = (size + RB_PAGE_CAPACITY - 1) / RB_PAGE_CAPACITY;
+
+	return max(pages, 2ULL) + 1;
+}
+
+/*
+ * Give CPU @idx its meta page at @meta and the @nr_pages data pages after
+ * it. The writer stays disabled.
+ */
+static int trace_init_cpu(unsigned int idx, u8 *meta, u32 nr_pages,
+			  enum rb_mode mode)
+{
+	struct rb_page_info *info = &trace_pages[idx * nr_pages];
+	u32 i;
+
+	for (i = 0; i < nr_pages; i++)
+		trace_page_addr[i] = meta + (u64)(i + 1) * RB_PAGE_SIZE;
+	return rb_init(&hyp_cpus[idx].trace_rb, idx, meta, trace_page_addr,
+		       nr_pages, info, mode);
+}
+
+/*
+ * Carve-out layout while loaded: the descriptor, then per CPU one meta page
+ * followed by its data pages.
+ */
+s64 trace_load(u64 size, u64 flags, u64 *res)
+{
+	const struct hyp_layout *l = &hyp_layout;
+	struct rb_cpu *cpus[HYP_MAX_CPUS];
+	struct rb_trace_desc *desc;
+	u64 nr_pages, desc_size, desc_room, need;
+	unsigned int i;
+	u8 *meta;
+	s64 ret;
+
+	if (!size || (flags & ~(u64)HYPTRACE_LOAD_FLAGS))
+		return HYPTRACE_RET_INVALID;
+	/* Bounded first, so that nothing below can overflow. */
+	if (size > l->carveout_size)
+		return HYPTRACE_RET_NO_MEMORY;
+
+	nr_pages = trace_nr_pages(size);
+	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
+	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
+	need = desc_room + l->nr_cpus * (nr_pages + 1) * RB_PAGE_SIZE;
+	if (need > l->carveout_size || nr_pages * l->nr_cpus > TRACE_MAX_PAGES)
+		return HYPTRACE_RET_NO_MEMORY;
+
+	spin_lock(&trace_lock);
+	if (trace_loaded) {
+		ret = HYPTRACE_RET_BUSY;
+		goto out;
+	}
+	desc = (struct rb_trace_desc *)l->carveout_base;
+	meta = (u8 *)l->carveout_base + desc_room;
+	for (i = 0; i < l->nr_cpus; i++) {
+		if (trace_init_cpu(i, meta, nr_pages,
+				   flags & HYPTRACE_LOAD_NO_OVERWRITE ?
+				   RB_MODE_NO_OVERWRITE : RB_MODE_OVERWRITE)) {
+			ret = HYPTRACE_RET_INVALID;
+			goto out;
+		}
+		cpus[i] = &hyp_cpus[i].trace_rb;
+		meta += (nr_pages + 1) * RB_PAGE_SIZE;
+	}
+	if (rb_desc_fill(desc, desc_size, cpus, l->nr_cpus)) {
+		ret = HYPTRACE_RET_INVALID;
+		goto out;
+	}
+	trace_loaded = true;
+	res[0] = (u64)desc;
+	res[1] = desc_size;
+	ret = HYPTRACE_RET_SUCCESS;
+out:
+	spin_unlock(&trace_lock);
+	return ret;
+}
+
+s64 trace_unload(void)
+{
+	unsigned int i;
+	s64 ret = HYPTRACE_RET_NOT_LOADED;
+
+	spin_lock(&trace_lock);
+	if (trace_loaded) {
+		/* Waits for a write in flight on each CPU. */
+		for (i = 0; i < hyp_layout.nr_cpus; i++)
+			rb_disable(&hyp_cpus[i].trace_rb);
+		trace_loaded = false;
+		ret = HYPTRACE_RET_SUCCESS;
+	}
+	spin_unlock(&trace_lock);
+	return ret;
+}
+
+s64 trace_enable(u64 enable)
+{
+	unsigned int i;
+	s64 ret = HYPTRACE_RET_SUCCESS;
+
+	if (enable > 1)
+		return HYPTRACE_RET_INVALID;
+
+	spin_lock(&trace_lock);
+	if (!trace_loaded) {
+		if (enable)
+			ret = HYPTRACE_RET_NOT_LOADED;
+		goto out;
+	}
+	for (i = 0; i < hyp_layout.nr_cpus; i++) {
+		if (enable)
+			rb_enable(&hyp_cpus[i].trace_rb);
+		else
+			rb_disable(&hyp_cpus[i].trace_rb);
+	}
+out:
+	spin_unlock(&trace_lock);
+	return ret;
+}
+
+s64 trace_swap_reader(u64 cpu)
+{
+	s64 ret = HYPTRACE_RET_NOT_LOADED;
+
+	if (!trace_cpu_valid(cpu))
+		return HYPTRACE_RET_INVALID;
+
+	spin_lock(&trace_lock);
+	if (trace_loaded) {
+		ret = rb_swap_reader(&hyp_cpus[cpu].trace_rb) ?
+		      HYPTRACE_RET_AGAIN : HYPTRACE_RET_SUCCESS;
+	}
+	spin_unlock(&trace_lock);
+	return ret;
+}
+
+s64 trace_reset(u64 cpu)
+{
+	s64 ret = HYPTRACE_RET_NOT_LOADED;
+
+	if (!trace_cpu_valid(cpu))
+		return HYPTRACE_RET_INVALID;
+
+	spin_lock(&trace_lock);
+	if (trace_loaded) {
+		rb_reset(&hyp_cpus[cpu].trace_rb, (struct rb_stats *)0);
+		ret = HYPTRACE_RET_SUCCESS;
+	}
+	spin_unlock(&trace_lock);
+	return ret;
+}
+
+s64 trace_enable_event(u64 id, u64 enable)
+{
+	if (!id || id > HYP_NR_EVENTS || enable > 1)
+		return HYPTRACE_RET_INVALID;
+	WRITE_ONCE(hyp_event_on[id], (u32)enable);
+	return HYPTRACE_RET_SUCCESS;
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace clock: the architected counter turned into the host's
+ * CLOCK_BOOTTIME nanoseconds with the mult/shift/epoch the host module
+ * supplies (HYPTRACE_CALL_TRACE_UPDATE_CLOCK). Readers are in trace.h.
+ */
+#include "spinlock.h"
+#include "trace.h"
+#include "../shared/hyptrace_abi.h"
+
+/* Until the host speaks, events carry the raw counter: mult 1, shift 0. */
+struct hyp_clock hyp_clock = {
+	.mult = 1,
+	.max_delta = ~0ULL,
+};
+
+static struct spinlock clock_lock;
+
+/*
+ * A delta too large for a 64-bit product: a full 128-bit multiply, or a
+ * counter behind the epoch (an epoch from the future), which gives a time
+ * before epoch_ns rather than one centuries ahead.
+ */
+u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta)
+{
+	u64 mult = READ_ONCE(clk->mult);
+	u32 shift = READ_ONCE(clk->shift);
+
+	if ((s64)delta < 0)
+		return -(u64)(((unsigned __int128)-delta * mult) >> shift);
+	return (u64)(((unsigned __int128)delta * mult) >> shift);
+}
+
+s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
+{
+	struct hyp_clock *clk = &hyp_clock;
+
+	/* The kernel's clocksource mult is 32 bits; anything else is junk. */
+	if (!mult || mult > 0xffffffffULL || shift >= 64)
+		return HYPTRACE_RET_INVALID;
+
+	spin_lock(&clock_lock);
+	WRITE_ONCE(clk->seq, clk->seq + 1);
+	/* Readers must see the odd count before any new field. */
+	asm volatile("dmb ishst" : : : "memory");
+	WRITE_ONCE(clk->mult, mult);
+	WRITE_ONCE(clk->shift, (u32)shift);
+	WRITE_ONCE(clk->epoch_ns, epoch_ns);
+	WRITE_ONCE(clk->epoch_cyc, epoch_cyc);
+	WRITE_ONCE(clk->max_delta, ~0ULL / mult);
+	arch_store_release_u32(&clk->seq, clk->seq + 1);
+	spin_unlock(&clock_lock);
+	return HYPTRACE_RET_SUCCESS;
+}
