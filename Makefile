@@ -3,7 +3,8 @@
 # hyptrace: top-level build.
 #
 #   make            set up what is missing, build the hypervisor, the guest
-#                   kernel, the test modules and the initramfs
+#                   kernel, the host module, the test modules and the
+#                   initramfs
 #   make run        boot it all in QEMU (./qemu-run.sh)
 #   make test       everything above, then every test
 #   make check-style  checkpatch over the C sources
@@ -17,10 +18,11 @@ export HYPTRACE_BUILD := $(BUILD)
 CROSS_COMPILE	?= aarch64-linux-gnu-
 KENV		:= $(BUILD)/kernel.env
 
-.PHONY: all deps kernel hyp modules initramfs run test test-unit test-boot \
+.PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools run \
+	test test-unit test-boot \
 	bench check-style clean FORCE
 
-all: hyp modules initramfs
+all: hyp host-driver modules initramfs guest host-tools
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -44,7 +46,29 @@ modules: kernel
 		M=$(CURDIR)/tests/modules ARCH=arm64 \
 		CROSS_COMPILE=$(CROSS_COMPILE) modules
 
-initramfs: kernel modules
+# Static arm64 programs the tests put into the guest (qemu-run.sh --add)
+GUEST_PROGS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%,$(wildcard tests/guest/*.c))
+guest: $(GUEST_PROGS)
+
+$(BUILD)/guest/%: tests/guest/%.c | deps
+	@mkdir -p $(@D)
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+# Host programs the tests use to read what the guest produced
+HOST_TOOLS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/*.c))
+host-tools: $(HOST_TOOLS)
+
+$(BUILD)/host/%: tests/host/%.c | deps
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -I/usr/include/traceevent -o $@ $< -ltraceevent
+
+# The host module (hyptrace.ko), built the same way.
+host-driver: kernel
+	@. $(KENV) && $(MAKE) -s -C $$KERNEL_SRC O=$$KERNEL_BUILD \
+		M=$(CURDIR)/host-driver ARCH=arm64 \
+		CROSS_COMPILE=$(CROSS_COMPILE) modules
+
+initramfs: kernel modules host-driver
 	@bash boot/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz
 
 run: all
@@ -66,3 +90,6 @@ clean:
 	rm -f tests/modules/*.ko tests/modules/*.o tests/modules/*.mod* \
 		tests/modules/modules.order tests/modules/Module.symvers \
 		tests/modules/.*.cmd
+	rm -f host-driver/*.ko host-driver/*.o host-driver/*.mod* \
+		host-driver/modules.order host-driver/Module.symvers \
+		host-driver/.*.cmd

@@ -6,8 +6,11 @@
 #   boot/mkinitramfs.sh OUT.cpio.gz
 #
 # It holds Debian's static arm64 busybox, the init files from boot/rootfs/,
-# and the test modules (tests/modules/*.ko plus the kernel's remote_test.ko)
-# under /lib/modules/hyptrace/. qemu-run.sh appends a small per-run archive
+# the host module (host-driver/hyptrace.ko, which rcS loads) and the test
+# modules (tests/modules/*.ko plus the kernel's remote_test.ko) under
+# /lib/modules/hyptrace/, and the kernel's own ftrace selftests
+# (tools/testing/selftests/ftrace of the guest kernel's source) under
+# /usr/share/kselftest/ftrace/. qemu-run.sh appends a small per-run archive
 # (the --cmd command and --add files) to it.
 #
 # The archive is rebuilt only when one of its inputs changed. No root is
@@ -25,19 +28,30 @@ kenv() {
 	sed -n "s/^$1=//p" "$env"
 }
 
+# The guest's copy of the kernel's ftrace selftests, taken from the source
+# tree at build time: they must match the kernel they test.
+FTRACE_SELFTESTS=usr/share/kselftest/ftrace
+
 # The files that go into the archive, as "SOURCE DEST" lines.
 list_inputs() {
-	local busybox=$1 kbuild=$2 f
+	local busybox=$1 kbuild=$2 ksrc=$3 f
 
 	echo "$busybox bin/busybox"
 	(cd "$HYPTRACE_TOP/boot/rootfs" && find . -type f | LC_ALL=C sort) |
 		while read -r f; do
 			echo "$HYPTRACE_TOP/boot/rootfs/${f#./} ${f#./}"
 		done
-	for f in "$HYPTRACE_TOP"/tests/modules/*.ko \
+	for f in "$HYPTRACE_TOP"/host-driver/hyptrace.ko \
+		 "$HYPTRACE_TOP"/tests/modules/*.ko \
 		 "$kbuild/kernel/trace/remote_test.ko"; do
 		[ -f "$f" ] && echo "$f lib/modules/hyptrace/$(basename "$f")"
 	done
+	(cd "$ksrc/tools/testing/selftests/ftrace" &&
+		find . -type f | LC_ALL=C sort) |
+		while read -r f; do
+			echo "$ksrc/tools/testing/selftests/ftrace/${f#./}" \
+				"$FTRACE_SELFTESTS/${f#./}"
+		done
 	return 0
 }
 
@@ -68,6 +82,7 @@ stage_tree() {
 	# copy through another tool may not: set them explicitly.
 	chmod 755 "$stage/bin/busybox" "$stage/init" "$stage"/etc/init.d/* \
 		"$stage"/sbin/*
+	chmod 755 "$stage/$FTRACE_SELFTESTS/ftracetest"
 	chmod 1777 "$stage/tmp"
 	chmod 700 "$stage/root"
 }
@@ -79,15 +94,20 @@ main() {
 	local busybox=$HYPTRACE_CACHE/busybox-arm64/bin/busybox
 	[ -x "$busybox" ] ||
 		die "no arm64 busybox at $busybox: run scripts/setup-deps.sh"
-	local kbuild
+	local kbuild ksrc
 	kbuild=$(kenv KERNEL_BUILD)
+	ksrc=$(kenv KERNEL_SRC)
 	[ -f "$kbuild/kernel/trace/remote_test.ko" ] ||
 		die "no remote_test.ko in $kbuild: the kernel build is incomplete"
+	[ -x "$ksrc/tools/testing/selftests/ftrace/ftracetest" ] ||
+		die "no ftrace selftests in $ksrc: the kernel source is incomplete"
 	compgen -G "$HYPTRACE_TOP/tests/modules/*.ko" >/dev/null ||
 		die "no tests/modules/*.ko: run 'make modules' first"
+	[ -f "$HYPTRACE_TOP/host-driver/hyptrace.ko" ] ||
+		die "no host-driver/hyptrace.ko: run 'make host-driver' first"
 
 	local inputs digest
-	inputs=$(list_inputs "$busybox" "$kbuild")
+	inputs=$(list_inputs "$busybox" "$kbuild" "$ksrc")
 	digest=$(inputs_digest <<<"$inputs")
 	if [ -f "$out" ] && [ "$(cat "$out.digest" 2>/dev/null)" = "$digest" ]; then
 		note "initramfs up to date: $out"

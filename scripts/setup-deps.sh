@@ -10,7 +10,7 @@ set -euo pipefail
 
 PACKAGES=(
 	make gcc git perl python3 cpio xz-utils gzip file
-	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-arm
 	u-boot-qemu u-boot-tools mtools dosfstools fdisk
 	device-tree-compiler libfdt-dev

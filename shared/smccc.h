@@ -38,10 +38,15 @@
 #define SMCCC_FUNC_CALL_UID		0xff01
 #define SMCCC_FUNC_REVISION		0xff03
 
-/* Return codes in x0 (DEN0028 §5.2) */
+/*
+ * Return codes in x0 (DEN0028 §5.2). A kernel module may have them from
+ * <linux/arm-smccc.h> already, with the same values.
+ */
+#ifndef SMCCC_RET_SUCCESS
 #define SMCCC_RET_SUCCESS		0
 #define SMCCC_RET_NOT_SUPPORTED		(-1)
 #define SMCCC_RET_NOT_REQUIRED		(-2)
 #define SMCCC_RET_INVALID_PARAMETER	(-3)
+#endif
 
 #endif /* HYPTRACE_SHARED_SMCCC_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading the hypervisor's buffers and describing them to the kernel.
+ *
+ * TRACE_LOAD leaves a descriptor of every CPU's meta and data pages at the
+ * start of the carve-out, in physical addresses. The kernel's reader wants
+ * the same layout (struct trace_buffer_desc) in kernel virtual addresses,
+ * unchanged for as long as the buffer is loaded. So the module copies it out
+ * of the carve-out first (what it checks is then what the kernel reads, even
+ * if the hypervisor's copy changes), checks it with the hypervisor's own
+ * checker, then rewrites each address into the carve-out mapping, refusing
+ * any that points elsewhere: the kernel will dereference every one of them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/build_bug.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/ring_buffer.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <uapi/linux/trace_mmap.h>
+
+#include "hyptrace.h"
+#include "ring_buffer.h"
+#include "trace_desc.h"
+
+/* The kernel reads our descriptor as its own: the layouts must be one. */
+static_assert(sizeof(struct rb_trace_desc) == sizeof(struct trace_buffer_desc));
+static_assert(offsetof(struct rb_trace_desc, nr_cpus) ==
+	      offsetof(struct trace_buffer_desc, nr_cpus));
+static_assert(offsetof(struct rb_trace_desc, struct_len) ==
+	      offsetof(struct trace_buffer_desc, struct_len));
+static_assert(offsetof(struct rb_trace_desc, data) ==
+	      offsetof(struct trace_buffer_desc, __data));
+static_assert(sizeof(struct rb_desc_cpu) == sizeof(struct ring_buffer_desc));
+static_assert(offsetof(struct rb_desc_cpu, cpu) ==
+	      offsetof(struct ring_buffer_desc, cpu));
+static_assert(offsetof(struct rb_desc_cpu, nr_page_va) ==
+	      offsetof(struct ring_buffer_desc, nr_page_va));
+static_assert(offsetof(struct rb_desc_cpu, meta_va) ==
+	      offsetof(struct ring_buffer_desc, meta_va));
+static_assert(offsetof(struct rb_desc_cpu, page_va) ==
+	      offsetof(struct ring_buffer_desc, page_va));
+static_assert(sizeof_field(struct rb_desc_cpu, meta_va) ==
+	      sizeof_field(struct ring_buffer_desc, meta_va));
+
+/* ... and so must the pages the hypervisor writes and the kernel reads. */
+static_assert(sizeof(struct rb_meta) == sizeof(struct trace_buffer_meta));
+static_assert(offsetof(struct rb_meta, reader.id) ==
+	      offsetof(struct trace_buffer_meta, reader.id));
+static_assert(offsetof(struct rb_meta, entries) ==
+	      offsetof(struct trace_buffer_meta, entries));
+static_assert(RB_PAGE_SIZE == PAGE_SIZE);
+static_assert(RB_PAGE_HDR_SIZE == BUF_PAGE_HDR_SIZE);
+
+static bool carveout_holds(const struct hyptrace *ht, u64 pa, u64 len)
+{
+	return pa >= ht->carveout_base && len <= ht->carveout_size &&
+	       pa - ht->carveout_base <= ht->carveout_size - len;
+}
+
+/* Rewrite the page address *@addr into the carve-out mapping. */
+static int translate(const struct hyptrace *ht, u64 *addr)
+{
+	if (!PAGE_ALIGNED(*addr) || !carveout_holds(ht, *addr, PAGE_SIZE))
+		return -EINVAL;
+	*addr = (unsigned long)ht->carveout + (*addr - ht->carveout_base);
+	return 0;
+}
+
+/*
+ * What the hypervisor needs for @size bytes per CPU, by the rule in
+ * hyptrace_abi.h, so that a user who asked for too much learns how much
+ * the carve-out can take.
+ */
+static void report_no_memory(const struct hyptrace *ht, unsigned long size)
+{
+	u64 data = max_t(u64, DIV_ROUND_UP_ULL(size, RB_PAGE_CAPACITY), 2) + 1;
+	u64 desc = sizeof(struct rb_trace_desc) +
+		   ht->nr_cpus * (sizeof(struct rb_desc_cpu) + 8 * data);
+	u64 pages = ht->nr_cpus * (data + 1) + DIV_ROUND_UP_ULL(desc, PAGE_SIZE);
+	size_t holds = ht->carveout_size >> PAGE_SHIFT;
+
+	if (pages > holds)
+		pr_err("buffer_size_kb %lu needs %llu pages for %u CPUs and the carve-out holds %zu\n",
+		       size >> 10, pages, ht->nr_cpus, holds);
+	else
+		pr_err("buffer_size_kb %lu needs %llu pages for %u CPUs; the carve-out holds %zu, but the hypervisor cannot track that many\n",
+		       size >> 10, pages, ht->nr_cpus, holds);
+}
+
+/* Check the copy @desc of @len bytes and point it at the carve-out mapping. */
+static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
+		       u64 len)
+{
+	unsigned int last_cpu = cpumask_last(cpu_possible_mask);
+	struct rb_desc_cpu *e;
+	u32 i, id;
+
+	if (rb_desc_check(desc, len)) {
+		pr_err("the hypervisor's buffer descriptor is malformed\n");
+		return -EPROTO;
+	}
+	/* The kernel looks up every possible CPU's pages when it comes online */
+	if (last_cpu >= (u32)desc->nr_cpus) {
+		pr_err("the hypervisor describes %d CPUs, Linux may run CPU %u\n",
+		       desc->nr_cpus, last_cpu);
+		return -EPROTO;
+	}
+	for (i = 0; i < (u32)desc->nr_cpus; i++) {
+		struct rb_meta *meta;
+
+		e = rb_desc_entry(desc, desc->struct_len, i);
+		if (translate(ht, &e->meta_va))
+			goto outside;
+		for (id = 0; id < e->nr_page_va; id++) {
+			if (translate(ht, &e->page_va[id]))
+				goto outside;
+		}
+		/* The kernel takes page_va[0] as the reader, reader.id says so */
+		meta = (struct rb_meta *)(unsigned long)e->meta_va;
+		if (READ_ONCE(meta->reader.id)) {
+			pr_err("CPU %u's buffer starts with reader page %u, not 0\n",
+			       i, READ_ONCE(meta->reader.id));
+			return -EPROTO;
+		}
+	}
+	return 0;
+
+outside:
+	pr_err("CPU %u's buffer has a page outside the carve-out\n", i);
+	return -EPROTO;
+}
+
+/*
+ * The load_trace_buffer callback's work: never NULL, an ERR_PTR on failure
+ * (trace_remote would dereference NULL), and nothing left loaded then.
+ */
+struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
+					       unsigned long size)
+{
+	struct arm_smccc_res res;
+	struct rb_trace_desc *desc;
+	u64 pa, len;
+	int ret;
+
+	if (WARN_ON(ht->desc))
+		return ERR_PTR(-EBUSY);
+
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_LOAD, size, 0, 0, 0, &res,
+			    HYPTRACE_QUIET(HYPTRACE_RET_NO_MEMORY));
+	if (ret == -ENOMEM)
+		report_no_memory(ht, size);
+	if (ret)
+		return ERR_PTR(ret);
+
+	pa = res.a1;
+	len = res.a2;
+	if (len < sizeof(*desc) || !carveout_holds(ht, pa, len)) {
+		pr_err("TRACE_LOAD put the descriptor at %#llx, %llu bytes, outside the carve-out\n",
+		       pa, len);
+		ret = -EPROTO;
+		goto unload;
+	}
+	desc = kvmalloc(len, GFP_KERNEL);
+	if (!desc) {
+		ret = -ENOMEM;
+		goto unload;
+	}
+	memcpy(desc, ht->carveout + (pa - ht->carveout_base), len);
+	ret = import_desc(ht, desc, len);
+	if (ret) {
+		kvfree(desc);
+		goto unload;
+	}
+	ht->desc = (struct trace_buffer_desc *)desc;
+	return ht->desc;
+
+unload:
+	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL, 0);
+	return ERR_PTR(ret);
+}
+
+/*
+ * trace_remote has freed its reader before calling this, so nothing in the
+ * kernel points into the pages any more when the hypervisor takes them back.
+ */
+void hyptrace_buffer_unload(struct hyptrace *ht)
+{
+	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL, 0);
+	kvfree(ht->desc);
+	ht->desc = NULL;
+}

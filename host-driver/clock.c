@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keeping the hypervisor's timestamps on CLOCK_BOOTTIME.
+ *
+ * The hypervisor stamps an event at counter value c with
+ * epoch_ns + ((c - epoch_cyc) * mult >> shift); the kernel's trace files
+ * print those stamps next to nothing but themselves, so they are only useful
+ * if they agree with the kernel's own clock. Unlike pKVM, which measures the
+ * counter rate for 100 ms before it lets tracing start, the module takes the
+ * rate from CNTFRQ_EL0, which is what the kernel's arch timer clocksource is
+ * built from: the very first event is then right, and enabling never waits.
+ *
+ * While tracing is on, a work item compares every 500 ms what the hypervisor
+ * would stamp for the counter value of a fresh CLOCK_BOOTTIME snapshot with
+ * that snapshot's time, and re-anchors the epoch on the snapshot when they
+ * differ: rounding in mult, or NTP slewing the kernel's clock, is then
+ * corrected before it adds up to anything visible.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/clocksource.h>
+#include <linux/clocksource_ids.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/time64.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+
+#include <asm/arch_timer.h>
+
+#include "hyptrace.h"
+
+/* As clocksources with a counter wider than 32 bits: 10 minutes */
+#define CLOCK_MAX_CONVERSION_S	600
+/* Often enough to catch a deviation while it is still tiny */
+#define CLOCK_CHECK_MS		500
+
+static void check_work(struct work_struct *work);
+
+static struct hyptrace_clock {
+	u32 mult;
+	u32 shift;
+	u64 epoch_ns;
+	u64 epoch_cyc;
+	/* Re-anchor before (c - epoch_cyc) * mult could overflow 64 bits */
+	u64 max_delta_cyc;
+	struct delayed_work work;
+} clk = {
+	.work = __DELAYED_WORK_INITIALIZER(clk.work, check_work, 0),
+};
+
+/*
+ * The largest |hypervisor stamp - CLOCK_BOOTTIME| the checks have seen, in
+ * ns, since the module was loaded: what a user reads to know how far to
+ * trust the timestamps.
+ */
+static unsigned long long clock_worst_error_ns;
+module_param(clock_worst_error_ns, ullong, 0444);
+MODULE_PARM_DESC(clock_worst_error_ns,
+		 "largest hypervisor trace clock error seen, in ns");
+
+static int snapshot(struct system_time_snapshot *snap)
+{
+	ktime_get_snapshot_id(CLOCK_BOOTTIME, snap);
+	if (!snap->valid)
+		return -EAGAIN;
+	/* The hypervisor reads the arch counter: so must the snapshot */
+	if (snap->cs_id != CSID_ARM_ARCH_COUNTER)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int push(const struct system_time_snapshot *snap)
+{
+	clk.epoch_ns = ktime_to_ns(snap->systime);
+	clk.epoch_cyc = snap->cycles;
+	return hyptrace_call(HYPTRACE_CALL_TRACE_UPDATE_CLOCK, clk.mult,
+			     clk.shift, clk.epoch_ns, clk.epoch_cyc, NULL, 0);
+}
+
+static void check_work(struct work_struct *work)
+{
+	struct system_time_snapshot snap;
+	u64 delta, stamp, boot, err;
+
+	if (snapshot(&snap))
+		goto resched;
+
+	boot = ktime_to_ns(snap.systime);
+	delta = snap.cycles - clk.epoch_cyc;
+	stamp = clk.epoch_ns + mul_u64_u32_shr(delta, clk.mult, clk.shift);
+	err = abs_diff(stamp, boot);
+	clock_worst_error_ns = max(clock_worst_error_ns, err);
+	if (err > NSEC_PER_USEC)
+		pr_warn_ratelimited("hyp trace clock off by %llu ns, re-anchored\n",
+				    err);
+	if (err || delta >= clk.max_delta_cyc)
+		push(&snap);
+
+resched:
+	schedule_delayed_work(&clk.work, msecs_to_jiffies(CLOCK_CHECK_MS));
+}
+
+/*
+ * Give the hypervisor its clock before tracing starts, then keep it there.
+ * Called from enable_tracing, under trace_remote's mutex, with the work
+ * stopped.
+ */
+int hyptrace_clock_start(void)
+{
+	struct system_time_snapshot snap;
+	u32 freq = arch_timer_get_cntfrq();
+	int ret;
+
+	ret = snapshot(&snap);
+	if (ret) {
+		pr_err("no CLOCK_BOOTTIME snapshot of the arch counter (%d)\n",
+		       ret);
+		return ret;
+	}
+	if (!freq) {
+		pr_err("CNTFRQ_EL0 is 0: no counter rate for the trace clock\n");
+		return -EINVAL;
+	}
+	clocks_calc_mult_shift(&clk.mult, &clk.shift, freq, NSEC_PER_SEC,
+			       CLOCK_MAX_CONVERSION_S);
+	/* Half of the overflow bound: the check may run late */
+	clk.max_delta_cyc = div_u64(U64_MAX, clk.mult) / 2;
+
+	ret = push(&snap);
+	if (ret)
+		return ret;
+
+	schedule_delayed_work(&clk.work, msecs_to_jiffies(CLOCK_CHECK_MS));
+	return 0;
+}
+
+void hyptrace_clock_stop(void)
+{
+	cancel_delayed_work_sync(&clk.work);
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace.ko: shows the hyptrace hypervisor's trace buffers in tracefs, at
+ * /sys/kernel/tracing/remotes/hypervisor/, through the kernel's trace_remote
+ * framework, as pKVM's arch/arm64/kvm/hyp_trace.c does for pKVM.
+ *
+ * Loading finds the hypervisor, checks that what it reports agrees with the
+ * device tree and with this kernel, maps the trace carve-out and registers
+ * the remote. Anything unexpected fails the load with one line saying what:
+ * the module reads pages another agent writes, and guessing is how a reader
+ * ends up following a bad pointer.
+ *
+ * There is no module_exit: trace_remote has no way to unregister a remote,
+ * and it keeps pointers to our callbacks and events for good.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_reserved_mem.h>
+#include <linux/trace_remote.h>
+#include <linux/unaligned.h>
+
+#include <asm/cpufeature.h>
+#include <asm/sysreg.h>
+#include <asm/virt.h>
+
+#include "hyptrace.h"
+#include "hyp_events.h"
+
+static struct hyptrace hyptrace;
+
+static void uid_bytes(u8 *uuid, unsigned long w0, unsigned long w1,
+		      unsigned long w2, unsigned long w3)
+{
+	/* SMCCC returns a UID as four little-endian words of 32 bits */
+	put_unaligned_le32(w0, uuid);
+	put_unaligned_le32(w1, uuid + 4);
+	put_unaligned_le32(w2, uuid + 8);
+	put_unaligned_le32(w3, uuid + 12);
+}
+
+/*
+ * Whether an HVC reaches a hypervisor, and whether that is hyptrace. The
+ * UID is the only safe question: other hypervisors give other IDs other
+ * meanings.
+ */
+static int find_hyptrace(void)
+{
+	u64 pfr0 = read_sanitised_ftr_reg(SYS_ID_AA64PFR0_EL1);
+	struct arm_smccc_res res;
+	u8 got[16], want[16];
+
+	/* Without this check an HVC would trap to Linux itself, or be undefined */
+	if (is_kernel_in_hyp_mode()) {
+		pr_err("no hyptrace hypervisor: Linux itself runs at EL2\n");
+		return -ENODEV;
+	}
+	if (!SYS_FIELD_GET(ID_AA64PFR0_EL1, EL2, pfr0)) {
+		pr_err("no hyptrace hypervisor: the CPUs have no EL2\n");
+		return -ENODEV;
+	}
+
+	arm_smccc_1_1_hvc(HYPTRACE_CALL_UID, &res);
+	uid_bytes(got, res.a0, res.a1, res.a2, res.a3);
+	uid_bytes(want, HYPTRACE_UID_0, HYPTRACE_UID_1, HYPTRACE_UID_2,
+		  HYPTRACE_UID_3);
+	if (memcmp(got, want, sizeof(got))) {
+		pr_err("no hyptrace hypervisor (SMCCC vendor hyp UID %pUb, want %pUb)\n",
+		       got, want);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* The ABI major must match; a newer minor only adds. */
+static int check_version(struct hyptrace *ht)
+{
+	struct arm_smccc_res res;
+	unsigned int major, minor;
+	int ret;
+
+	ret = hyptrace_call(HYPTRACE_CALL_VERSION, 0, 0, 0, 0, &res, 0);
+	if (ret)
+		return ret;
+	major = (res.a1 >> 16) & 0xffff;
+	minor = res.a1 & 0xffff;
+	if (major != HYPTRACE_ABI_MAJOR) {
+		pr_err("hypervisor ABI %u.%u, this module needs %u.x\n",
+		       major, minor, HYPTRACE_ABI_MAJOR);
+		return -EPROTONOSUPPORT;
+	}
+	if (!(res.a3 & HYPTRACE_FEATURE_TRACING)) {
+		pr_err("hypervisor ABI %u.%u without tracing (features %#lx)\n",
+		       major, minor, res.a3);
+		return -EOPNOTSUPP;
+	}
+	ht->abi_minor = minor;
+	return 0;
+}
+
+/*
+ * What the hypervisor says about its buffers must fit this kernel: one data
+ * page is one kernel page, the events are the ones events.c describes, and
+ * every CPU Linux may run has a buffer.
+ */
+static int query_tracing(struct hyptrace *ht)
+{
+	unsigned int page_shift, nr_events, abi;
+	struct arm_smccc_res res;
+	int ret;
+
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_QUERY, 0, 0, 0, 0, &res, 0);
+	if (ret)
+		return ret;
+	ht->carveout_base = res.a1;
+	ht->carveout_size = res.a2;
+	page_shift = HYPTRACE_QUERY_PAGE_SHIFT(res.a3);
+	ht->nr_cpus = HYPTRACE_QUERY_NR_CPUS(res.a3);
+	nr_events = HYPTRACE_QUERY_NR_EVENTS(res.a3);
+	abi = HYPTRACE_QUERY_ABI(res.a3);
+
+	if (abi >> 16 != HYPTRACE_ABI_MAJOR) {
+		pr_err("TRACE_QUERY answers for ABI %u.%u, this module needs %u.x\n",
+		       abi >> 16, abi & 0xffff, HYPTRACE_ABI_MAJOR);
+		return -EPROTONOSUPPORT;
+	}
+	if (page_shift != PAGE_SHIFT) {
+		pr_err("hypervisor trace pages are 2^%u bytes, kernel pages 2^%u\n",
+		       page_shift, PAGE_SHIFT);
+		return -EINVAL;
+	}
+	if (nr_events != HYP_NR_EVENTS) {
+		pr_err("hypervisor has %u events, this module knows %u\n",
+		       nr_events, HYP_NR_EVENTS);
+		return -EPROTO;
+	}
+	if (num_possible_cpus() > ht->nr_cpus ||
+	    cpumask_last(cpu_possible_mask) >= ht->nr_cpus) {
+		pr_err("hypervisor traces %u CPUs, Linux has %u possible (up to CPU %u)\n",
+		       ht->nr_cpus, num_possible_cpus(),
+		       cpumask_last(cpu_possible_mask));
+		return -EINVAL;
+	}
+	if (!ht->carveout_size || !PAGE_ALIGNED(ht->carveout_base) ||
+	    !PAGE_ALIGNED(ht->carveout_size)) {
+		pr_err("hypervisor carve-out %pa, %zu bytes, is not whole pages\n",
+		       &ht->carveout_base, ht->carveout_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The carve-out must be the region the device tree reserves from Linux:
+ * otherwise the kernel could be using the pages the hypervisor writes.
+ */
+static int check_carveout(const struct hyptrace *ht)
+{
+	struct reserved_mem *rmem;
+	struct device_node *np;
+
+	np = of_find_compatible_node(NULL, NULL, HYPTRACE_CARVEOUT_COMPATIBLE);
+	if (!np) {
+		pr_err("no device-tree node compatible with \"%s\"\n",
+		       HYPTRACE_CARVEOUT_COMPATIBLE);
+		return -ENODEV;
+	}
+	rmem = of_reserved_mem_lookup(np);
+	if (!rmem) {
+		pr_err("%pOF is not a /reserved-memory region Linux reserved\n",
+		       np);
+		of_node_put(np);
+		return -EINVAL;
+	}
+	of_node_put(np);
+	if (rmem->base != ht->carveout_base ||
+	    rmem->size != ht->carveout_size) {
+		pr_err("hypervisor carve-out %pa + %#zx, device tree %pa + %pa\n",
+		       &ht->carveout_base, ht->carveout_size, &rmem->base,
+		       &rmem->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* trace_remote starts with every event off: make the hypervisor agree. */
+static int disable_events(void)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < hyptrace_nr_events; i++) {
+		ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE_EVENT,
+				    hyptrace_events[i].id, 0, 0, 0, NULL, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int __init hyptrace_init(void)
+{
+	struct hyptrace *ht = &hyptrace;
+	int ret;
+
+	ret = find_hyptrace();
+	if (!ret)
+		ret = check_version(ht);
+	if (!ret)
+		ret = query_tracing(ht);
+	if (!ret)
+		ret = check_carveout(ht);
+	if (!ret)
+		ret = disable_events();
+	if (ret)
+		return ret;
+
+	/* No-map memory outside the linear map: a write-back mapping of it */
+	ht->carveout = memremap(ht->carveout_base, ht->carveout_size,
+				MEMREMAP_WB);
+	if (!ht->carveout) {
+		pr_err("cannot map the carve-out at %pa, %zu bytes\n",
+		       &ht->carveout_base, ht->carveout_size);
+		return -ENOMEM;
+	}
+
+	ret = trace_remote_register("hypervisor", &hyptrace_remote_callbacks,
+				    ht, hyptrace_events, hyptrace_nr_events);
+	if (ret && !ht->remote_attached && ret == -ENOMEM) {
+		/* Nothing in tracefs points at us: the load can fail */
+		pr_err("cannot create remotes/hypervisor in tracefs (%d)\n",
+		       ret);
+		memunmap(ht->carveout);
+		return ret;
+	}
+	if (ret) {
+		/*
+		 * trace_remote leaves a half-made remote holding our
+		 * callbacks: unloading the module would leave it pointing
+		 * at freed code.
+		 */
+		pr_err("remotes/hypervisor is incomplete (%d); the module stays loaded\n",
+		       ret);
+		return 0;
+	}
+
+	pr_info("hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/tracing/remotes/hypervisor\n",
+		HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
+		&ht->carveout_base, ht->carveout_size >> 20);
+	return 0;
+}
+module_init(hyptrace_init);
+
+MODULE_DESCRIPTION("hyptrace hypervisor trace buffers in tracefs (remotes/hypervisor)");
+MODULE_LICENSE("GPL");
