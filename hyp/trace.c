@@ -167,7 +167,8 @@ out:
 	return ret;
 }
 
-s64 trace_swap_reader(u64 cpu)
+/* Run @op on CPU @cpu's writer, if there is a loaded one. */
+static s64 trace_cpu_call(u64 cpu, int (*op)(struct rb_cpu *rb))
 {
 	s64 ret = HYPTRACE_RET_NOT_LOADED;
 
@@ -175,28 +176,26 @@ s64 trace_swap_reader(u64 cpu)
 		return HYPTRACE_RET_INVALID;
 
 	spin_lock(&trace_lock);
-	if (trace_loaded) {
-		ret = rb_swap_reader(&hyp_cpus[cpu].trace_rb) ?
-		      HYPTRACE_RET_AGAIN : HYPTRACE_RET_SUCCESS;
-	}
+	if (trace_loaded)
+		ret = op(&hyp_cpus[cpu].trace_rb) ? HYPTRACE_RET_AGAIN :
+						    HYPTRACE_RET_SUCCESS;
 	spin_unlock(&trace_lock);
 	return ret;
 }
 
+s64 trace_swap_reader(u64 cpu)
+{
+	return trace_cpu_call(cpu, rb_swap_reader);
+}
+
+static int trace_reset_rb(struct rb_cpu *rb)
+{
+	return rb_reset(rb, (struct rb_stats *)0);
+}
+
 s64 trace_reset(u64 cpu)
 {
-	s64 ret = HYPTRACE_RET_NOT_LOADED;
-
-	if (!trace_cpu_valid(cpu))
-		return HYPTRACE_RET_INVALID;
-
-	spin_lock(&trace_lock);
-	if (trace_loaded) {
-		rb_reset(&hyp_cpus[cpu].trace_rb, (struct rb_stats *)0);
-		ret = HYPTRACE_RET_SUCCESS;
-	}
-	spin_unlock(&trace_lock);
-	return ret;
+	return trace_cpu_call(cpu, trace_reset_rb);
 }
 
 s64 trace_enable_event(u64 id, u64 enable)

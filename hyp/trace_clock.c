@@ -27,8 +27,8 @@ u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta)
 	u32 shift = READ_ONCE(clk->shift);
 
 	if ((s64)delta < 0)
-		return -(u64)(((unsigned __int128)-delta * mult) >> shift);
-	return (u64)(((unsigned __int128)delta * mult) >> shift);
+		return -(u64)(((u128)-delta * mult) >> shift);
+	return (u64)(((u128)delta * mult) >> shift);
 }
 
 s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)

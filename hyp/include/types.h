@@ -19,6 +19,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+typedef unsigned __int128 u128;
 typedef u64 phys_addr_t;
 
 #define BIT(n)			(1UL << (n))
