@@ -84,8 +84,9 @@ has "$OFF_CPU" "hyp_exit reason=firmware func_id=$CPU_OFF" "CPU_OFF relayed to f
 has "$OFF_CPU" "hyp_enter reason=psci func_id=$CPU_ON" "the CPU's entry after CPU_ON"
 has "$OFF_CPU" "hyp_exit reason=psci func_id=$CPU_ON ret=0" "the CPU's first return to Linux"
 caller=$(grep -a "hyp_enter reason=smc func_id=$CPU_ON" <<<"$trace" | head -n 1 |
-	 sed 's/^\[0*\([0-9]*\)\].*/\1/')
+	 sed 's/^\[\([0-9]*\)\].*/\1/')
 [ -n "$caller" ] || fail "no CPU_ON from the CPU that onlined CPU $OFF_CPU"
+caller=$((10#$caller))
 [ "$caller" != "$OFF_CPU" ] || fail "CPU_ON issued by the CPU it woke"
 has "$caller" "hyp_exit reason=firmware func_id=$CPU_ON" "CPU_ON relayed to firmware"
 has "$caller" "hyp_exit reason=smc func_id=$CPU_ON ret=0" "CPU_ON's success"
