@@ -25,7 +25,11 @@ Machine:
   --mem SIZE          RAM size as QEMU takes it, e.g. 1G, 2048M (default 1G)
   --no-hyp            boot Linux directly, without the hypervisor (Linux then
                       enters at EL2); a baseline to compare with
-  --uboot             boot through U-Boot (not yet supported)
+  --uboot             boot like a board: Debian's U-Boot for QEMU is the
+                      firmware; its standard boot finds boot.scr on a FAT
+                      disk built for this run (boot/mkdisk.sh, no root) and
+                      starts the hypervisor with booti (with --no-hyp,
+                      Linux); see boot/README.md
 Guest:
   --append 'ARGS'     extra kernel command-line arguments
   --carveout SIZE     size of the trace carve-out (hyptrace.carveout=SIZE,
@@ -38,8 +42,9 @@ Guest:
 Scripted mode (--cmd):
   --timeout SECS      hard limit for the whole run (default 600); exit 124
                       when it expires
-  A guest kernel panic, a hypervisor PANIC, or a guest that stops before
-  the command finished ends the run with exit 125 and a one-line reason.
+  A guest kernel panic, a hypervisor PANIC, a guest that stops before the
+  command finished, or (--uboot) U-Boot not booting the disk ends the run
+  with exit 125 and a one-line reason.
 Output:
   --log FILE          save the whole console output to FILE
   --quiet             do not show the console (or progress lines) on stdout
@@ -52,6 +57,7 @@ Examples:
   ./qemu-run.sh --smp 8 --cpu max
   ./qemu-run.sh --cmd 'cat /proc/cpuinfo'        # run one command
   ./qemu-run.sh --add ./mytool --cmd './mytool'  # ship a file and run it
+  ./qemu-run.sh --uboot --cmd 'uname -a'         # through U-Boot
 EOF
 }
 
@@ -61,6 +67,7 @@ opt_cpu=cortex-a57
 opt_smp=4
 opt_mem=1G
 opt_hyp=1
+opt_uboot=0
 opt_append=
 opt_carveout=
 opt_cmd=
@@ -70,6 +77,11 @@ opt_log=
 opt_quiet=0
 opt_adds=()
 opt_qemu_extra=()
+
+# Debian's U-Boot for QEMU "virt" on arm64 (package u-boot-qemu)
+UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
+# U-Boot's prompt: where it ends up when it found nothing to boot
+UBOOT_PROMPT='=> '
 
 # Set by main() and used by the cleanup trap.
 run_dir=
@@ -94,7 +106,7 @@ parse_args() {
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
 		--mem) need_arg "$1" $#; opt_mem=$2; shift ;;
 		--no-hyp) opt_hyp=0 ;;
-		--uboot) die "--uboot is not yet supported" ;;
+		--uboot) opt_uboot=1 ;;
 		--append) need_arg "$1" $#; opt_append+=" $2"; shift ;;
 		--carveout) need_arg "$1" $#; opt_carveout=$2; shift ;;
 		--add) need_arg "$1" $#; opt_adds+=("$2"); shift ;;
@@ -179,6 +191,19 @@ make_initramfs() {
 	cat "$base" "$run_dir/extra.cpio.gz" >"$run_dir/initramfs.cpio.gz"
 }
 
+# The boot disk U-Boot boots from, built for each run because it holds this
+# run's initramfs and kernel command line.
+make_boot_disk() {
+	local kernel=$1 append=$2 hyp=none
+
+	[ -f "$UBOOT_BIN" ] ||
+		die "U-Boot $UBOOT_BIN missing: install u-boot-qemu ('make deps')"
+	[ "$opt_hyp" = 0 ] || hyp=$HYPTRACE_BUILD/hyp/hyptrace.bin
+	say "building the U-Boot boot disk (boot/mkdisk.sh)"
+	bash "$HYPTRACE_TOP/boot/mkdisk.sh" "$run_dir/boot.img" "$hyp" "$kernel" \
+		"$run_dir/initramfs.cpio.gz" "$append"
+}
+
 # Fill the qemu_cmd array.
 qemu_command() {
 	local kernel append
@@ -197,16 +222,24 @@ qemu_command() {
 		-M virt,virtualization=on,gic-version=3
 		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic
 		-nic none) # the guest has no network driver; this skips the NIC ROM
-	if [ "$opt_hyp" = 1 ]; then
-		local hyp=$HYPTRACE_BUILD/hyp/hyptrace.bin
-		[ -f "$hyp" ] ||
-			die "hypervisor $hyp missing: run 'make hyp', or boot Linux alone with --no-hyp"
-		qemu_cmd+=(-kernel "$hyp"
-			-device "loader,file=$kernel,addr=0x40400000,force-raw=on")
-	else
-		qemu_cmd+=(-kernel "$kernel")
+	if [ "$opt_hyp" = 1 ] && [ ! -f "$HYPTRACE_BUILD/hyp/hyptrace.bin" ]; then
+		die "hypervisor $HYPTRACE_BUILD/hyp/hyptrace.bin missing: run 'make hyp', or boot Linux alone with --no-hyp"
 	fi
-	qemu_cmd+=(-initrd "$run_dir/initramfs.cpio.gz" -append "$append")
+	if [ "$opt_uboot" = 1 ]; then
+		# The disk carries the images and the command line; U-Boot
+		# puts them into the device tree the way QEMU would.
+		make_boot_disk "$kernel" "$append"
+		qemu_cmd+=(-bios "$UBOOT_BIN"
+			-drive "file=$run_dir/boot.img,format=raw,if=virtio")
+	else
+		if [ "$opt_hyp" = 1 ]; then
+			qemu_cmd+=(-kernel "$HYPTRACE_BUILD/hyp/hyptrace.bin"
+				-device "loader,file=$kernel,addr=0x40400000,force-raw=on")
+		else
+			qemu_cmd+=(-kernel "$kernel")
+		fi
+		qemu_cmd+=(-initrd "$run_dir/initramfs.cpio.gz" -append "$append")
+	fi
 	[ "$opt_cmd_set" = 1 ] && qemu_cmd+=(-no-reboot)
 	qemu_cmd+=("${opt_qemu_extra[@]+"${opt_qemu_extra[@]}"}")
 	return 0
@@ -232,13 +265,56 @@ run_interactive() {
 # note the first sign of a panic. After a panic, give QEMU a few seconds to
 # finish on its own (the hypervisor dumps registers and powers off, the
 # guest resets), then stop it: a panic must never turn into a hang.
+#
+# With --uboot, until U-Boot starts the kernel, also note U-Boot giving up
+# (the boot script's FAILED line, U-Boot's "SCRIPT FAILED", or its prompt)
+# and stop QEMU at once: without a key pressed U-Boot never moves on. Its
+# prompt has no newline, so reads time out meanwhile to look at what came
+# of the current line so far.
 watch_console() {
-	local log=$1 panic_file=$2 line killer=
+	local log=$1 panic_file=$2 uboot_file=$3
+	local line rc reason in_uboot=$opt_uboot partial='' prev='' killer=
+	local wait_line=()
 
-	while IFS= read -r line || [ -n "$line" ]; do
+	[ "$in_uboot" = 0 ] || wait_line=(-t 2)
+	while :; do
+		rc=0
+		IFS= read -r "${wait_line[@]+"${wait_line[@]}"}" line || rc=$?
+		if [ "$rc" -gt 128 ]; then
+			partial+=$line
+			if [ "$in_uboot" = 1 ] && [ "$partial" = "$UBOOT_PROMPT" ]; then
+				in_uboot=0
+				wait_line=()
+				uboot_gave_up "$uboot_file" "U-Boot did not find boot.scr on the disk and stopped at its prompt"
+			fi
+			continue
+		fi
+		line=$partial$line
+		partial=
+		# End of input, with or without a last unterminated line.
+		[ "$rc" = 0 ] || [ -n "$line" ] || break
 		line=${line%$'\r'}
 		printf '%s\n' "$line" >>"$log"
 		[ "$opt_quiet" = 1 ] || printf '%s\n' "$line"
+		if [ "$in_uboot" = 1 ]; then
+			reason=
+			case $line in
+			"Starting kernel ..."*)
+				in_uboot=0 ;;
+			"hyptrace-boot: FAILED: "*)
+				reason="boot.scr failed: ${line#*FAILED: }"
+				# U-Boot's own complaint, if any, came just before.
+				[[ $prev == hyptrace-boot:* ]] || reason+=" (U-Boot: $prev)"
+				;;
+			"SCRIPT FAILED"*)
+				reason="a boot script ran but did not boot (not hyptrace's boot.scr?)" ;;
+			esac
+			if [ -n "$reason" ]; then
+				in_uboot=0
+				uboot_gave_up "$uboot_file" "$reason"
+			fi
+			[ "$in_uboot" = 1 ] || wait_line=()
+		fi
 		if [ -z "$killer" ]; then
 			case $line in
 			*"hyptrace: PANIC"*|*"Kernel panic"*)
@@ -248,14 +324,32 @@ watch_console() {
 				;;
 			esac
 		fi
+		[ -z "$line" ] || prev=$line
+		[ "$rc" = 0 ] || break
 	done
+	return 0
+}
+
+# uboot_gave_up FILE REASON: note why, and end QEMU.
+uboot_gave_up() {
+	printf '%s\n' "$2" >"$1"
+	kill "$qemu_pid" 2>/dev/null || true
+}
+
+# For a verdict: whether U-Boot ever got to the boot script.
+uboot_hint() {
+	if [ "$opt_uboot" = 1 ] &&
+	   ! grep -q '^hyptrace-boot: running boot.scr' "$1"; then
+		echo "; U-Boot never ran boot.scr"
+	fi
 	return 0
 }
 
 # Run with --cmd; print the verdict and return the exit status to use.
 run_scripted() {
 	local console=$run_dir/console.log fifo=$run_dir/console.fifo
-	local panic_file=$run_dir/panic rc=0 status
+	local panic_file=$run_dir/panic uboot_file=$run_dir/uboot-failed
+	local rc=0 status
 
 	say "booting; running: $opt_cmd"
 	: >"$console"
@@ -265,7 +359,7 @@ run_scripted() {
 	timeout --kill-after=5 "$opt_timeout" "${qemu_cmd[@]}" \
 		</dev/null >"$fifo" 2>&1 &
 	qemu_pid=$!
-	watch_console "$console" "$panic_file" <"$fifo"
+	watch_console "$console" "$panic_file" "$uboot_file" <"$fifo"
 	wait "$qemu_pid" || rc=$?
 	qemu_pid=
 	[ -z "$opt_log" ] || cp "$console" "$opt_log"
@@ -275,14 +369,17 @@ run_scripted() {
 	if [ -s "$panic_file" ]; then
 		verdict "panic: $(sed 's/^[[:space:]]*\[[ 0-9.]*\] //' "$panic_file")"
 		return 125
+	elif [ -s "$uboot_file" ]; then
+		verdict "U-Boot: $(cat "$uboot_file")"
+		return 125
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		verdict "timed out after ${opt_timeout}s (--timeout)"
+		verdict "timed out after ${opt_timeout}s (--timeout)$(uboot_hint "$console")"
 		return 124
 	elif [ -z "$status" ]; then
 		if grep -q 'hyptrace-guest: ready' "$console"; then
 			verdict "the guest stopped before the command finished (QEMU exit $rc)"
 		else
-			verdict "the guest never became ready (QEMU exit $rc)"
+			verdict "the guest never became ready (QEMU exit $rc)$(uboot_hint "$console")"
 		fi
 		return 125
 	fi
@@ -304,7 +401,8 @@ main() {
 	make_initramfs
 	qemu_command
 
-	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux $(kenv KERNEL_VERSION)," \
+	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux $(kenv KERNEL_VERSION)$(
+		[ "$opt_uboot" = 1 ] && echo " through U-Boot" )," \
 		"$opt_cpu x $opt_smp, $opt_mem RAM"
 	if [ "$opt_cmd_set" = 1 ]; then
 		local rc=0

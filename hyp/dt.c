@@ -214,7 +214,7 @@ static void check_free(const char *what, u64 base, u64 size,
 	    overlaps(base, size, (u64)fdt, fdt_totalsize(fdt)) ||
 	    (initrd.end > initrd.start &&
 	     overlaps(base, size, initrd.start, initrd.end - initrd.start)))
-		hyp_panic("%s at 0x%lx..0x%lx overlaps the hypervisor, kernel, initrd or device tree: give the guest more memory or a smaller carve-out",
+		hyp_panic("%s at 0x%lx..0x%lx overlaps the hypervisor, kernel, initrd or device tree: load those lower (U-Boot: fdt_high, initrd_high), or give the guest more memory or a smaller carve-out",
 			  what, base, base + size - 1);
 }
 
