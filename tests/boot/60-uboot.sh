@@ -32,7 +32,16 @@ for c in 1 2 3; do
 	echo 1 > $cpus/cpu$c/online
 done
 echo "@online=$(cat $cpus/online)"
-echo "@token=$(cat /root/uboot-token)"'
+echo "@token=$(cat /root/uboot-token)"
+# Tracing works the same after U-Boot: on, a write from every CPU, off.
+cd /sys/kernel/tracing/remotes/hypervisor
+echo 1 > events/enable
+echo 1 > tracing_on
+for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 500)) > write_event"; done
+echo 0 > tracing_on
+n=$(wc -l < trace)
+for c in 0 1 2 3; do taskset -c $c sh -c "echo 900 > write_event"; done
+echo "@traced=$(grep -c "selftest id=50[0-3]$" trace) @cpus=$(sed -n "s/^\[0*\([0-9]\)\].*hyp_enter reason=hvc.*/\1/p" trace | sort -u | tr -d "\n") @frozen=$([ "$(wc -l < trace)" = "$n" ] && echo yes)"'
 
 # U-Boot first, and loudly if it never got to the script.
 expect_line '^U-Boot 20[0-9][0-9]\.' "U-Boot's banner: QEMU did not start U-Boot"
@@ -67,6 +76,9 @@ expect_line 'SMP: Total of 4 processors activated'
 	fail "$(count_lines 'CPU[1-3]: Booted secondary processor') 'Booted secondary processor' lines, want 6 (3 at boot, 3 after hotplug)"
 [ "$(value token)" = "$token" ] ||
 	fail "the --add file says '$(value token)', want '$token': not this run's initramfs"
+[ "$(value traced)" = 4 ] || fail "$(value traced) of 4 selftest events in the trace after U-Boot"
+[ "$(value cpus)" = 0123 ] || fail "hyp_enter events from CPUs '$(value cpus)', want 0123"
+[ "$(value frozen)" = yes ] || fail "events kept coming with tracing_on 0"
 expect_line 'hyptrace: SYSTEM_OFF from CPU [0-9]+, memory canary intact'
 expect_healthy
-pass "U-Boot ran boot.scr; hyptrace at $hyp entered Linux at $linux (from /chosen) at EL1; command line verbatim; 4 CPUs, hotplug of CPUs 1-3"
+pass "U-Boot ran boot.scr; hyptrace at $hyp entered Linux at $linux (from /chosen) at EL1; command line verbatim; 4 CPUs, hotplug of CPUs 1-3; tracing on all 4 CPUs, off stops it"
