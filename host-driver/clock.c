@@ -13,8 +13,9 @@
  * While tracing is on, a work item compares every 500 ms what the hypervisor
  * would stamp for the counter value of a fresh CLOCK_BOOTTIME snapshot with
  * that snapshot's time, and re-anchors the epoch on the snapshot when they
- * differ: rounding in mult, or NTP slewing the kernel's clock, is then
- * corrected before it adds up to anything visible.
+ * differ, so that rounding in mult never adds up to anything visible. The
+ * rate itself stays CNTFRQ's: a kernel clock that NTP slews away from it
+ * would drift between checks, and the check says so on the console.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -115,6 +115,7 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 #define HE_SYM_FMT(val, str)	", { " #val ", " #str " }"
 #define HE_SYMBOLIC(name, TABLE)					\
 	"__print_symbolic(REC->" #name TABLE(HE_SYM_FMT) ")"
+/* An event with more arguments fails to build until he_fmt_args7 exists */
 #define he_fmt_args0()		""
 #define he_fmt_args1(a)		", " a
 #define he_fmt_args2(a, b...)	", " a he_fmt_args1(b)
@@ -127,8 +128,8 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 #define HE_REMOTE_EVENT(__name, __id, __fields, __print)		\
 	{								\
 		.name		= #__name,				\
-		.id		= __id + BUILD_BUG_ON_ZERO(sizeof(#__name) > \
-						REMOTE_EVENT_NAME_MAX),	\
+		.id		= (__id) + BUILD_BUG_ON_ZERO(sizeof(#__name) > \
+						  REMOTE_EVENT_NAME_MAX), \
 		.fields		= (struct trace_event_fields[]) {	\
 			__fields					\
 			{}						\
@@ -139,6 +140,7 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 struct remote_event hyptrace_events[] = {
 	HYPTRACE_EVENTS(HE_REMOTE_EVENT)
 };
+
 #undef HE_REMOTE_EVENT
 #undef HE_PRINT
 #undef HE_SYMBOLIC

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's own ftrace selftests for trace remotes, run in the guest as a
+# kernel developer would: test.d/remotes/hypervisor/ against our remote
+# (hyptrace.ko, loaded at boot), and test.d/remotes/*.tc against the
+# kernel's `test` remote (remote_test.ko) in the same boot, to show that the
+# two remotes live side by side and that the tests themselves pass here.
+# The verdict comes from ftracetest's own summary lines.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Each suite takes about 3 minutes under TCG.
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200}
+
+# Six test cases in each suite of the 7.x source.
+WANT=6
+
+# Each suite's output sits between @begin=NAME and @end=NAME, so that its
+# summary cannot be confused with the other's.
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='
+[ -d /sys/kernel/tracing/remotes/hypervisor ] || exit 1
+insmod /lib/modules/hyptrace/remote_test.ko || echo "@error=remote_test.ko"
+cd /usr/share/kselftest/ftrace || exit 1
+suite() {
+	name=$1
+	shift
+	echo "@begin=$name"
+	./ftracetest -v "$@"
+	echo "@end=$name rc=$?"
+}
+suite hypervisor test.d/remotes/hypervisor/
+suite test test.d/remotes/*.tc
+echo "@clock_error_ns=$(cat /sys/module/hyptrace/parameters/clock_worst_error_ns)"
+'
+
+# section NAME: the console lines of suite NAME.
+section() {
+	sed -n "/@begin=$1\$/,/@end=$1 /p" "$BOOT_LOG"
+}
+
+# count NAME WHAT: the number on suite NAME's "# of WHAT:" summary line.
+count() {
+	section "$1" | sed -n "s/^# of $2:[[:space:]]*\([0-9][0-9]*\).*/\1/p" |
+		tail -n 1
+}
+
+# expect_suite NAME: ftracetest ran every case of suite NAME and all passed.
+expect_suite() {
+	local passed failed other=0 what n
+	[ -n "$(section "$1")" ] || fail "suite $1 did not run (log $BOOT_LOG)"
+	passed=$(count "$1" passed)
+	failed=$(count "$1" failed)
+	[ -n "$passed" ] || fail "suite $1: no '# of passed' summary line (log $BOOT_LOG)"
+	for what in unresolved untested unsupported xfailed 'undefined(test bug)'; do
+		n=$(count "$1" "$what")
+		other=$((other + ${n:-0}))
+	done
+	if [ "$passed" != "$WANT" ] || [ "${failed:-0}" != 0 ] || [ "$other" != 0 ]; then
+		fail "suite $1: $passed passed, ${failed:-?} failed, $other other, want $WANT passed ($(section "$1" |
+			grep -E '^\[[0-9]+\].*\[(FAIL|UNRESOLVED|UNSUPPORTED|UNTESTED|UNDEFINED)\]' |
+			tr -d '\t' | tr '\n' ' ')log $BOOT_LOG)"
+	fi
+	info "suite $1: $passed of $WANT passed"
+}
+
+boot smp4 --cmd "$GUEST"
+expect_line '^hyptrace-guest: tracing ready: /sys/kernel/tracing/remotes/hypervisor' \
+	"hyptrace.ko loaded at boot"
+expect_ok
+expect_no_line '@error=' "remote_test.ko did not load"
+expect_suite hypervisor
+expect_suite test
+expect_no_line 'hyp trace clock off by' "the hypervisor clock drifted by over 1 us"
+expect_no_line 'Remote reader page swap failed'
+expect_healthy
+pass "ftracetest test.d/remotes: hypervisor $WANT/$WANT, test $WANT/$WANT passed; worst clock error $(value clock_error_ns) ns"
