@@ -267,54 +267,16 @@ static inline void rb_copy(void *dst, const void *src, u32 len)
 	}
 }
 
-/*
- * Reserve, copy @len bytes from @payload, commit: the same steps as
- * rb_reserve() + rb_commit(), with the page, offset and counters kept in
- * registers across the copy. True if written.
- */
+/* Reserve, copy @len bytes from @payload, commit. True if written. */
 static inline bool rb_write(struct rb_cpu *cpu, u64 ts, const void *payload,
 			    u32 len)
 {
-	u64 size = rb_event_size(len);
-	struct rb_data_page *page;
-	struct rb_meta *meta;
-	u64 delta, end, entries;
-	rb_word_t *ev;
-	u32 write;
+	void *ev = rb_reserve(cpu, len, ts);
 
-	if (!arch_cmpxchg_acquire_u32(&cpu->status, RB_STATUS_READY,
-				      RB_STATUS_WRITING)) {
-		rb_reserve_refused(cpu);
+	if (!ev)
 		return false;
-	}
-
-	delta = ts - cpu->last_ts;
-	write = cpu->write;
-	end = (u64)write + size;
-	page = cpu->tail_page;
-	if (__builtin_expect((delta >> RB_TS_SHIFT) != 0 ||
-			     end > RB_PAGE_CAPACITY, 0)) {
-		ev = rb_reserve_slow(cpu, len, ts);
-		if (!ev)
-			return false;
-		page = cpu->tail_page;
-		end = cpu->write;
-	} else {
-		ev = (rb_word_t *)(page->data + write);
-		ev[0] = rb_data_header(delta, size);
-		if (len & 7)
-			ev[size / 8 - 1] = 0;
-		cpu->write = (u32)end;
-		cpu->last_ts = ts;
-		ev++;
-	}
-	meta = cpu->meta;
-	entries = cpu->entries + 1;
-	cpu->entries = entries;
 	rb_copy(ev, payload, len);
-	arch_store_release_u64(&page->commit, end);
-	arch_store_release_u64(&meta->entries, entries);
-	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+	rb_commit(cpu);
 	return true;
 }
 

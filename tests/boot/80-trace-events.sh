@@ -12,17 +12,10 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-R=/sys/kernel/tracing/remotes/hypervisor
 OFF_CPU=2
 
 # shellcheck disable=SC2016 # expands in the guest
-GUEST='
-set -e
-cd '$R'
-echo 0 > tracing_on
-echo 64 > buffer_size_kb
-echo 1 > events/enable
-echo 1 > tracing_on
+GUEST=$(trace_on_script 64 all)'
 for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 100)) > write_event"; done
 echo 0 > /sys/devices/system/cpu/cpu'$OFF_CPU'/online
 echo 1 > /sys/devices/system/cpu/cpu'$OFF_CPU'/online

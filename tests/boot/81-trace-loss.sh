@@ -13,15 +13,7 @@ K=1000
 CPU=1
 
 # shellcheck disable=SC2016 # expands in the guest
-GUEST='
-set -e
-cd /sys/kernel/tracing/remotes/hypervisor
-echo 0 > tracing_on
-echo 0 > trace
-echo 7 > buffer_size_kb
-echo 0 > events/enable
-echo 1 > events/hypervisor/selftest/enable
-echo 1 > tracing_on
+GUEST=$(trace_on_script 7 selftest)'
 taskset -c '$CPU' sh -c "i=1; while [ \$i -le '$K' ]; do echo \$i > write_event; i=\$((i + 1)); done"
 echo 0 > tracing_on
 timeout 3 cat per_cpu/cpu'$CPU'/trace_pipe > /tmp/pipe || true

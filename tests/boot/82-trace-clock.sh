@@ -16,14 +16,7 @@ PROG=$HYPTRACE_BUILD/guest/clock_check
 [ -x "$PROG" ] || fail "$PROG missing: run make"
 
 # shellcheck disable=SC2016 # expands in the guest
-GUEST='
-set -e
-cd /sys/kernel/tracing/remotes/hypervisor
-echo 0 > tracing_on
-echo 128 > buffer_size_kb
-echo 0 > events/enable
-echo 1 > events/hypervisor/selftest/enable
-echo 1 > tracing_on
+GUEST=$(trace_on_script 128 selftest)'
 /root/clock_check '$N' > /tmp/stamps
 echo 0 > tracing_on
 # "id ts_us" from the trace, "id before_ns after_ns" from the program

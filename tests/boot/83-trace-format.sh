@@ -14,13 +14,7 @@ DECODE=$HYPTRACE_BUILD/host/trace_decode
 CPU=1
 
 # shellcheck disable=SC2016 # expands in the guest
-GUEST='
-set -e
-cd /sys/kernel/tracing/remotes/hypervisor
-echo 0 > tracing_on
-echo 7 > buffer_size_kb
-echo 1 > events/enable
-echo 1 > tracing_on
+GUEST=$(trace_on_script 7 all)'
 taskset -c '$CPU' sh -c "echo 5 > write_event; echo 18446744073709551615 > write_event; echo 0 > write_event"
 echo 0 > tracing_on
 sed "s/^/@TR /" per_cpu/cpu'$CPU'/trace

@@ -101,3 +101,25 @@ expect_no_kernel_trouble() {
 cpu_list() {
 	if [ "$1" = 1 ]; then echo 0; else echo "0-$(($1 - 1))"; fi
 }
+
+# trace_on_script KB EVENT...: guest shell lines that go to the hypervisor
+# remote, start from an empty unloaded buffer of KB KiB per CPU, enable
+# only the named events ("all" for every one) and turn tracing on.
+trace_on_script() {
+	local kb=$1 ev
+	shift
+	echo 'set -e'
+	echo 'cd /sys/kernel/tracing/remotes/hypervisor'
+	echo 'echo 0 > tracing_on'
+	echo 'echo 0 > trace'
+	echo "echo $kb > buffer_size_kb"
+	echo 'echo 0 > events/enable'
+	for ev in "$@"; do
+		if [ "$ev" = all ]; then
+			echo 'echo 1 > events/enable'
+		else
+			echo "echo 1 > events/hypervisor/$ev/enable"
+		fi
+	done
+	echo 'echo 1 > tracing_on'
+}
