@@ -9,16 +9,9 @@
  */
 #pragma GCC visibility push(hidden)
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+/* u8..s64, as the code shared with the host module spells them */
+#include "../../shared/rb_types.h"
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
 typedef unsigned __int128 u128;
 typedef u64 phys_addr_t;
 
