@@ -16,8 +16,6 @@
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
-#include <linux/math.h>
-#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/ring_buffer.h>
 #include <linux/slab.h>
@@ -73,16 +71,15 @@ static int translate(const struct hyptrace *ht, u64 *addr)
 }
 
 /*
- * What the hypervisor needs for @size bytes per CPU, by the rule in
- * hyptrace_abi.h, so that a user who asked for too much learns how much
- * the carve-out can take.
+ * What the hypervisor needs for @size bytes per CPU, by the rule it uses
+ * itself (shared/trace_desc.h), so that a user who asked for too much
+ * learns how much the carve-out can take.
  */
 static void report_no_memory(const struct hyptrace *ht, unsigned long size)
 {
-	u64 data = max_t(u64, DIV_ROUND_UP_ULL(size, RB_PAGE_CAPACITY), 2) + 1;
-	u64 desc = sizeof(struct rb_trace_desc) +
-		   ht->nr_cpus * (sizeof(struct rb_desc_cpu) + 8 * data);
-	u64 pages = ht->nr_cpus * (data + 1) + DIV_ROUND_UP_ULL(desc, PAGE_SIZE);
+	u64 pages = rb_load_pages(ht->nr_cpus,
+				  rb_nr_data_pages(size, RB_PAGE_CAPACITY),
+				  PAGE_SIZE);
 	size_t holds = ht->carveout_size >> PAGE_SHIFT;
 
 	if (pages > holds)

@@ -44,14 +44,6 @@ void trace_query(u64 *res)
 				     hyp_layout.nr_cpus, HYP_NR_EVENTS);
 }
 
-/* Data pages for @size bytes per CPU: as the kernel sizes its descriptor */
-static u64 trace_nr_pages(u64 size)
-{
-	u64 pages = (size + RB_PAGE_CAPACITY - 1) / RB_PAGE_CAPACITY;
-
-	return max(pages, 2ULL) + 1;
-}
-
 /*
  * Give CPU @idx its meta page at @meta and the @nr_pages data pages after
  * it. The writer stays disabled.
@@ -77,7 +69,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	const struct hyp_layout *l = &hyp_layout;
 	struct rb_cpu *cpus[HYP_MAX_CPUS];
 	struct rb_trace_desc *desc;
-	u64 nr_pages, desc_size, desc_room, need;
+	u64 nr_pages, desc_size, desc_room;
 	unsigned int i;
 	u8 *meta;
 	s64 ret;
@@ -88,12 +80,12 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	if (size > l->carveout_size)
 		return HYPTRACE_RET_NO_MEMORY;
 
-	nr_pages = trace_nr_pages(size);
+	nr_pages = rb_nr_data_pages(size, RB_PAGE_CAPACITY);
+	if (rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) * RB_PAGE_SIZE >
+	    l->carveout_size || nr_pages * l->nr_cpus > TRACE_MAX_PAGES)
+		return HYPTRACE_RET_NO_MEMORY;
 	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
 	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
-	need = desc_room + l->nr_cpus * (nr_pages + 1) * RB_PAGE_SIZE;
-	if (need > l->carveout_size || nr_pages * l->nr_cpus > TRACE_MAX_PAGES)
-		return HYPTRACE_RET_NO_MEMORY;
 
 	spin_lock(&trace_lock);
 	if (trace_loaded) {

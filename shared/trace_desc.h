@@ -48,6 +48,28 @@ static inline u64 rb_desc_size(u32 nr_cpus, u32 nr_pages)
 	       (u64)nr_cpus * rb_desc_cpu_size(nr_pages);
 }
 
+/*
+ * Data pages per CPU for @size bytes, the reader page included: the rule of
+ * the kernel's own descriptor sizing (__calc_nr_pages_ring_buffer_desc).
+ */
+static inline u64 rb_nr_data_pages(u64 size, u64 page_capacity)
+{
+	u64 pages = (size + page_capacity - 1) / page_capacity;
+
+	return (pages > 2 ? pages : 2) + 1;
+}
+
+/*
+ * Pages of @page_size a load of @nr_pages data pages per CPU takes from the
+ * carve-out: the descriptor, then per CPU a meta page and the data pages.
+ */
+static inline u64 rb_load_pages(u32 nr_cpus, u64 nr_pages, u64 page_size)
+{
+	u64 desc = rb_desc_size(nr_cpus, nr_pages);
+
+	return (desc + page_size - 1) / page_size + nr_cpus * (nr_pages + 1);
+}
+
 /* Entry @index, or NULL if it lies outside the @size bytes of @desc. */
 static inline struct rb_desc_cpu *rb_desc_entry(struct rb_trace_desc *desc,
 						u64 size, u32 index)
