@@ -22,6 +22,7 @@ SYM_FUNC _head
 
 /* x0 = device tree, as for Linux; we are at EL2 with the MMU off. */
 primary_entry:
+	mrs	x21, cntpct_el0			/* boot time starts here */
 	mov	x19, x0
 	bl	el2_quiesce
 
@@ -57,6 +58,7 @@ primary_entry:
 	adr_l	x0, boot_stack
 	add	sp, x0, #HYP_BOOT_STACK_SIZE
 	mov	x0, x19
+	mov	x1, x21
 	bl	hyp_boot_prepare		/* returns the boot CPU's index */
 	mov	x1, #CPU_ENTRY_BOOT
 	b	cpu_entry_common

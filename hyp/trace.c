@@ -25,11 +25,27 @@ static struct rb_page_info trace_pages[TRACE_MAX_PAGES];
 /* rb_init() takes the page addresses as an array; built here, privately */
 static void *trace_page_addr[TRACE_MAX_PAGES];
 
+/*
+ * What a trace site tests: the event is wanted and tracing is on. Folding
+ * both into one word keeps a site with tracing off at one load and one
+ * branch, as cheap as a disabled event.
+ */
 u32 hyp_event_on[HYP_NR_EVENTS + 1];
 
 /* Serialises every call below; none of them is on a hot path. */
 static struct spinlock trace_lock;
 static bool trace_loaded;
+static bool trace_on;
+static bool event_wanted[HYP_NR_EVENTS + 1];
+
+/* Under trace_lock */
+static void trace_publish_events(void)
+{
+	unsigned int id;
+
+	for (id = 1; id <= HYP_NR_EVENTS; id++)
+		WRITE_ONCE(hyp_event_on[id], trace_on && event_wanted[id]);
+}
 
 static bool trace_cpu_valid(u64 cpu)
 {
@@ -128,6 +144,8 @@ s64 trace_unload(void)
 		for (i = 0; i < hyp_layout.nr_cpus; i++)
 			rb_disable(&hyp_cpus[i].trace_rb);
 		trace_loaded = false;
+		trace_on = false;
+		trace_publish_events();
 		ret = HYPTRACE_RET_SUCCESS;
 	}
 	spin_unlock(&trace_lock);
@@ -154,6 +172,8 @@ s64 trace_enable(u64 enable)
 		else
 			rb_disable(&hyp_cpus[i].trace_rb);
 	}
+	trace_on = enable;
+	trace_publish_events();
 out:
 	spin_unlock(&trace_lock);
 	return ret;
@@ -194,6 +214,9 @@ s64 trace_enable_event(u64 id, u64 enable)
 {
 	if (!id || id > HYP_NR_EVENTS || enable > 1)
 		return HYPTRACE_RET_INVALID;
-	WRITE_ONCE(hyp_event_on[id], (u32)enable);
+	spin_lock(&trace_lock);
+	event_wanted[id] = enable;
+	trace_publish_events();
+	spin_unlock(&trace_lock);
 	return HYPTRACE_RET_SUCCESS;
 }

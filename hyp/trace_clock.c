@@ -9,10 +9,11 @@
 #include "../shared/hyptrace_abi.h"
 
 /* Until the host speaks, events carry the raw counter: mult 1, shift 0. */
-struct hyp_clock hyp_clock = {
-	.mult = 1,
-	.max_delta = ~0ULL,
+static struct hyp_clock clock_banks[2] = {
+	{ .mult = 1, .max_delta = ~0ULL },
 };
+
+const struct hyp_clock *hyp_clock_cur = &clock_banks[0];
 
 static struct spinlock clock_lock;
 
@@ -23,8 +24,8 @@ static struct spinlock clock_lock;
  */
 u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta)
 {
-	u64 mult = READ_ONCE(clk->mult);
-	u32 shift = READ_ONCE(clk->shift);
+	u64 mult = clk->mult;
+	u32 shift = clk->shift;
 
 	if ((s64)delta < 0)
 		return -(u64)(((u128)-delta * mult) >> shift);
@@ -33,22 +34,22 @@ u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta)
 
 s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
-	struct hyp_clock *clk = &hyp_clock;
+	struct hyp_clock *next;
 
 	/* The kernel's clocksource mult is 32 bits; anything else is junk. */
 	if (!mult || mult > 0xffffffffULL || shift >= 64)
 		return HYPTRACE_RET_INVALID;
 
 	spin_lock(&clock_lock);
-	WRITE_ONCE(clk->seq, clk->seq + 1);
-	/* Readers must see the odd count before any new field. */
-	asm volatile("dmb ishst" : : : "memory");
-	WRITE_ONCE(clk->mult, mult);
-	WRITE_ONCE(clk->shift, (u32)shift);
-	WRITE_ONCE(clk->epoch_ns, epoch_ns);
-	WRITE_ONCE(clk->epoch_cyc, epoch_cyc);
-	WRITE_ONCE(clk->max_delta, ~0ULL / mult);
-	arch_store_release_u32(&clk->seq, clk->seq + 1);
+	next = hyp_clock_cur == &clock_banks[0] ? &clock_banks[1] :
+						  &clock_banks[0];
+	next->mult = mult;
+	next->shift = (u32)shift;
+	next->epoch_ns = epoch_ns;
+	next->epoch_cyc = epoch_cyc;
+	next->max_delta = ~0ULL / mult;
+	/* The bank's fields before the pointer that leads to them */
+	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
 	spin_unlock(&clock_lock);
 	return HYPTRACE_RET_SUCCESS;
 }

@@ -23,6 +23,12 @@ struct el1_entry {
 };
 
 struct hyp_cpu {
+	/*
+	 * This CPU's trace buffer writer; its pages are in the carve-out.
+	 * First, so that TPIDR_EL2 points straight at it from every trace
+	 * site.
+	 */
+	struct rb_cpu trace_rb;
 	unsigned int idx;		/* logical number, the DT /cpus order */
 	u64 mpidr;			/* affinity, MPIDR_HWID_MASK bits */
 	/*
@@ -33,8 +39,6 @@ struct hyp_cpu {
 	struct el1_entry on_entry;
 	/* CPU_SUSPEND arguments: only the CPU itself writes them */
 	struct el1_entry suspend_entry;
-	/* This CPU's trace buffer writer; its pages are in the carve-out */
-	struct rb_cpu trace_rb;
 };
 
 struct mem_range {
@@ -77,7 +81,7 @@ void __noreturn hyp_enter_el1(u64 pc, u64 x0);
 void dcache_clean_range(u64 start, u64 end);
 
 /* setup.c */
-unsigned int hyp_boot_prepare(phys_addr_t dtb);
+unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count);
 void __noreturn hyp_cpu_start(unsigned int idx, unsigned int entry_kind);
 int hyp_cpu_index(u64 mpidr);
 

@@ -5,9 +5,13 @@
  *
  *	hyp_trace(hyp_enter, .reason = HYP_REASON_HVC, .func_id = fid);
  *
- * A disabled event costs one load and one branch. An enabled one reads the
- * clock, reserves room on this CPU's buffer, stores the payload in place
- * and commits; nothing is copied and nothing is called.
+ * A disabled event, or any event while tracing is off, costs one load and
+ * one branch. An enabled one reads the clock, reserves room on this CPU's
+ * buffer, stores the payload in place and commits; nothing is copied and
+ * nothing is called.
+ *
+ * HYP_TRACE_SITES=0 compiles every site out. That build exists only as the
+ * baseline that `make bench` measures the cost of a disabled site against.
  */
 #ifndef HYP_TRACE_H
 #define HYP_TRACE_H
@@ -18,19 +22,24 @@
 
 /*
  * Counter to CLOCK_BOOTTIME nanoseconds, as the host module last said. The
- * host re-anchors it while tracing is on, from any CPU, so readers on other
- * CPUs go through a sequence count: odd while an update is in progress.
+ * host re-anchors it about every half second while tracing is on, from any
+ * CPU. An update fills the bank no reader is pointed at and then publishes
+ * it, so a reader never waits and never retries (a sequence count would
+ * cost a barrier and a re-check on every event). A reader still on a bank
+ * when the one after next is written, two updates inside one read of a few
+ * dozen instructions, may mix two anchors: one event then carries a time
+ * the host itself supplied, and the writer keeps timestamps monotonic. The
+ * host steers no address this way.
  */
 struct hyp_clock {
-	u32 seq;
-	u32 shift;
 	u64 mult;
 	u64 epoch_ns;
 	u64 epoch_cyc;
 	u64 max_delta;		/* the largest delta whose product fits 64 bits */
+	u32 shift;
 };
 
-extern struct hyp_clock hyp_clock;
+extern const struct hyp_clock *hyp_clock_cur;
 extern u32 hyp_event_on[HYP_NR_EVENTS + 1];	/* indexed by event id */
 
 u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta);
@@ -45,23 +54,14 @@ static inline u64 read_cntvct(void)
 
 static inline u64 hyp_clock_ns(void)
 {
-	const struct hyp_clock *clk = &hyp_clock;
-	u64 delta, ns;
-	u32 seq;
+	const struct hyp_clock *clk;
+	u64 delta;
 
-	do {
-		seq = arch_load_acquire_u32(&clk->seq);
-		delta = read_cntvct() - READ_ONCE(clk->epoch_cyc);
-		if (__builtin_expect(delta > READ_ONCE(clk->max_delta), 0))
-			ns = hyp_clock_ns_slow(clk, delta);
-		else
-			ns = (delta * READ_ONCE(clk->mult)) >>
-			     READ_ONCE(clk->shift);
-		ns += READ_ONCE(clk->epoch_ns);
-		/* The fields above are read before the count is checked. */
-		asm volatile("dmb ishld" : : : "memory");
-	} while ((seq & 1) || READ_ONCE(clk->seq) != seq);
-	return ns;
+	clk = __atomic_load_n(&hyp_clock_cur, __ATOMIC_ACQUIRE);
+	delta = read_cntvct() - clk->epoch_cyc;
+	if (__builtin_expect(delta > clk->max_delta, 0))
+		return hyp_clock_ns_slow(clk, delta) + clk->epoch_ns;
+	return ((delta * clk->mult) >> clk->shift) + clk->epoch_ns;
 }
 
 static inline struct rb_cpu *this_trace_rb(void)
@@ -69,9 +69,13 @@ static inline struct rb_cpu *this_trace_rb(void)
 	return &this_cpu()->trace_rb;
 }
 
+#ifndef HYP_TRACE_SITES
+#define HYP_TRACE_SITES 1
+#endif
+
 #define hyp_trace(name, ...)						\
 do {									\
-	if (READ_ONCE(hyp_event_on[HYP_EVENT_##name])) {		\
+	if (HYP_TRACE_SITES && READ_ONCE(hyp_event_on[HYP_EVENT_##name])) { \
 		struct rb_cpu *__rb = this_trace_rb();			\
 		struct hyp_event_##name *__ev;				\
 									\
