@@ -7,6 +7,8 @@
 #                   initramfs
 #   make run        boot it all in QEMU (./qemu-run.sh)
 #   make test       everything above, then every test
+#   make bench      the benchmarks under QEMU -icount (bench/README.md);
+#                   BENCH_ARGS=--smoke for a quick run that proves it works
 #   make check-style  checkpatch over the C sources
 #
 # Long steps print progress; the kernel build is cached outside the tree
@@ -20,7 +22,7 @@ KENV		:= $(BUILD)/kernel.env
 
 .PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools run \
 	test test-unit test-boot \
-	bench check-style clean FORCE
+	bench bench-build hyp-nosites bench-module check-style clean FORCE
 
 all: hyp host-driver modules initramfs guest host-tools
 
@@ -74,11 +76,39 @@ initramfs: kernel modules host-driver
 run: all
 	./qemu-run.sh --no-build
 
-test: all
+test: all bench-build
 	@bash tests/run-all.sh
 
-bench:
-	@$(MAKE) -s -C tests/ringbuf bench BUILD=$(BUILD)/ringbuf
+# The benchmark's parts: the hypervisor with its trace sites compiled out
+# (the baseline for the cost of a disabled site), the null-hypercall module,
+# the guest program and a host helper.
+BENCH_DIR := $(BUILD)/bench
+bench-build: all hyp-nosites bench-module $(BENCH_DIR)/hyptrace-bench \
+	$(BENCH_DIR)/carveout_use
+
+hyp-nosites: deps
+	@bash scripts/build-kernel.sh --source
+	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp \
+		BUILD=$(BUILD)/hyp-nosites HYP_TRACE_SITES=0 \
+		CROSS_COMPILE=$(CROSS_COMPILE) \
+		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
+
+bench-module: kernel
+	@. $(KENV) && $(MAKE) -s -C $$KERNEL_SRC O=$$KERNEL_BUILD \
+		M=$(CURDIR)/bench/module ARCH=arm64 \
+		CROSS_COMPILE=$(CROSS_COMPILE) modules
+
+$(BENCH_DIR)/hyptrace-bench: bench/guest/hyptrace_bench.c | deps
+	@mkdir -p $(@D)
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(BENCH_DIR)/carveout_use: bench/host/carveout_use.c shared/trace_desc.h \
+	shared/ring_buffer.h
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
+
+bench: bench-build
+	@bash bench/run.sh $(BENCH_ARGS)
 
 check-style: kernel
 	@. $(KENV) && git ls-files '*.c' '*.h' | grep -v '^tests/' | \
@@ -86,10 +116,14 @@ check-style: kernel
 
 clean:
 	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp
+	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp-nosites
 	rm -rf $(BUILD)
 	rm -f tests/modules/*.ko tests/modules/*.o tests/modules/*.mod* \
 		tests/modules/modules.order tests/modules/Module.symvers \
 		tests/modules/.*.cmd
+	rm -f bench/module/*.ko bench/module/*.o bench/module/*.mod* \
+		bench/module/modules.order bench/module/Module.symvers \
+		bench/module/.*.cmd
 	rm -f host-driver/*.ko host-driver/*.o host-driver/*.mod* \
 		host-driver/modules.order host-driver/Module.symvers \
 		host-driver/.*.cmd

@@ -25,6 +25,9 @@ Machine:
   --mem SIZE          RAM size as QEMU takes it, e.g. 1G, 2048M (default 1G)
   --no-hyp            boot Linux directly, without the hypervisor (Linux then
                       enters at EL2); a baseline to compare with
+  --hyp FILE          boot this hypervisor image instead of
+                      build/hyp/hyptrace.bin (make bench uses it for its
+                      baseline build)
   --uboot             boot like a board: Debian's U-Boot for QEMU is the
                       firmware; its standard boot finds boot.scr on a FAT
                       disk built for this run (boot/mkdisk.sh, no root) and
@@ -67,6 +70,7 @@ opt_cpu=cortex-a57
 opt_smp=4
 opt_mem=1G
 opt_hyp=1
+opt_hyp_image=
 opt_uboot=0
 opt_append=
 opt_carveout=
@@ -106,6 +110,7 @@ parse_args() {
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
 		--mem) need_arg "$1" $#; opt_mem=$2; shift ;;
 		--no-hyp) opt_hyp=0 ;;
+		--hyp) need_arg "$1" $#; opt_hyp_image=$2; shift ;;
 		--uboot) opt_uboot=1 ;;
 		--append) need_arg "$1" $#; opt_append+=" $2"; shift ;;
 		--carveout) need_arg "$1" $#; opt_carveout=$2; shift ;;
@@ -198,7 +203,7 @@ make_boot_disk() {
 
 	[ -f "$UBOOT_BIN" ] ||
 		die "U-Boot $UBOOT_BIN missing: install u-boot-qemu ('make deps')"
-	[ "$opt_hyp" = 0 ] || hyp=$HYPTRACE_BUILD/hyp/hyptrace.bin
+	[ "$opt_hyp" = 0 ] || hyp=$hyp_image
 	say "building the U-Boot boot disk (boot/mkdisk.sh)"
 	bash "$HYPTRACE_TOP/boot/mkdisk.sh" "$run_dir/boot.img" "$hyp" "$kernel" \
 		"$run_dir/initramfs.cpio.gz" "$append"
@@ -206,7 +211,7 @@ make_boot_disk() {
 
 # Fill the qemu_cmd array.
 qemu_command() {
-	local kernel append
+	local kernel append hyp_image
 
 	kernel=$(kenv KERNEL_IMAGE)
 	[ -f "$kernel" ] || die "guest kernel $kernel missing: run 'make kernel'"
@@ -222,8 +227,11 @@ qemu_command() {
 		-M virt,virtualization=on,gic-version=3
 		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic
 		-nic none) # the guest has no network driver; this skips the NIC ROM
-	if [ "$opt_hyp" = 1 ] && [ ! -f "$HYPTRACE_BUILD/hyp/hyptrace.bin" ]; then
-		die "hypervisor $HYPTRACE_BUILD/hyp/hyptrace.bin missing: run 'make hyp', or boot Linux alone with --no-hyp"
+	hyp_image=${opt_hyp_image:-$HYPTRACE_BUILD/hyp/hyptrace.bin}
+	if [ "$opt_hyp" = 1 ] && [ ! -f "$hyp_image" ]; then
+		[ -z "$opt_hyp_image" ] ||
+			die "--hyp: hypervisor image $hyp_image does not exist"
+		die "hypervisor $hyp_image missing: run 'make hyp', or boot Linux alone with --no-hyp"
 	fi
 	if [ "$opt_uboot" = 1 ]; then
 		# The disk carries the images and the command line; U-Boot
@@ -233,7 +241,7 @@ qemu_command() {
 			-drive "file=$run_dir/boot.img,format=raw,if=virtio")
 	else
 		if [ "$opt_hyp" = 1 ]; then
-			qemu_cmd+=(-kernel "$HYPTRACE_BUILD/hyp/hyptrace.bin"
+			qemu_cmd+=(-kernel "$hyp_image"
 				-device "loader,file=$kernel,addr=0x40400000,force-raw=on")
 		else
 			qemu_cmd+=(-kernel "$kernel")

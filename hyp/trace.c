@@ -31,6 +31,7 @@ static void *trace_page_addr[TRACE_MAX_PAGES];
  * branch, as cheap as a disabled event.
  */
 u32 hyp_event_on[HYP_NR_EVENTS + 1];
+u32 hyp_call_trace_on;
 
 /* Serialises every call below; none of them is on a hot path. */
 static struct spinlock trace_lock;
@@ -45,6 +46,8 @@ static void trace_publish_events(void)
 
 	for (id = 1; id <= HYP_NR_EVENTS; id++)
 		WRITE_ONCE(hyp_event_on[id], trace_on && event_wanted[id]);
+	WRITE_ONCE(hyp_call_trace_on, hyp_event_on[HYP_EVENT_hyp_enter] |
+				       hyp_event_on[HYP_EVENT_hyp_exit]);
 }
 
 static bool trace_cpu_valid(u64 cpu)

@@ -17,21 +17,6 @@ const struct hyp_clock *hyp_clock_cur = &clock_banks[0];
 
 static struct spinlock clock_lock;
 
-/*
- * A delta too large for a 64-bit product: a full 128-bit multiply, or a
- * counter behind the epoch (an epoch from the future), which gives a time
- * before epoch_ns rather than one centuries ahead.
- */
-u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta)
-{
-	u64 mult = clk->mult;
-	u32 shift = clk->shift;
-
-	if ((s64)delta < 0)
-		return -(u64)(((u128)-delta * mult) >> shift);
-	return (u64)(((u128)delta * mult) >> shift);
-}
-
 s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
 	struct hyp_clock *next;

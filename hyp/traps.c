@@ -24,8 +24,9 @@ static const char *const vector_names[] = {
 };
 
 /* An SMCCC call from EL1, traced from entry to the return to EL1 */
-static void handle_call(struct trap_frame *frame, enum smccc_conduit conduit,
-			enum hyp_reason reason)
+static inline __always_inline void
+trace_call(struct trap_frame *frame, enum smccc_conduit conduit,
+	   enum hyp_reason reason)
 {
 	u32 fid = (u32)frame->regs[0];
 
@@ -33,6 +34,27 @@ static void handle_call(struct trap_frame *frame, enum smccc_conduit conduit,
 	smccc_handle_call(frame, conduit);
 	hyp_trace(hyp_exit, .reason = reason, .func_id = fid,
 		  .ret = (s64)frame->regs[0]);
+}
+
+/*
+ * Out of line, one per conduit: an untraced call then saves no registers
+ * for the events, and a traced one keeps neither conduit nor reason in a
+ * register across the handler.
+ */
+static noinline void trace_hvc(struct trap_frame *frame)
+{
+	trace_call(frame, CONDUIT_HVC, HYP_REASON_HVC);
+}
+
+static noinline void trace_smc(struct trap_frame *frame)
+{
+	trace_call(frame, CONDUIT_SMC, HYP_REASON_SMC);
+}
+
+/* One load tests both events before a call goes its untraced way. */
+static bool trace_calls(void)
+{
+	return HYP_TRACE_SITES && READ_ONCE(hyp_call_trace_on);
 }
 
 void handle_trap(struct trap_frame *frame, enum trap_vector vec)
@@ -43,11 +65,17 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 		switch (FIELD_GET(ESR_EC, frame->esr)) {
 		case ESR_EC_HVC64:
 			/* ELR already points past the HVC */
-			handle_call(frame, CONDUIT_HVC, HYP_REASON_HVC);
+			if (trace_calls())
+				trace_hvc(frame);
+			else
+				smccc_handle_call(frame, CONDUIT_HVC);
 			return;
 		case ESR_EC_SMC64:
 			/* ELR points at the SMC itself: step over it here only */
-			handle_call(frame, CONDUIT_SMC, HYP_REASON_SMC);
+			if (trace_calls())
+				trace_smc(frame);
+			else
+				smccc_handle_call(frame, CONDUIT_SMC);
 			frame->elr += 4;
 			return;
 		}

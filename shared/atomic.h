@@ -51,9 +51,14 @@ static inline void arch_store_once_u64(u64 *p, u64 v)
 	asm volatile("str %1, %0" : "=Q" (*p) : "r" (v));
 }
 
-/* Returns true if *p was @old and is now @new; acquire on success. */
+/*
+ * Returns true if *p was @old and is now @new; acquire on success. The
+ * answer comes straight from the condition flags, and a constant @old is an
+ * immediate: this sits on every traced event.
+ */
 static inline bool arch_cmpxchg_acquire_u32(u32 *p, u32 old, u32 new)
 {
+	bool done;
 #ifdef __ARM_FEATURE_ATOMICS
 	u32 seen = old;
 
@@ -61,21 +66,22 @@ static inline bool arch_cmpxchg_acquire_u32(u32 *p, u32 old, u32 new)
 		     : "+r" (seen), "+Q" (*p)
 		     : "r" (new)
 		     : "memory");
-	return seen == old;
+	done = seen == old;
 #else
 	u32 seen, fail;
 
+	/* Flags are "eq" only when the compare matched and the store won. */
 	asm volatile("1:	ldaxr	%w0, %2\n"
-		     "	cmp	%w0, %w3\n"
+		     "	cmp	%w0, %w4\n"
 		     "	b.ne	2f\n"
-		     "	stxr	%w1, %w4, %2\n"
+		     "	stxr	%w1, %w5, %2\n"
 		     "	cbnz	%w1, 1b\n"
 		     "2:"
-		     : "=&r" (seen), "=&r" (fail), "+Q" (*p)
-		     : "r" (old), "r" (new)
-		     : "cc", "memory");
-	return seen == old;
+		     : "=&r" (seen), "=&r" (fail), "+Q" (*p), "=@cceq" (done)
+		     : "rI" (old), "r" (new)
+		     : "memory");
 #endif
+	return done;
 }
 
 static inline void arch_cpu_relax(void)

@@ -136,6 +136,13 @@ static void rb_publish_ext(struct rb_cpu *cpu)
  * page can exceed, so the kernel's non-consuming iterator, which orders ring
  * pages by time_stamp (§7 item 9), never takes it for the head.
  */
+/* The one way the tail page changes: rb_commit() uses the cached pointer. */
+static void rb_set_tail_page(struct rb_cpu *cpu, struct rb_data_page *page)
+{
+	cpu->tail_page = page;
+	cpu->tail_commit = &page->commit;
+}
+
 static void rb_page_clear(struct rb_data_page *page)
 {
 	arch_store_once_u64(&page->commit, 0);
@@ -189,7 +196,7 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 	id = cpu->pages[rb_slot(cpu, cpu->head + cpu->used)].slot_page;
 	cpu->used++;
 	cpu->tail_id = id;
-	cpu->tail_page = cpu->pages[id].page;
+	rb_set_tail_page(cpu, cpu->pages[id].page);
 	cpu->pages[id].entries = 0;
 	cpu->tail_start_entries = cpu->entries;
 	arch_store_once_u64(&cpu->tail_page->commit, 0);
@@ -206,7 +213,7 @@ out:
 void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts)
 {
 	u64 size, delta, ext = 0;
-	u32 write = cpu->write;
+	u64 write = cpu->write;
 	rb_word_t *ev;
 
 	if (len > RB_MAX_PAYLOAD) {
@@ -254,7 +261,7 @@ place:
 	ev[0] = rb_data_header(delta, size);
 	if (len & 7)
 		ev[size / 8 - 1] = 0;
-	cpu->write = (u32)(write + ext + size);
+	cpu->write = write + ext + size;
 	cpu->last_ts = ts;
 	return (void *)(ev + 1);
 
@@ -394,7 +401,7 @@ int rb_reset(struct rb_cpu *cpu, struct rb_stats *before)
 		rb_page_clear(cpu->pages[i].page);
 	}
 	cpu->tail_id = cpu->pages[cpu->head].slot_page;
-	cpu->tail_page = cpu->pages[cpu->tail_id].page;
+	rb_set_tail_page(cpu, cpu->pages[cpu->tail_id].page);
 	cpu->used = 1;
 	cpu->tail_started = false;
 	cpu->write = RB_WRITE_FRESH;
@@ -431,6 +438,7 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 	cpu->status = RB_STATUS_DISABLED;
 	cpu->lock = 0;
 	cpu->meta = meta;
+	cpu->meta_entries = &meta->entries;
 	cpu->ext = (struct rb_meta_ext *)((u8 *)meta_page + RB_META_EXT_OFFSET);
 	cpu->pages = info;
 	cpu->nr_slots = nr_pages - 1;
@@ -451,7 +459,7 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 	cpu->used = 1;
 	cpu->tail_started = false;
 	cpu->tail_id = info[0].slot_page;
-	cpu->tail_page = info[cpu->tail_id].page;
+	rb_set_tail_page(cpu, info[cpu->tail_id].page);
 	cpu->write = RB_WRITE_FRESH;
 
 	for (word = meta_page; word < (u32 *)(meta + 1); word++) {
@@ -496,7 +504,9 @@ int rb_check(const struct rb_cpu *cpu)
 	} else if (cpu->tail_id != cpu->reader_id) {
 		return 7;
 	}
-	if (cpu->tail_page != cpu->pages[cpu->tail_id].page)
+	if (cpu->tail_page != cpu->pages[cpu->tail_id].page ||
+	    cpu->tail_commit != &cpu->tail_page->commit ||
+	    cpu->meta_entries != &cpu->meta->entries)
 		return 8;
 	if (cpu->write != RB_WRITE_FRESH &&
 	    (cpu->write > RB_PAGE_CAPACITY || (cpu->write & 7)))

@@ -134,9 +134,15 @@ struct rb_page_info {
  */
 struct rb_cpu {
 	u32 status;			/* enum rb_status */
-	u32 write;			/* bytes used on the tail page */
+	u64 write;			/* bytes used on the tail page */
 	struct rb_data_page *tail_page;
 	struct rb_meta *meta;
+	/*
+	 * &tail_page->commit and &meta->entries: the release stores of
+	 * rb_commit() take no offset, so these save an add on every event.
+	 */
+	u64 *tail_commit;
+	u64 *meta_entries;
 	u64 last_ts;
 	u64 entries;
 
@@ -225,7 +231,7 @@ static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
 		return rb_reserve_refused(cpu);
 
 	delta = ts - cpu->last_ts;
-	end = (u64)cpu->write + size;
+	end = cpu->write + size;
 	if (__builtin_expect((delta >> RB_TS_SHIFT) != 0 ||
 			     end > RB_PAGE_CAPACITY, 0))
 		return rb_reserve_slow(cpu, len, ts);
@@ -234,7 +240,7 @@ static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
 	ev[0] = rb_data_header(delta, size);
 	if (len & 7)
 		ev[size / 8 - 1] = 0;	/* no stale bytes in the padding */
-	cpu->write = (u32)end;
+	cpu->write = end;
 	cpu->last_ts = ts;
 	return (void *)(ev + 1);
 }
@@ -245,8 +251,8 @@ static inline void rb_commit(struct rb_cpu *cpu)
 	u64 entries = cpu->entries + 1;
 
 	cpu->entries = entries;
-	arch_store_release_u64(&cpu->tail_page->commit, cpu->write);
-	arch_store_release_u64(&cpu->meta->entries, entries);
+	arch_store_release_u64(cpu->tail_commit, cpu->write);
+	arch_store_release_u64(cpu->meta_entries, entries);
 	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
 }
 

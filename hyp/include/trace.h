@@ -41,8 +41,25 @@ struct hyp_clock {
 
 extern const struct hyp_clock *hyp_clock_cur;
 extern u32 hyp_event_on[HYP_NR_EVENTS + 1];	/* indexed by event id */
+/*
+ * hyp_enter or hyp_exit is on: the one test an SMCCC call from EL1 makes
+ * before it goes its untraced way (traps.c).
+ */
+extern u32 hyp_call_trace_on;
 
-u64 hyp_clock_ns_slow(const struct hyp_clock *clk, u64 delta);
+/*
+ * A delta too large for a 64-bit product: a full 128-bit multiply, or a
+ * counter behind the epoch (an epoch from the future), which gives a time
+ * before epoch_ns rather than one centuries ahead. Inline, though rare: a
+ * call here would make every trace site save registers it otherwise need
+ * not.
+ */
+static inline u64 hyp_clock_ns_wide(const struct hyp_clock *clk, u64 delta)
+{
+	if ((s64)delta < 0)
+		return -(u64)(((u128)-delta * clk->mult) >> clk->shift);
+	return (u64)(((u128)delta * clk->mult) >> clk->shift);
+}
 
 static inline u64 read_cntvct(void)
 {
@@ -57,10 +74,15 @@ static inline u64 hyp_clock_ns(void)
 	const struct hyp_clock *clk;
 	u64 delta;
 
-	clk = __atomic_load_n(&hyp_clock_cur, __ATOMIC_ACQUIRE);
+	/*
+	 * No acquire needed: the loads below depend on the pointer's value,
+	 * which arm64 orders after the pointer's load, as rcu_dereference()
+	 * relies on.
+	 */
+	clk = READ_ONCE(hyp_clock_cur);
 	delta = read_cntvct() - clk->epoch_cyc;
 	if (__builtin_expect(delta > clk->max_delta, 0))
-		return hyp_clock_ns_slow(clk, delta) + clk->epoch_ns;
+		return hyp_clock_ns_wide(clk, delta) + clk->epoch_ns;
 	return ((delta * clk->mult) >> clk->shift) + clk->epoch_ns;
 }
 
@@ -73,9 +95,13 @@ static inline struct rb_cpu *this_trace_rb(void)
 #define HYP_TRACE_SITES 1
 #endif
 
+/* Whether a hyp_trace(name, ...) here would record anything */
+#define hyp_trace_on(name)						\
+	(HYP_TRACE_SITES && READ_ONCE(hyp_event_on[HYP_EVENT_##name]))
+
 #define hyp_trace(name, ...)						\
 do {									\
-	if (HYP_TRACE_SITES && READ_ONCE(hyp_event_on[HYP_EVENT_##name])) { \
+	if (hyp_trace_on(name)) {					\
 		struct rb_cpu *__rb = this_trace_rb();			\
 		struct hyp_event_##name *__ev;				\
 									\

@@ -1,0 +1,1011 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace-bench: what tracing costs, and how fast a trace can be read out,
+ * measured from inside the guest on the trace remotes of
+ * /sys/kernel/tracing/remotes/ (the hypervisor's, and the kernel's "test"
+ * remote as a reference with no hypervisor in the path).
+ *
+ * Run it under qemu-system-aarch64 -icount shift=0,sleep=off: every guest
+ * instruction then advances the virtual clock by exactly one nanosecond and
+ * idle time is skipped, so a CLOCK_MONOTONIC difference is a count of
+ * instructions, the same on any host and, within a percent or so (where
+ * timer interrupts land), on every run. Read every "ns" below as
+ * "instructions". icount keeps one clock for the whole machine, so
+ * the instructions of other busy CPUs count too: the figures of "loop" and
+ * "hvc" are clean only on an otherwise idle guest, and in "drain" the
+ * reader's work takes virtual time away from the writer.
+ *
+ * loop    The cost of one pwrite() to a remote's write_event file, syscall
+ *         and tracefs included. With events=none nothing is recorded (the
+ *         hypervisor remote still makes its hypercall; the test remote fails
+ *         the write at once); with events=selftest one event is recorded;
+ *         with hyp_enter,hyp_exit too, the hypervisor also records its own
+ *         entry and exit. The differences are the cost of an event.
+ * hvc     The cost of one null hypercall, made by the bench_hvc module with
+ *         interrupts off, so without the syscall: the hypervisor's entry and
+ *         exit, with or without tracing them.
+ * drain   The highest rate of selftest events per second, written on one
+ *         CPU, that a reader of that CPU's trace_pipe keeps up with without
+ *         losing a single event, for one buffer size. The reader only learns
+ *         of new data from the trace_remote poll timer (every 100 ms), so
+ *         the buffer must hold about 100 ms of events plus the time it takes
+ *         to read them out. writer_bound=1 means the writer could not write
+ *         faster, so the reader's limit is higher than the rate reported.
+ *
+ * Results go to stdout, one "@bench key=value ..." line per run, for a host
+ * script to tabulate; progress and errors go to stderr.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG			"hyptrace-bench"
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+/* As the kernel's (and tools/include/linux/compiler.h's): check formats. */
+#define __printf(fmt, args)	__attribute__((__format__(printf, fmt, args)))
+#define REMOTES_DIR		"/sys/kernel/tracing/remotes"
+#define BENCH_HVC_DIR		"/sys/module/bench_hvc/parameters"
+#define NSEC_PER_SEC		1000000000ULL
+#define NSEC_PER_MSEC		1000000ULL
+
+#define WARMUP_WRITES		1000
+#define WARMUP_HVC_CALLS	1000
+
+/* drain: the writer writes a burst every tick of virtual time. */
+#define TICK_NS			(10 * NSEC_PER_MSEC)
+#define FIRST_RATE		1000UL
+#define MAX_RATE		8192000UL
+/* Below this share of its target rate the writer is the bottleneck. */
+#define WRITER_BOUND_SHARE	0.9
+/*
+ * How long the reader may take, after the last write, to show the last
+ * event: trace_pipe only sees new data on the 100 ms poll timer, so this is
+ * several polls.
+ */
+#define READER_GRACE_MS		1000
+#define READ_CHUNK		(64 * 1024)
+
+/* ---------------------------------------------------------------------- */
+/* Errors and small helpers                                               */
+/* ---------------------------------------------------------------------- */
+
+static _Noreturn __printf(1, 2) void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static unsigned long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void sleep_until_ns(unsigned long long deadline)
+{
+	struct timespec ts = {
+		.tv_sec = deadline / NSEC_PER_SEC,
+		.tv_nsec = deadline % NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static void pin_to_cpu(unsigned long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("cannot run on CPU %lu: sched_setaffinity: %s", cpu,
+		    strerror(errno));
+}
+
+/* Check early that a child will be able to run on @cpu. */
+static void check_cpu_allowed(unsigned long cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("sched_getaffinity: %s", strerror(errno));
+	if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set))
+		die("cannot run on CPU %lu: not online or not allowed", cpu);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Files                                                                  */
+/* ---------------------------------------------------------------------- */
+
+/* Write a short text to a sysfs or tracefs file in one write(), or die. */
+static void vwrite_file(const char *path, const char *fmt, va_list ap)
+{
+	char text[64];
+	ssize_t n;
+	int len;
+	int fd;
+
+	len = vsnprintf(text, sizeof(text), fmt, ap);
+	if (len < 0 || len >= (int)sizeof(text))
+		die("text for %s too long", path);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	n = write(fd, text, len);
+	if (n != len)
+		die("cannot write \"%.*s\" to %s: %s",
+		    len - (text[len - 1] == '\n'), text, path,
+		    n < 0 ? strerror(errno) : "short write");
+	close(fd);
+}
+
+static void __printf(2, 3)
+write_file(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwrite_file(path, fmt, ap);
+	va_end(ap);
+}
+
+/* Read a small file into a NUL-terminated buffer, or die. */
+static void read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		die("cannot read %s: %s", path, strerror(errno));
+	buf[n] = '\0';
+	close(fd);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Trace remotes                                                          */
+/* ---------------------------------------------------------------------- */
+
+struct remote {
+	const char *name;
+	char dir[PATH_MAX];
+};
+
+static void remote_open(struct remote *r, const char *name)
+{
+	struct stat st;
+
+	r->name = name;
+	snprintf(r->dir, sizeof(r->dir), REMOTES_DIR "/%s", name);
+	if (stat(r->dir, &st))
+		die("no remote \"%s\": %s: %s%s", name, r->dir, strerror(errno),
+		    strcmp(name, "test") ? "" :
+		    " (insmod remote_test.ko first)");
+}
+
+static void remote_path(const struct remote *r, const char *file, char *buf,
+			size_t size)
+{
+	if (snprintf(buf, size, "%s/%s", r->dir, file) >= (int)size)
+		die("path too long: %s/%s", r->dir, file);
+}
+
+static void __printf(3, 4)
+remote_write(const struct remote *r, const char *file, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+
+	remote_path(r, file, path, sizeof(path));
+	va_start(ap, fmt);
+	vwrite_file(path, fmt, ap);
+	va_end(ap);
+}
+
+/* Each remote has its own event group directory (hypervisor/, test/). */
+static void remote_enable_event(const struct remote *r, const char *event)
+{
+	char pattern[PATH_MAX];
+	glob_t found;
+
+	if (snprintf(pattern, sizeof(pattern), "%s/events/*/%s/enable",
+		     r->dir, event) >= (int)sizeof(pattern))
+		die("event name too long: %s", event);
+	if (glob(pattern, 0, NULL, &found) || found.gl_pathc != 1)
+		die("no event \"%s\" in remote %s: %s: %s", event, r->name,
+		    pattern, strerror(ENOENT));
+	write_file(found.gl_pathv[0], "1\n");
+	globfree(&found);
+}
+
+static bool events_none(const char *events)
+{
+	return !strcmp(events, "none");
+}
+
+/*
+ * Start the remote from a clean state: tracing off, an empty buffer of
+ * @kb KiB per CPU (0 keeps the current size), only the comma-separated
+ * @events enabled, and tracing on unless @events is "none". The size is set
+ * while tracing is off and the buffer empty, when the remote takes it.
+ */
+static void remote_configure(const struct remote *r, unsigned long kb,
+			     const char *events)
+{
+	char list[256];
+	char *save;
+	char *ev;
+
+	remote_write(r, "tracing_on", "0\n");
+	remote_write(r, "trace", "0\n");
+	if (kb)
+		remote_write(r, "buffer_size_kb", "%lu\n", kb);
+	remote_write(r, "events/enable", "0\n");
+	if (events_none(events))
+		return;
+
+	if (snprintf(list, sizeof(list), "%s", events) >= (int)sizeof(list))
+		die("event list too long: %s", events);
+	for (ev = strtok_r(list, ",", &save); ev;
+	     ev = strtok_r(NULL, ",", &save))
+		remote_enable_event(r, ev);
+	remote_write(r, "tracing_on", "1\n");
+}
+
+static void remote_stop(const struct remote *r)
+{
+	remote_write(r, "tracing_on", "0\n");
+}
+
+static int remote_open_write_event(const struct remote *r)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	remote_path(r, "write_event", path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Emit one selftest event from its decimal id; false if refused. */
+static bool write_event_text(int fd, const char *text, size_t len)
+{
+	return pwrite(fd, text, len, 0) == (ssize_t)len;
+}
+
+static bool write_event_id(int fd, unsigned long long id)
+{
+	char text[24];
+	int len;
+
+	len = snprintf(text, sizeof(text), "%llu\n", id);
+	return write_event_text(fd, text, len);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Options                                                                */
+/* ---------------------------------------------------------------------- */
+
+enum option_id {
+	OPT_REMOTE,
+	OPT_EVENTS,
+	OPT_ITERATIONS,
+	OPT_CALLS,
+	OPT_CPU,
+	OPT_BUFFER_KB,
+	OPT_SECONDS,
+	OPT_READER_CPU,
+	OPT_STEPS,
+	OPT_HELP,
+};
+
+#define OPT_BIT(id)	(1U << (id))
+
+struct options {
+	unsigned int given;	/* OPT_BIT()s of the options on the line */
+	const char *remote;
+	const char *events;
+	unsigned long iterations;
+	unsigned long calls;
+	unsigned long cpu;
+	unsigned long buffer_kb;
+	double seconds;
+	unsigned long reader_cpu;
+	unsigned long steps;
+};
+
+static const struct option long_options[] = {
+	{ "remote",	required_argument, NULL, OPT_REMOTE },
+	{ "events",	required_argument, NULL, OPT_EVENTS },
+	{ "iterations",	required_argument, NULL, OPT_ITERATIONS },
+	{ "calls",	required_argument, NULL, OPT_CALLS },
+	{ "cpu",	required_argument, NULL, OPT_CPU },
+	{ "buffer-kb",	required_argument, NULL, OPT_BUFFER_KB },
+	{ "seconds",	required_argument, NULL, OPT_SECONDS },
+	{ "reader-cpu",	required_argument, NULL, OPT_READER_CPU },
+	{ "steps",	required_argument, NULL, OPT_STEPS },
+	{ "help",	no_argument,	   NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: " PROG " COMMAND [options]\n"
+		"\n"
+		"Run in the guest under qemu -icount shift=0,sleep=off, where 1 ns\n"
+		"of CLOCK_MONOTONIC is 1 instruction. Results go to stdout as\n"
+		"'@bench key=value ...' lines, progress to stderr.\n"
+		"\n"
+		"  loop --remote R --events LIST --iterations N [--cpu C]\n"
+		"      time N writes to remotes/R/write_event on CPU C (default 1)\n"
+		"      with the events of LIST enabled: 'none' (tracing off) or\n"
+		"      names separated by commas, e.g. selftest,hyp_enter,hyp_exit\n"
+		"  hvc --calls N --events LIST [--cpu C]\n"
+		"      time N null hypercalls made by the bench_hvc module on\n"
+		"      CPU C (default 1), with LIST enabled in the hypervisor remote\n"
+		"  drain --remote R --buffer-kb KB --seconds S [--cpu C]\n"
+		"        [--reader-cpu C2] [--steps K]\n"
+		"      find the highest rate of selftest events per second on\n"
+		"      CPU C (default 1) that a reader of its trace_pipe on CPU C2\n"
+		"      (default 2) keeps up with at zero loss, with KB KiB buffers;\n"
+		"      each trial lasts S virtual seconds (a decimal, e.g. 0.2);\n"
+		"      doubles the rate from %lu/s until the first loss, then\n"
+		"      bisects K times (default 5)\n"
+		"\n"
+		"Remotes: hypervisor, test (insmod remote_test.ko first).\n",
+		FIRST_RATE);
+}
+
+static _Noreturn __printf(1, 2) void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see " PROG " --help)\n");
+	exit(2);
+}
+
+static unsigned long parse_ulong(const char *text, const char *option,
+				 unsigned long min)
+{
+	unsigned long val;
+	char *end;
+
+	errno = 0;
+	val = strtoul(text, &end, 10);
+	if (errno || end == text || *end || text[0] == '-' || val < min)
+		usage_error("--%s wants a whole number >= %lu, not \"%s\"",
+			    option, min, text);
+	return val;
+}
+
+static double parse_seconds(const char *text)
+{
+	double val;
+	char *end;
+
+	errno = 0;
+	val = strtod(text, &end);
+	if (errno || end == text || *end || !(val >= 0.01 && val <= 3600))
+		usage_error("--seconds wants a duration from 0.01 to 3600, not \"%s\"",
+			    text);
+	return val;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int id;
+
+	*o = (struct options) {
+		.cpu = 1,
+		.reader_cpu = 2,
+		.steps = 5,
+	};
+	while ((id = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		switch (id) {
+		case OPT_REMOTE:
+			o->remote = optarg;
+			break;
+		case OPT_EVENTS:
+			o->events = optarg;
+			break;
+		case OPT_ITERATIONS:
+			o->iterations = parse_ulong(optarg, "iterations", 1);
+			break;
+		case OPT_CALLS:
+			o->calls = parse_ulong(optarg, "calls", 1);
+			break;
+		case OPT_CPU:
+			o->cpu = parse_ulong(optarg, "cpu", 0);
+			break;
+		case OPT_BUFFER_KB:
+			o->buffer_kb = parse_ulong(optarg, "buffer-kb", 1);
+			break;
+		case OPT_SECONDS:
+			o->seconds = parse_seconds(optarg);
+			break;
+		case OPT_READER_CPU:
+			o->reader_cpu = parse_ulong(optarg, "reader-cpu", 0);
+			break;
+		case OPT_STEPS:
+			o->steps = parse_ulong(optarg, "steps", 0);
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			usage_error("bad option");
+		}
+		o->given |= OPT_BIT(id);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument \"%s\"", argv[optind]);
+}
+
+/* ---------------------------------------------------------------------- */
+/* loop: the cost of one write_event                                      */
+/* ---------------------------------------------------------------------- */
+
+static int cmd_loop(const struct options *o)
+{
+	static const char one[] = "1\n";
+	unsigned long long start, ns;
+	unsigned long failed = 0;
+	struct remote r;
+	unsigned long i;
+	int fd;
+
+	pin_to_cpu(o->cpu);
+	remote_open(&r, o->remote);
+	remote_configure(&r, 0, o->events);
+	fd = remote_open_write_event(&r);
+
+	fprintf(stderr, "loop: %s events=%s: %lu writes on CPU %lu\n",
+		r.name, o->events, o->iterations, o->cpu);
+	for (i = 0; i < WARMUP_WRITES; i++)
+		write_event_text(fd, one, sizeof(one) - 1);
+
+	start = monotonic_ns();
+	for (i = 0; i < o->iterations; i++)
+		if (!write_event_text(fd, one, sizeof(one) - 1))
+			failed++;
+	ns = monotonic_ns() - start;
+
+	close(fd);
+	remote_stop(&r);
+	printf("@bench loop remote=%s events=%s iterations=%lu ns=%llu per_op=%.1f failed=%lu\n",
+	       r.name, o->events, o->iterations, ns,
+	       (double)ns / o->iterations, failed);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* hvc: the cost of one null hypercall                                    */
+/* ---------------------------------------------------------------------- */
+
+static int cmd_hvc(const struct options *o)
+{
+	const char *calls = BENCH_HVC_DIR "/calls";
+	const char *elapsed = BENCH_HVC_DIR "/elapsed_ns";
+	unsigned long long ns;
+	struct remote r;
+	char text[32];
+
+	if (access(calls, W_OK))
+		die("bench_hvc module not loaded? %s: %s", calls,
+		    strerror(errno));
+	/* bench_hvc makes the hypercalls on the CPU of the task writing. */
+	pin_to_cpu(o->cpu);
+	remote_open(&r, "hypervisor");
+	remote_configure(&r, 0, o->events);
+
+	fprintf(stderr, "hvc: events=%s: %lu hypercalls on CPU %lu\n",
+		o->events, o->calls, o->cpu);
+	write_file(calls, "%d\n", WARMUP_HVC_CALLS);
+	write_file(calls, "%lu\n", o->calls);
+	read_file(elapsed, text, sizeof(text));
+	remote_stop(&r);
+
+	ns = strtoull(text, NULL, 10);
+	printf("@bench hvc events=%s calls=%lu ns=%llu per_call=%.1f\n",
+	       o->events, o->calls, ns, (double)ns / o->calls);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* drain: the reader                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* What the reader child saw; sent to the parent through a pipe. */
+struct reader_counts {
+	unsigned long long events;	/* selftest events with ids 1..last */
+	unsigned long long lost;	/* sum of the [LOST n EVENTS] lines */
+	bool saw_last;
+};
+
+struct reader {
+	pid_t pid;
+	int fd;		/* read end of the pipe from the child */
+};
+
+static void reader_stop_handler(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Caught without SA_RESTART, a stop signal makes a read() blocked in
+ * trace_pipe fail with EINTR: that is how the reader learns it must stop,
+ * as no other signal is caught.
+ */
+static void reader_catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = reader_stop_handler };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/*
+ * Account one line of trace_pipe: "CPU:<n> [LOST <count> EVENTS]" or an
+ * event line, of which only selftest events with ids 1..@last_id count.
+ */
+static void reader_count_line(const char *line, unsigned long long last_id,
+			      struct reader_counts *c)
+{
+	unsigned long long id;
+	const char *p;
+
+	p = strstr(line, "[LOST ");
+	if (p) {
+		c->lost += strtoull(p + strlen("[LOST "), NULL, 10);
+		return;
+	}
+	if (!strstr(line, "selftest"))
+		return;
+	p = strstr(line, " id=");
+	if (!p)
+		return;
+	id = strtoull(p + strlen(" id="), NULL, 10);
+	if (id >= 1 && id <= last_id)
+		c->events++;
+	if (id == last_id)
+		c->saw_last = true;
+}
+
+/*
+ * Account the complete lines of @buf[0..@len) and move a trailing partial
+ * line to the start of @buf, for the next read() to complete. Returns the
+ * length of that partial line.
+ */
+static size_t reader_count_lines(char *buf, size_t len, size_t size,
+				 unsigned long long last_id,
+				 struct reader_counts *c)
+{
+	char *line = buf;
+	char *nl;
+
+	while ((nl = memchr(line, '\n', buf + len - line))) {
+		*nl = '\0';
+		reader_count_line(line, last_id, c);
+		line = nl + 1;
+	}
+	len = buf + len - line;
+	if (len == size)	/* a line longer than the buffer: drop it */
+		return 0;
+	memmove(buf, line, len);
+	return len;
+}
+
+static void reader_read_until_last(int fd, unsigned long long last_id,
+				   struct reader_counts *c)
+{
+	static char buf[READ_CHUNK];
+	size_t len = 0;
+	ssize_t n;
+
+	while (!c->saw_last) {
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n < 0 && errno == EINTR)
+			break;
+		if (n < 0)
+			die("reader: cannot read trace_pipe: %s",
+			    strerror(errno));
+		if (n == 0)
+			break;
+		len = reader_count_lines(buf, len + n, sizeof(buf), last_id,
+					 c);
+	}
+}
+
+/* The reader child: tells the parent it is ready, reads, reports, exits. */
+static _Noreturn void
+reader_main(const char *path, unsigned long cpu, unsigned long long last_id,
+	    int report_fd)
+{
+	struct reader_counts c = { 0 };
+	const char ready = 'R';
+	int fd;
+
+	reader_catch_stop_signals();
+	pin_to_cpu(cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("reader: cannot open %s: %s", path, strerror(errno));
+	if (write(report_fd, &ready, 1) != 1)
+		_exit(1);
+
+	reader_read_until_last(fd, last_id, &c);
+
+	if (write(report_fd, &c, sizeof(c)) != sizeof(c))
+		_exit(1);
+	_exit(0);
+}
+
+/* Fork a reader of @r's per_cpu/cpu@cpu/trace_pipe and wait till it reads. */
+static void reader_start(struct reader *rd, const struct remote *r,
+			 unsigned long cpu, unsigned long reader_cpu,
+			 unsigned long long last_id)
+{
+	char file[64], path[PATH_MAX];
+	int fds[2];
+	char ready;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%lu/trace_pipe", cpu);
+	remote_path(r, file, path, sizeof(path));
+	if (pipe(fds))
+		die("pipe: %s", strerror(errno));
+
+	fflush(NULL);	/* or the child would print our buffered output too */
+	rd->pid = fork();
+	if (rd->pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!rd->pid) {
+		close(fds[0]);
+		reader_main(path, reader_cpu, last_id, fds[1]);
+	}
+	close(fds[1]);
+	rd->fd = fds[0];
+	if (read(rd->fd, &ready, 1) != 1)
+		die("the reader of %s did not start", path);
+}
+
+static bool wait_readable(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, timeout_ms) > 0;
+}
+
+/*
+ * Collect the reader's counts: give it @grace_ms to reach the last event,
+ * then tell it to stop. The signal is repeated in case it came just before
+ * the reader blocked in read(), where it would not interrupt it.
+ */
+static void reader_finish(struct reader *rd, int grace_ms,
+			  struct reader_counts *c)
+{
+	int tries = 0;
+
+	if (!wait_readable(rd->fd, grace_ms)) {
+		do {
+			if (++tries > 50) {
+				kill(rd->pid, SIGKILL);
+				die("the trace_pipe reader does not stop");
+			}
+			kill(rd->pid, SIGUSR1);
+		} while (!wait_readable(rd->fd, 100));
+	}
+	if (read(rd->fd, c, sizeof(*c)) != sizeof(*c))
+		die("the trace_pipe reader failed");
+	close(rd->fd);
+	waitpid(rd->pid, NULL, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* drain: the writer, one trial, and the search                           */
+/* ---------------------------------------------------------------------- */
+
+struct drain_setup {
+	struct remote remote;
+	int write_fd;
+	unsigned long cpu;
+	unsigned long reader_cpu;
+	unsigned long kb;
+	double seconds;
+};
+
+struct trial {
+	unsigned long target;		/* events per second asked for */
+	double achieved;		/* events per second written */
+	unsigned long long total;	/* events written, ids 1..total */
+	struct reader_counts read;
+};
+
+static bool trial_zero_loss(const struct trial *t)
+{
+	return t->read.events == t->total && !t->read.lost;
+}
+
+static bool trial_writer_bound(const struct trial *t)
+{
+	return t->achieved < WRITER_BOUND_SHARE * t->target;
+}
+
+static unsigned long long trial_lost(const struct trial *t)
+{
+	return t->total > t->read.events ? t->total - t->read.events : 0;
+}
+
+/*
+ * Write ids 1..@total in equal bursts, one every TICK_NS, sleeping between
+ * bursts; a writer behind schedule goes on without sleeping. Returns the
+ * rate achieved: events per second over the scheduled duration, or over
+ * the time actually taken if longer.
+ */
+static double write_bursts(int fd, unsigned long long total,
+			   unsigned long ticks)
+{
+	unsigned long long start, elapsed, id = 1, until;
+	unsigned long tick;
+
+	start = monotonic_ns();
+	for (tick = 1; tick <= ticks; tick++) {
+		for (until = total * tick / ticks; id <= until; id++)
+			if (!write_event_id(fd, id))
+				die("write_event refused event %llu: %s", id,
+				    strerror(errno));
+		if (tick < ticks && monotonic_ns() < start + tick * TICK_NS)
+			sleep_until_ns(start + tick * TICK_NS);
+	}
+	elapsed = monotonic_ns() - start;
+	if (elapsed < ticks * TICK_NS)
+		elapsed = ticks * TICK_NS;
+	return (double)total * NSEC_PER_SEC / elapsed;
+}
+
+static void drain_trial(const struct drain_setup *d, unsigned long rate,
+			struct trial *t)
+{
+	unsigned long ticks = d->seconds * NSEC_PER_SEC / TICK_NS + 0.5;
+	struct reader rd;
+
+	if (!ticks)
+		ticks = 1;
+	t->target = rate;
+	t->total = (double)rate * ticks * TICK_NS / NSEC_PER_SEC + 0.5;
+
+	remote_configure(&d->remote, d->kb, "selftest");
+	reader_start(&rd, &d->remote, d->cpu, d->reader_cpu, t->total);
+	t->achieved = write_bursts(d->write_fd, t->total, ticks);
+	reader_finish(&rd, READER_GRACE_MS, &t->read);
+	remote_stop(&d->remote);
+
+	fprintf(stderr,
+		"drain: %s %lu KiB: target %lu/s achieved %.0f/s: %llu written, %llu read, %llu lost (%llu in LOST lines)\n",
+		d->remote.name, d->kb, t->target, t->achieved, t->total,
+		t->read.events, trial_lost(t), t->read.lost);
+}
+
+struct drain_result {
+	unsigned int trials;
+	struct trial last;		/* the latest trial */
+	bool have_best;
+	struct trial best;		/* highest achieved rate at zero loss */
+	bool have_loss;
+	struct trial first_loss;	/* lowest target rate with loss */
+	bool writer_bound;		/* stopped as the writer fell behind */
+};
+
+/* Run a trial at @rate and keep it if it is the best or first loss yet. */
+static bool drain_try_rate(const struct drain_setup *d, unsigned long rate,
+			   struct drain_result *res)
+{
+	struct trial t;
+
+	drain_trial(d, rate, &t);
+	res->trials++;
+	res->last = t;
+	if (trial_zero_loss(&t)) {
+		if (!res->have_best || t.achieved > res->best.achieved)
+			res->best = t;
+		res->have_best = true;
+		return true;
+	}
+	if (!res->have_loss || t.target < res->first_loss.target)
+		res->first_loss = t;
+	res->have_loss = true;
+	return false;
+}
+
+/*
+ * Double the rate while there is no loss and the writer keeps up; after
+ * the first loss, bisect between the last good rate and it.
+ */
+static void drain_search(const struct drain_setup *d, unsigned long steps,
+			 struct drain_result *res)
+{
+	unsigned long good = 0, bad, rate, mid;
+
+	for (rate = FIRST_RATE; ; rate *= 2) {
+		if (!drain_try_rate(d, rate, res))
+			break;
+		/* No loss, but the reader was not pushed to its limit. */
+		res->writer_bound = trial_writer_bound(&res->last);
+		if (res->writer_bound || rate >= MAX_RATE)
+			return;
+		good = rate;
+	}
+
+	bad = rate;
+	while (steps--) {
+		mid = good + (bad - good) / 2;
+		if (mid == good || mid == bad)
+			break;
+		if (drain_try_rate(d, mid, res))
+			good = mid;
+		else
+			bad = mid;
+	}
+}
+
+static void print_drain_result(const struct drain_setup *d,
+			       const struct drain_result *res)
+{
+	char loss_rate[32] = "none", loss_pct[32] = "none";
+	const struct trial *f = &res->first_loss;
+
+	if (res->have_loss) {
+		snprintf(loss_rate, sizeof(loss_rate), "%.0f", f->achieved);
+		snprintf(loss_pct, sizeof(loss_pct), "%.1f",
+			 100.0 * trial_lost(f) / f->total);
+	}
+	printf("@bench drain remote=%s kb=%lu zero_loss_rate=%.0f loss_rate=%s loss_pct=%s writer_bound=%d trials=%u\n",
+	       d->remote.name, d->kb,
+	       res->have_best ? res->best.achieved : 0.0, loss_rate, loss_pct,
+	       res->writer_bound, res->trials);
+}
+
+static int cmd_drain(const struct options *o)
+{
+	struct drain_result res = { 0 };
+	struct drain_setup d = {
+		.cpu = o->cpu,
+		.reader_cpu = o->reader_cpu,
+		.kb = o->buffer_kb,
+		.seconds = o->seconds,
+	};
+
+	if (d.cpu == d.reader_cpu)
+		usage_error("--cpu and --reader-cpu must differ");
+	check_cpu_allowed(d.reader_cpu);
+	pin_to_cpu(d.cpu);
+	remote_open(&d.remote, o->remote);
+	d.write_fd = remote_open_write_event(&d.remote);
+
+	drain_search(&d, o->steps, &res);
+
+	close(d.write_fd);
+	remote_stop(&d.remote);
+	remote_write(&d.remote, "trace", "0\n");
+	print_drain_result(&d, &res);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Commands                                                               */
+/* ---------------------------------------------------------------------- */
+
+struct command {
+	const char *name;
+	int (*run)(const struct options *o);
+	unsigned int required;
+	unsigned int optional;
+};
+
+static const struct command commands[] = {
+	{
+		.name = "loop",
+		.run = cmd_loop,
+		.required = OPT_BIT(OPT_REMOTE) | OPT_BIT(OPT_EVENTS) |
+			    OPT_BIT(OPT_ITERATIONS),
+		.optional = OPT_BIT(OPT_CPU),
+	},
+	{
+		.name = "hvc",
+		.run = cmd_hvc,
+		.required = OPT_BIT(OPT_CALLS) | OPT_BIT(OPT_EVENTS),
+		.optional = OPT_BIT(OPT_CPU),
+	},
+	{
+		.name = "drain",
+		.run = cmd_drain,
+		.required = OPT_BIT(OPT_REMOTE) | OPT_BIT(OPT_BUFFER_KB) |
+			    OPT_BIT(OPT_SECONDS),
+		.optional = OPT_BIT(OPT_CPU) | OPT_BIT(OPT_READER_CPU) |
+			    OPT_BIT(OPT_STEPS),
+	},
+};
+
+static const char *option_name(unsigned int id)
+{
+	const struct option *opt;
+
+	for (opt = long_options; opt->name; opt++)
+		if (opt->val == (int)id)
+			return opt->name;
+	return "?";
+}
+
+/* Refuse options missing for @cmd, or that it would silently ignore. */
+static void check_options(const struct command *cmd, const struct options *o)
+{
+	unsigned int id;
+
+	for (id = 0; id < OPT_HELP; id++) {
+		if ((cmd->required & OPT_BIT(id)) && !(o->given & OPT_BIT(id)))
+			usage_error("%s needs --%s", cmd->name,
+				    option_name(id));
+		if ((o->given & OPT_BIT(id)) &&
+		    !((cmd->required | cmd->optional) & OPT_BIT(id)))
+			usage_error("%s takes no --%s", cmd->name,
+				    option_name(id));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	struct options o;
+
+	if (argc < 2 || argv[1][0] == '-') {
+		parse_options(argc, argv, &o);	/* handles --help */
+		usage_error("no command");
+	}
+	for (cmd = commands; cmd < commands + ARRAY_SIZE(commands); cmd++)
+		if (!strcmp(cmd->name, argv[1]))
+			break;
+	if (cmd == commands + ARRAY_SIZE(commands))
+		usage_error("unknown command \"%s\"", argv[1]);
+
+	parse_options(argc - 1, argv + 1, &o);
+	check_options(cmd, &o);
+	return cmd->run(&o);
+}

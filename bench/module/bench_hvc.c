@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench_hvc: the null-hypercall round trip, for `make bench`.
+ *
+ *   echo 20000 > /sys/module/bench_hvc/parameters/calls
+ *   cat /sys/module/bench_hvc/parameters/elapsed_ns
+ *
+ * Writing N makes N HYPTRACE_CALL_VERSION hypercalls from the writer's CPU
+ * with interrupts off and keeps the total time in elapsed_ns. The call does
+ * nothing but answer, so what the loop times is the trap into EL2, the
+ * dispatch, the return, and whatever tracing adds around them: run it with
+ * tracing off and with hyp_enter/hyp_exit on, and the difference is what
+ * tracing one trap costs. Under QEMU's -icount shift=0 a nanosecond is one
+ * guest instruction.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "hyptrace_abi.h"
+
+/* <linux/arm-smccc.h> spells the same SMCCC_RET_* codes its own way. */
+#undef SMCCC_RET_SUCCESS
+#undef SMCCC_RET_NOT_SUPPORTED
+#undef SMCCC_RET_NOT_REQUIRED
+#undef SMCCC_RET_INVALID_PARAMETER
+
+#include <linux/arm-smccc.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/timekeeping.h>
+
+/*
+ * Interrupts stay off for the whole run: at a few hundred instructions a
+ * call this is well under 100 ms of virtual time.
+ */
+#define BENCH_HVC_MAX_CALLS	100000U
+
+static u64 elapsed_ns;
+module_param(elapsed_ns, ullong, 0444);
+MODULE_PARM_DESC(elapsed_ns, "total time of the last run, in ns");
+
+static bool hyptrace_answers(void)
+{
+	struct arm_smccc_res res;
+
+	arm_smccc_1_1_hvc(HYPTRACE_CALL_VERSION, &res);
+	return res.a0 == HYPTRACE_RET_SUCCESS &&
+	       res.a1 >> 16 == HYPTRACE_ABI_MAJOR;
+}
+
+static u64 time_null_calls(unsigned int calls)
+{
+	struct arm_smccc_res res;
+	unsigned long flags;
+	unsigned int i;
+	u64 start, end;
+
+	local_irq_save(flags);
+	start = ktime_get_ns();
+	for (i = 0; i < calls; i++)
+		arm_smccc_1_1_hvc(HYPTRACE_CALL_VERSION, &res);
+	end = ktime_get_ns();
+	local_irq_restore(flags);
+	return end - start;
+}
+
+static int calls_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int calls;
+	int ret;
+
+	ret = kstrtouint(val, 0, &calls);
+	if (ret)
+		return ret;
+	if (!calls || calls > BENCH_HVC_MAX_CALLS) {
+		pr_err("calls=%u: want 1..%u\n", calls, BENCH_HVC_MAX_CALLS);
+		return -EINVAL;
+	}
+	if (!hyptrace_answers()) {
+		pr_err("HYPTRACE_CALL_VERSION gets no hyptrace ABI %d answer: no hyptrace hypervisor below\n",
+		       HYPTRACE_ABI_MAJOR);
+		return -ENODEV;
+	}
+	elapsed_ns = time_null_calls(calls);
+	return 0;
+}
+
+static const struct kernel_param_ops calls_ops = {
+	.set = calls_set,
+};
+module_param_cb(calls, &calls_ops, NULL, 0200);
+MODULE_PARM_DESC(calls, "write N: time N null hypercalls on this CPU");
+
+MODULE_DESCRIPTION("hyptrace null-hypercall benchmark");
+MODULE_LICENSE("GPL");

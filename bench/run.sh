@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hyptrace benchmarks (make bench). See bench/README.md for what each row
+# measures and how to read it.
+#
+# Boots the hypervisor and the guest under QEMU with -icount shift=0, where
+# one guest instruction is one virtual nanosecond, runs bench/guest's
+# program there, boots once more with the trace sites compiled out for the
+# disabled-site baseline, adds the host-side figures, and prints one table.
+# The table is also written as Markdown and CSV under build/bench/.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	cat <<'EOF'
+Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
+                    [-- qemu-run.sh options]
+
+  --smoke            a quick run that proves every part works (few
+                     iterations, short drain trials); its figures are rough
+  --iterations N     loop iterations for the write_event and null-hypercall
+                     rows (default 20000)
+  --repeat K         time each loop K times and keep the fastest, the run
+                     least disturbed by the other CPUs (default 5)
+  --drain-seconds S  virtual seconds per drain trial (default 1)
+  -- OPTIONS         more qemu-run.sh options for every boot (the tests use
+                     it to check that the benchmark fails without the
+                     hypervisor: -- --no-hyp)
+
+Results: build/bench/results.md, build/bench/results.csv, console logs in
+build/bench/*.log.
+EOF
+}
+
+iterations=20000
+repeat=5
+drain_seconds=1
+drain_steps=5
+smoke=0
+qemu_run_args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) smoke=1; iterations=2000; repeat=1; drain_seconds=0.2
+		drain_steps=1 ;;
+	--iterations) [ $# -ge 2 ] || die "--iterations needs a number"
+		iterations=$2; shift ;;
+	--repeat) [ $# -ge 2 ] || die "--repeat needs a number"
+		repeat=$2; shift ;;
+	--drain-seconds) [ $# -ge 2 ] || die "--drain-seconds needs a number"
+		drain_seconds=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; qemu_run_args=("$@"); break ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+	shift
+done
+[[ $iterations =~ ^[1-9][0-9]*$ ]] || die "--iterations wants a number"
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || die "--repeat wants a number"
+
+OUT=$HYPTRACE_BUILD/bench
+HYP_NOSITES=$HYPTRACE_BUILD/hyp-nosites/hyptrace.bin
+PROG=$OUT/hyptrace-bench
+MODULE=$HYPTRACE_TOP/bench/module/bench_hvc.ko
+ICOUNT=(-icount shift=0,sleep=off)
+CPU_MODEL=cortex-a57
+NR_CPUS=4
+DEFAULT_KB=7
+BIG_KB=1024
+
+for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$PROG" \
+	"$MODULE" "$OUT/carveout_use"; do
+	[ -f "$f" ] || die "$f missing: run 'make bench' (it builds it)"
+done
+
+# boot NAME [qemu-run.sh options] -- guest script: one scripted boot under
+# -icount, console kept in $OUT/NAME.log.
+boot() {
+	local name=$1 script=$2
+	shift 2
+	step "boot $name"
+	"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --timeout 3000 \
+		--cpu "$CPU_MODEL" --smp "$NR_CPUS" \
+		--log "$OUT/$name.log" --add "$PROG:/root/hyptrace-bench" \
+		--add "$MODULE:/root/bench_hvc.ko" \
+		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
+		-- "${ICOUNT[@]}" ||
+		die "the $name boot failed (exit $?); console in $OUT/$name.log"
+}
+
+# The guest side of the main boot. Everything is timed inside the guest;
+# the @bench lines carry the figures.
+main_script() {
+	local ev kb i
+
+	echo 'set -e'
+	echo 'insmod /lib/modules/hyptrace/remote_test.ko'
+	echo 'insmod /root/bench_hvc.ko'
+	echo 'echo "@bench info kernel=$(uname -r)"'
+	echo 'for n in /sys/firmware/devicetree/base/reserved-memory/*/; do'
+	echo '	echo "@bench resmem name=$(basename $n) reg=$(od -An -tx1 -v $n/reg | tr -d " \n")"'
+	echo 'done'
+	for i in $(seq "$repeat"); do
+		for ev in none selftest selftest,hyp_enter,hyp_exit; do
+			echo "./hyptrace-bench loop --remote hypervisor --events $ev --iterations $iterations"
+		done
+		for ev in none selftest; do
+			echo "./hyptrace-bench loop --remote test --events $ev --iterations $iterations"
+		done
+		for ev in none hyp_enter,hyp_exit; do
+			echo "./hyptrace-bench hvc --events $ev --calls $iterations"
+		done
+	done
+	for kb in $DEFAULT_KB $BIG_KB; do
+		for remote in hypervisor test; do
+			echo "./hyptrace-bench drain --remote $remote --buffer-kb $kb --seconds $drain_seconds --steps $drain_steps"
+		done
+	done
+}
+
+# The baseline boot: the same null hypercall without any trace site.
+nosites_script() {
+	local i
+
+	echo 'set -e'
+	echo 'insmod /root/bench_hvc.ko'
+	for i in $(seq "$repeat"); do
+		echo "./hyptrace-bench hvc --events none --calls $iterations"
+	done
+}
+
+# The @bench lines of a log, as "kind key=value..." without the marker.
+bench_lines() {
+	grep -a -o '@bench .*' "$OUT/$1.log" | sed 's/^@bench //; s/\r$//'
+}
+
+# field LINE KEY: the value of KEY= in one @bench line.
+field() {
+	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -n 1
+}
+
+# best LOG KIND FILTER VALUEKEY: the smallest VALUEKEY among the LOG's
+# lines of KIND that contain every key=value of FILTER.
+best() {
+	local log=$1 kind=$2 filter=$3 key=$4
+	bench_lines "$log" | awk -v kind="$kind" -v filter="$filter" -v key="$key" '
+		$1 != kind { next }
+		{
+			n = split(filter, want, " ")
+			for (i = 1; i <= n; i++) {
+				hit = 0
+				for (j = 2; j <= NF; j++)
+					if ($j == want[i])
+						hit = 1
+				if (!hit)
+					next
+			}
+			for (j = 2; j <= NF; j++)
+				if (index($j, key "=") == 1) {
+					v = substr($j, length(key) + 2) + 0
+					if (!seen || v < min)
+						min = v
+					seen = 1
+				}
+		}
+		END { if (seen) printf "%.1f\n", min; else exit 1 }' ||
+		die "no '$kind $filter' result in $OUT/$log.log: the guest program failed there"
+}
+
+# calc 'awk expression': one decimal.
+calc() {
+	awk "BEGIN { printf \"%.1f\n\", $1 }"
+}
+
+# A figure for the table: thousands separated, one decimal unless whole.
+pretty() {
+	awk -v v="$1" 'BEGIN {
+		if (v !~ /^-?[0-9]+(\.[0-9]+)?$/) { print v; exit }
+		s = v == int(v) ? sprintf("%d", v) : sprintf("%.1f", v)
+		n = split(s, p, ".")
+		i = p[1]; out = ""
+		while (length(i) > 3 && substr(i, length(i) - 3, 1) != "-") {
+			out = "," substr(i, length(i) - 2) out
+			i = substr(i, 1, length(i) - 3)
+		}
+		print i out (n > 1 ? "." p[2] : "") }'
+}
+
+drain_cell() {
+	local line
+	line=$(bench_lines main | awk -v r="$1" -v kb="$2" \
+		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " "' |
+		tail -n 1)
+	[ -n "$line" ] ||
+		die "no drain result for $1 at $2 KiB in $OUT/main.log"
+	case $3 in
+	rate)
+		if [ "$(field "$line" writer_bound)" = 1 ]; then
+			echo "≥ $(pretty "$(field "$line" zero_loss_rate)") (writer-bound)"
+		else
+			pretty "$(field "$line" zero_loss_rate)"
+		fi ;;
+	loss)
+		if [ "$(field "$line" loss_rate)" = none ]; then
+			echo "no loss seen"
+		else
+			echo "$(field "$line" loss_pct) % at $(pretty "$(field "$line" loss_rate)")"
+		fi ;;
+	esac
+}
+
+# Row storage: one CSV line per row, turned into both tables at the end.
+rows=()
+row() {
+	rows+=("$1|$2|$3|$4|$5")
+}
+
+mkdir -p "$OUT"
+boot main "$(main_script)"
+boot nosites "$(nosites_script)" --hyp "$HYP_NOSITES"
+
+step "host-side writer cost (callgrind, tests/ringbuf)"
+make -s -C "$HYPTRACE_TOP/tests/ringbuf" bench BUILD="$HYPTRACE_BUILD/ringbuf" \
+	>"$OUT/callgrind.txt" 2>&1 ||
+	die "the callgrind benchmark failed: $OUT/callgrind.txt"
+cg() {
+	awk -v what="$1" 'index($0, what) == 1 { print $NF }' "$OUT/callgrind.txt" |
+		head -n 1
+}
+
+# 1 and 2: write_event round trips
+hv_off=$(best main loop "remote=hypervisor events=none" per_op)
+hv_st=$(best main loop "remote=hypervisor events=selftest" per_op)
+hv_all=$(best main loop "remote=hypervisor events=selftest,hyp_enter,hyp_exit" per_op)
+t_off=$(best main loop "remote=test events=none" per_op)
+t_st=$(best main loop "remote=test events=selftest" per_op)
+row 1a "write_event round trip, tracing off (instr/op)" \
+	"$(pretty "$hv_off")" "$(pretty "$t_off") (write refused)" \
+	"pKVM 1,547; test 1,490"
+row 1b "write_event round trip, selftest event on (instr/op)" \
+	"$(pretty "$hv_st")" "$(pretty "$t_st")" "pKVM 1,673; test 1,687"
+row 1c "write_event round trip, selftest + hyp_enter + hyp_exit (instr/op)" \
+	"$(pretty "$hv_all")" "–" "pKVM 1,949"
+ev1=$(calc "$hv_st - $hv_off")
+ev3=$(calc "($hv_all - $hv_off) / 3")
+row 1d "cost of one traced event: 1b − 1a; (1c − 1a) / 3 (instr)" \
+	"$ev1; $ev3" "$(calc "$t_st - $t_off") (1b − 1a)" \
+	"≤ 65 (pKVM 126; ~134)"
+
+# 3: the null hypercall
+hvc_off=$(best main hvc "events=none" per_call)
+hvc_on=$(best main hvc "events=hyp_enter,hyp_exit" per_call)
+hvc_bare=$(best nosites hvc "events=none" per_call)
+row 3a "null hypercall round trip, tracing off (instr)" \
+	"$(pretty "$hvc_off")" "–" ""
+row 3b "null hypercall round trip, hyp_enter + hyp_exit on (instr)" \
+	"$(pretty "$hvc_on")" "–" ""
+row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
+	"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
+row 3d "one disabled trace site: (3a − same call, sites compiled out) / 2 (instr)" \
+	"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "≤ 3"
+
+# 4: drain
+row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $DEFAULT_KB rate)" \
+	"$(drain_cell test $DEFAULT_KB rate)" "≥ test remote"
+row 4b "… loss above it, $DEFAULT_KB KiB (lost % at events/s)" \
+	"$(drain_cell hypervisor $DEFAULT_KB loss)" \
+	"$(drain_cell test $DEFAULT_KB loss)" ""
+row 4c "drain via trace_pipe, 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $BIG_KB rate)" \
+	"$(drain_cell test $BIG_KB rate)" "≥ test remote"
+row 4d "… loss above it, 1 MiB (lost % at events/s)" \
+	"$(drain_cell hypervisor $BIG_KB loss)" \
+	"$(drain_cell test $BIG_KB loss)" ""
+
+# 5: footprint
+read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
+	$1 ~ /^\.(text|rodata|head\.text)/ { t += $2 }
+	$1 ~ /^\.(data|rela|got)/ { d += $2 }
+	$1 ~ /^\.bss/ { b += $2 }
+	END { print t, d, b }')
+row 5a "hypervisor image: text / data / bss (bytes)" \
+	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss")" "–" ""
+resmem=$(bench_lines main | awk '$1 == "resmem" {
+	split($3, r, "="); h = r[2]
+	size = 0
+	for (i = 17; i <= 32; i += 2) size = size * 256 + \
+		index("0123456789abcdef", substr(h, i, 1)) * 16 - 16 + \
+		index("0123456789abcdef", substr(h, i + 1, 1)) - 1
+	sub(/^name=/, "", $2); sub(/@.*/, "", $2)
+	printf "%s%s %d MiB", sep, $2, size / 1048576; sep = ", " }')
+[ -n "$resmem" ] || die "no reserved-memory regions in $OUT/main.log"
+row 5b "memory reserved from Linux (device tree /reserved-memory)" \
+	"$resmem" "–" ""
+use_small=$("$OUT/carveout_use" "$NR_CPUS" "$DEFAULT_KB")
+use_big=$("$OUT/carveout_use" "$NR_CPUS" "$BIG_KB")
+row 5c "carve-out used per CPU at $DEFAULT_KB KiB / 1 MiB buffer_size_kb (KiB)" \
+	"$(($(field "$use_small" per_cpu_bytes) / 1024)) / $(($(field "$use_big" per_cpu_bytes) / 1024))" \
+	"–" ""
+boot_ns=$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/main.log" |
+	head -n 1 | cut -d' ' -f1)
+[ -n "$boot_ns" ] || die "no boot time line from the hypervisor in $OUT/main.log"
+row 5d "instructions from hypervisor entry to Linux entry (±16: counter tick)" \
+	"$(pretty "$boot_ns")" "–" ""
+
+# 6: host callgrind
+row 6 "host writer, callgrind: reserve+fill+commit 8 B / 16 B payload (instr/event)" \
+	"$(cg 'rb_reserve+fill+rb_commit, 8 B') / $(cg 'rb_reserve+fill+rb_commit, 16 B')" \
+	"–" "≤ 40"
+
+# The table
+kernel=$(bench_lines main | awk '$1 == "info" { sub(/^kernel=/, "", $2); print $2 }' | head -n 1)
+qemu=$(qemu-system-aarch64 --version | head -n 1 | sed 's/^QEMU emulator version //')
+host_cpu=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
+mode=full
+[ "$smoke" = 0 ] || mode="smoke (rough figures)"
+{
+	echo "hyptrace benchmarks: guest Linux $kernel, QEMU $qemu, guest CPU $CPU_MODEL × $NR_CPUS, ${ICOUNT[*]}"
+	echo "host CPU ${host_cpu:-unknown}; $iterations iterations, best of $repeat; drain trials of $drain_seconds virtual s; mode: $mode"
+	echo
+	echo "| # | measurement | hyptrace | kernel test remote | target / reference |"
+	echo "| --- | --- | --- | --- | --- |"
+	for r in "${rows[@]}"; do
+		IFS='|' read -r id what ours theirs target <<<"$r"
+		echo "| $id | $what | $ours | $theirs | $target |"
+	done
+} >"$OUT/results.md"
+{
+	echo "row,measurement,hyptrace,test_remote,target"
+	for r in "${rows[@]}"; do
+		IFS='|' read -r id what ours theirs target <<<"$r"
+		printf '%s,"%s","%s","%s","%s"\n' "$id" "$what" "$ours" \
+			"$theirs" "$target"
+	done
+} >"$OUT/results.csv"
+cat "$OUT/results.md"
+echo
+note "written: $OUT/results.md and $OUT/results.csv"
