@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/build_bug.h>
+#include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/mm.h>
@@ -126,6 +127,12 @@ static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 			return -EPROTO;
 		}
 	}
+	/* Checked: now trace_remote gets the shadows (raw.c) */
+	for (i = 0; i < (u32)desc->nr_cpus; i++) {
+		e = rb_desc_entry(desc, desc->struct_len, i);
+		e->meta_va = (unsigned long)
+			hyptrace_raw_shadow_meta(i, (void *)(unsigned long)e->meta_va);
+	}
 	return 0;
 
 outside:
@@ -145,11 +152,17 @@ struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
 	u64 pa, len;
 	int ret;
 
+	guard(mutex)(&ht->lock);
+	if (ht->unload_deferred) {
+		pr_info_ratelimited("the last buffer is still being read through trace_pipe_raw: close those files first\n");
+		return ERR_PTR(-EBUSY);
+	}
 	if (WARN_ON(ht->desc))
 		return ERR_PTR(-EBUSY);
 
-	ret = hyptrace_call(HYPTRACE_CALL_TRACE_LOAD, size, 0, 0, 0, &res,
-			    HYPTRACE_QUIET(HYPTRACE_RET_NO_MEMORY));
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_LOAD, size,
+			    ht->no_overwrite ? HYPTRACE_LOAD_NO_OVERWRITE : 0,
+			    0, 0, &res, HYPTRACE_QUIET(HYPTRACE_RET_NO_MEMORY));
 	if (ret == -ENOMEM)
 		report_no_memory(ht, size);
 	if (ret)
@@ -175,6 +188,7 @@ struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
 		goto unload;
 	}
 	ht->desc = (struct trace_buffer_desc *)desc;
+	hyptrace_raw_loaded(ht);
 	return ht->desc;
 
 unload:
@@ -183,12 +197,26 @@ unload:
 }
 
 /*
- * trace_remote has freed its reader before calling this, so nothing in the
- * kernel points into the pages any more when the hypervisor takes them back.
+ * trace_remote is done with the buffer: it has freed its reader, so nothing
+ * of it points into the pages any more. The raw files may still be reading
+ * them; then the last to close gives the pages back.
  */
+void hyptrace_buffer_release(struct hyptrace *ht)
+{
+	guard(mutex)(&ht->lock);
+	if (ht->raw_open)
+		ht->unload_deferred = true;
+	else
+		hyptrace_buffer_unload(ht);
+}
+
+/* Nobody reads the pages any more: the hypervisor may have them back. */
 void hyptrace_buffer_unload(struct hyptrace *ht)
 {
+	lockdep_assert_held(&ht->lock);
+	hyptrace_raw_unloaded(ht);
 	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL, 0);
 	kvfree(ht->desc);
 	ht->desc = NULL;
+	ht->unload_deferred = false;
 }

@@ -6,6 +6,8 @@
  *   hvc.c	issues one hypercall and turns its status into an errno
  *   buffer.c	turns the hypervisor's buffer descriptor into the kernel's
  *   remote.c	the trace_remote callbacks and the extra tracefs files
+ *   raw.c	per_cpu/cpuN/trace_pipe_raw and stats: whole pages, and who
+ *		consumes which CPU
  *   clock.c	keeps the hypervisor's timestamps on CLOCK_BOOTTIME
  *   events.c	the struct remote_event array, from shared/hyp_events.h
  */
@@ -26,16 +28,21 @@
 
 #include <linux/arm-smccc.h>
 #include <linux/bits.h>
+#include <linux/mutex.h>
 #include <linux/trace_remote_event.h>
 #include <linux/types.h>
 
+struct dentry;
 struct trace_buffer_desc;
 struct trace_remote_callbacks;
 
 /*
  * What discovery found, fixed once the module is loaded, and the buffer the
  * hypervisor currently has loaded. trace_remote serialises load, unload and
- * enable under its own mutex, so @desc needs no lock of ours.
+ * enable under its own mutex; @lock orders them against the raw files,
+ * which outlive trace_remote's interest in a buffer: when trace_remote
+ * unloads while a raw file is open, the hypervisor keeps the buffer until
+ * the last one closes (@unload_deferred), and no new one can be loaded.
  */
 struct hyptrace {
 	phys_addr_t carveout_base;
@@ -44,7 +51,11 @@ struct hyptrace {
 	unsigned int nr_cpus;		/* CPUs the hypervisor writes for */
 	unsigned int abi_minor;
 
+	struct mutex lock;
 	struct trace_buffer_desc *desc;	/* kernel VAs; NULL when unloaded */
+	bool unload_deferred;		/* trace_remote is done with @desc */
+	unsigned int raw_open;		/* trace_pipe_raw files open */
+	bool no_overwrite;		/* the next load drops newest events */
 	bool remote_attached;		/* trace_remote holds our pointers */
 };
 
@@ -61,11 +72,24 @@ int hyptrace_errno(long ret);
 /* buffer.c */
 struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
 					       unsigned long size);
+void hyptrace_buffer_release(struct hyptrace *ht);
 void hyptrace_buffer_unload(struct hyptrace *ht);
 
 /* clock.c */
 int hyptrace_clock_start(void);
 void hyptrace_clock_stop(void);
+
+/* raw.c */
+int hyptrace_raw_init(struct hyptrace *ht);
+int hyptrace_raw_create_files(struct hyptrace *ht, struct dentry *remote);
+void *hyptrace_raw_shadow_meta(unsigned int cpu, void *meta);
+void hyptrace_raw_loaded(struct hyptrace *ht);
+void hyptrace_raw_unloaded(struct hyptrace *ht);
+void hyptrace_raw_reset(unsigned int cpu);
+void hyptrace_raw_swapped(unsigned int cpu);
+void hyptrace_raw_sync(unsigned int cpu);
+void hyptrace_raw_sync_all(void);
+bool hyptrace_raw_claim_tracefs(unsigned int cpu);
 
 /* remote.c */
 extern struct trace_remote_callbacks hyptrace_remote_callbacks;

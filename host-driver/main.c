@@ -207,6 +207,7 @@ static int __init hyptrace_init(void)
 	struct hyptrace *ht = &hyptrace;
 	int ret;
 
+	mutex_init(&ht->lock);
 	ret = find_hyptrace();
 	if (!ret)
 		ret = check_version(ht);
@@ -216,6 +217,8 @@ static int __init hyptrace_init(void)
 		ret = check_carveout(ht);
 	if (!ret)
 		ret = disable_events();
+	if (!ret)
+		ret = hyptrace_raw_init(ht);
 	if (ret)
 		return ret;
 

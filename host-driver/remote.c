@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The trace_remote callbacks for remotes/hypervisor/, each one hypercall,
- * and the two files pKVM's hypervisor remote adds: write_event, for the
- * ftrace selftests, and trace_clock, which tells readers what the
- * timestamps are.
+ * the two files pKVM's hypervisor remote adds: write_event, for the ftrace
+ * selftests, and trace_clock, which tells readers what the timestamps are;
+ * overwrite, which picks what a full buffer loses, and the per-CPU raw
+ * files (raw.c).
  *
  * trace_remote calls load, unload, enable_tracing and enable_event under its
  * mutex, and swap_reader_page and reset under a raw spinlock with interrupts
@@ -11,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cleanup.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
 #include <linux/seq_file.h>
@@ -51,6 +53,8 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE, enable, 0, 0, 0, NULL,
 			    0);
+	/* trace_remote reads every CPU's counters next, when stopping */
+	hyptrace_raw_sync_all();
 	if (ret) {
 		/* trace_remote keeps the old state: so does the clock */
 		if (enable)
@@ -63,14 +67,26 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 
 static int hyptrace_swap_reader_page(unsigned int cpu, void *priv)
 {
+	int ret;
+
+	/* A CPU the raw files consume has no page for trace_pipe (raw.c) */
+	if (!hyptrace_raw_claim_tracefs(cpu))
+		return -EBUSY;
 	/* AGAIN is routine here, and the ring buffer says so itself */
-	return hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu, 0, 0, 0,
-			     NULL, HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu, 0, 0, 0,
+			    NULL, HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+	hyptrace_raw_swapped(cpu);
+	return ret;
 }
 
 static int hyptrace_reset(unsigned int cpu, void *priv)
 {
-	return hyptrace_call(HYPTRACE_CALL_TRACE_RESET, cpu, 0, 0, 0, NULL, 0);
+	int ret;
+
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_RESET, cpu, 0, 0, 0, NULL, 0);
+	if (!ret)
+		hyptrace_raw_reset(cpu);
+	return ret;
 }
 
 static int hyptrace_enable_event(unsigned short id, bool enable, void *priv)
@@ -91,19 +107,63 @@ DEFINE_SHOW_ATTRIBUTE(trace_clock);
 static ssize_t write_event_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	unsigned int cpu;
 	u64 val;
 	int ret;
 
 	ret = kstrtoull_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
+	cpu = get_cpu();
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_WRITE_EVENT, val, 0, 0, 0,
 			    NULL, 0);
+	/* So that reading trace right after shows it */
+	hyptrace_raw_sync(cpu);
+	put_cpu();
 	return ret ? ret : count;
 }
 
 static const struct file_operations write_event_fops = {
 	.write = write_event_write,
+};
+
+/*
+ * What a full buffer loses: 1 (the default, as the kernel's own
+ * options/overwrite) the oldest page, a flight recorder; 0 the newest
+ * events, counted as "dropped events" in per_cpu/cpuN/stats. Like
+ * buffer_size_kb it applies at the next load, so it cannot change while a
+ * buffer is loaded.
+ */
+static ssize_t overwrite_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct hyptrace *ht = file_inode(file)->i_private;
+	char buf[3];
+
+	snprintf(buf, sizeof(buf), "%d\n", !READ_ONCE(ht->no_overwrite));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t overwrite_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct hyptrace *ht = file_inode(file)->i_private;
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &val);
+	if (ret)
+		return ret;
+	guard(mutex)(&ht->lock);
+	if (ht->desc && ht->no_overwrite == val)
+		return -EBUSY;
+	ht->no_overwrite = !val;
+	return count;
+}
+
+static const struct file_operations overwrite_fops = {
+	.read = overwrite_read,
+	.write = overwrite_write,
 };
 
 static int hyptrace_init_tracefs(struct dentry *d, void *priv)
@@ -118,7 +178,9 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 	if (!tracefs_create_file("trace_clock", 0440, d, NULL,
 				 &trace_clock_fops))
 		return -ENOMEM;
-	return 0;
+	if (!tracefs_create_file("overwrite", 0640, d, ht, &overwrite_fops))
+		return -ENOMEM;
+	return hyptrace_raw_create_files(ht, d);
 }
 
 struct trace_remote_callbacks hyptrace_remote_callbacks = {

@@ -36,8 +36,13 @@
 #define RB_TS_EXT_BITS		59U	/* time_delta + TIME_EXTEND array[0] */
 #define RB_TS_EXTEND_SIZE	8U
 
-/* commit bits 30 and 31 are reader-side flags; a writer leaves them clear */
-#define RB_COMMIT_FLAGS		(3ULL << 30)
+/*
+ * commit bits 30 and 31 are reader-side flags; a writer leaves them clear.
+ * A reader that hands pages on (trace_pipe_raw) marks lost events with them.
+ */
+#define RB_MISSED_EVENTS	(1ULL << 31)	/* events lost before this page */
+#define RB_MISSED_STORED	(1ULL << 30)	/* their count follows the data */
+#define RB_COMMIT_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
 
 /*
  * Every record is a multiple of 8 bytes (header word, length word, payload

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * per_cpu/cpuN/trace_pipe_raw and per_cpu/cpuN/stats under
+ * remotes/hypervisor/: the hypervisor's pages as the kernel's own
+ * trace_pipe_raw gives a tracing instance's, for trace-cmd-like recorders.
+ *
+ * A read() or splice() returns one page in the kernel's format: the page
+ * header (time stamp of the first event, commit), the events, and, when
+ * events were lost before them, RB_MISSED_EVENTS in the commit and the count
+ * stored after the data (RB_MISSED_STORED), as ring_buffer_read_page() does.
+ * Reads block until a page is there, unless O_NONBLOCK; poll() says when.
+ *
+ * One consumer per CPU
+ * --------------------
+ * A swap hands the hypervisor's oldest page to whoever asked, and
+ * trace_remote's reader keeps a mirror of the ring that stays right only if
+ * it sees every swap. So, for the life of one loaded buffer, each CPU has
+ * one kind of consumer: the first to claim it. Opening a CPU's
+ * trace_pipe_raw claims it for the raw files (and fails with EBUSY if
+ * trace_pipe has already taken a page of it); trace_remote's first swap
+ * claims it for trace_pipe (which then gets no page of a raw CPU). Every
+ * event therefore reaches exactly one consuming reader. The claim ends when
+ * the buffer is unloaded: a recorder resets the buffer when it is done.
+ *
+ * The page the hypervisor hands over may still be the one it writes to (a
+ * swap of a partly written page, ring_buffer.c): events appended after a
+ * read are given out by the next read as a page of their own, stamped with
+ * the time of the last event already given out, as the kernel does for a
+ * partly read reader page.
+ *
+ * Each page is copied once out of the carve-out (the hypervisor reuses it at
+ * the next swap) into the file's page, and from there to the caller; a
+ * splice moves it into the pipe without passing through user space.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/tracefs.h>
+#include <linux/uio.h>
+#include <linux/unaligned.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "hyptrace.h"
+#include "ring_buffer.h"
+#include "trace_desc.h"
+
+/* How often a waiting reader looks for a new page: the hypervisor never calls */
+static unsigned int raw_poll_ms = 10;
+module_param(raw_poll_ms, uint, 0644);
+MODULE_PARM_DESC(raw_poll_ms,
+		 "milliseconds between looks for new pages while a trace_pipe_raw reader waits (default 10)");
+
+enum raw_owner {
+	OWNER_NONE,
+	OWNER_TRACEFS,		/* trace_remote's reader, behind trace_pipe */
+	OWNER_RAW,		/* the trace_pipe_raw files */
+};
+
+/* One CPU's consumption by the raw files, for the current buffer. */
+struct raw_cpu {
+	atomic_t owner;			/* enum raw_owner */
+	struct rb_meta *meta;		/* the hypervisor's meta page */
+	struct rb_meta *shadow;		/* what trace_remote reads */
+	raw_spinlock_t shadow_lock;	/* counters never seen going back */
+	struct mutex lock;		/* serialises raw reads of this CPU */
+	u32 read;			/* reader-page data bytes given out */
+	u64 read_ts;			/* time stamp of the last of them */
+	u64 lost;			/* to report with the next page */
+	/* What the raw files gave out since the buffer was loaded */
+	u64 events;
+	u64 pages;
+	u64 bytes;
+	u64 lost_total;
+};
+
+/* An open trace_pipe_raw: the page being handed out. */
+struct raw_file {
+	struct hyptrace *ht;
+	unsigned int cpu;
+	struct rb_data_page *page;
+	size_t len;			/* bytes of @page to hand out */
+	size_t pos;			/* bytes handed out */
+};
+
+static struct hyptrace *raw_ht;
+static struct raw_cpu *raw_cpus;
+static DECLARE_WAIT_QUEUE_HEAD(raw_wait);
+
+static const char *const owner_names[] = {
+	[OWNER_NONE]	= "none",
+	[OWNER_TRACEFS]	= "trace_pipe",
+	[OWNER_RAW]	= "trace_pipe_raw",
+};
+
+static void raw_tick(struct work_struct *work);
+static DECLARE_DELAYED_WORK(raw_tick_work, raw_tick);
+
+/*
+ * Bring @cpu's shadow meta page up to date (any context). @reader: the
+ * reader page changed under trace_remote's own swap, so its id and lost
+ * count are copied too; otherwise they are trace_remote's and stay.
+ */
+static void raw_shadow_sync(unsigned int cpu, bool reader)
+{
+	struct raw_cpu *rc = &raw_cpus[cpu];
+	struct rb_meta *shadow = rc->shadow;
+	struct rb_meta *meta = rc->meta;
+	unsigned long flags;
+
+	if (!meta)
+		return;
+	raw_spin_lock_irqsave(&rc->shadow_lock, flags);
+	if (atomic_read(&rc->owner) == OWNER_RAW) {
+		WRITE_ONCE(shadow->entries, 0);
+		WRITE_ONCE(shadow->overrun, 0);
+		WRITE_ONCE(shadow->pages_touched, 0);
+		WRITE_ONCE(shadow->pages_lost, 0);
+	} else {
+		if (reader) {
+			WRITE_ONCE(shadow->reader.lost_events,
+				   READ_ONCE(meta->reader.lost_events));
+			WRITE_ONCE(shadow->reader.id,
+				   smp_load_acquire(&meta->reader.id));
+		}
+		/* Overrun first: never more unread than there is */
+		WRITE_ONCE(shadow->overrun, READ_ONCE(meta->overrun));
+		WRITE_ONCE(shadow->pages_lost, READ_ONCE(meta->pages_lost));
+		WRITE_ONCE(shadow->pages_touched,
+			   READ_ONCE(meta->pages_touched));
+		smp_wmb();
+		WRITE_ONCE(shadow->entries, smp_load_acquire(&meta->entries));
+	}
+	raw_spin_unlock_irqrestore(&rc->shadow_lock, flags);
+}
+
+void hyptrace_raw_sync(unsigned int cpu)
+{
+	raw_shadow_sync(cpu, false);
+}
+
+void hyptrace_raw_sync_all(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < raw_ht->nr_cpus; cpu++)
+		raw_shadow_sync(cpu, false);
+}
+
+/*
+ * While a buffer is loaded: keep the shadows current for trace_remote's
+ * polls, and wake raw readers to look for pages.
+ */
+static void raw_tick(struct work_struct *work)
+{
+	hyptrace_raw_sync_all();
+	wake_up_interruptible_all(&raw_wait);
+	schedule_delayed_work(&raw_tick_work,
+			      msecs_to_jiffies(max(raw_poll_ms, 1U)));
+}
+
+int hyptrace_raw_init(struct hyptrace *ht)
+{
+	unsigned int cpu;
+
+	raw_cpus = kcalloc(ht->nr_cpus, sizeof(*raw_cpus), GFP_KERNEL);
+	if (!raw_cpus)
+		return -ENOMEM;
+	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
+		struct raw_cpu *rc = &raw_cpus[cpu];
+
+		mutex_init(&rc->lock);
+		raw_spin_lock_init(&rc->shadow_lock);
+		rc->shadow = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
+		if (!rc->shadow)
+			goto nomem;
+	}
+	raw_ht = ht;
+	return 0;
+
+nomem:
+	while (cpu--)
+		free_page((unsigned long)raw_cpus[cpu].shadow);
+	kfree(raw_cpus);
+	return -ENOMEM;
+}
+
+/*
+ * At load: remember CPU @cpu's meta page @meta and give trace_remote its
+ * shadow instead, starting as a copy (reader.id 0, counters zero).
+ */
+void *hyptrace_raw_shadow_meta(unsigned int cpu, void *meta)
+{
+	struct raw_cpu *rc = &raw_cpus[cpu];
+
+	rc->meta = meta;
+	memcpy(rc->shadow, meta, sizeof(struct rb_meta));
+	return rc->shadow;
+}
+
+static void raw_cpu_rewind(struct raw_cpu *rc)
+{
+	rc->read = 0;
+	rc->read_ts = 0;
+	rc->lost = 0;
+	rc->events = 0;
+	rc->pages = 0;
+	rc->bytes = 0;
+	rc->lost_total = 0;
+}
+
+/* A new buffer: nobody owns any CPU yet. No raw file is open (load checks). */
+void hyptrace_raw_loaded(struct hyptrace *ht)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
+		atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
+		raw_cpu_rewind(&raw_cpus[cpu]);
+	}
+	schedule_delayed_work(&raw_tick_work, 0);
+}
+
+/* The pages go back to the hypervisor: stop looking at them. */
+void hyptrace_raw_unloaded(struct hyptrace *ht)
+{
+	unsigned int cpu;
+
+	cancel_delayed_work_sync(&raw_tick_work);
+	for (cpu = 0; cpu < ht->nr_cpus; cpu++)
+		raw_cpus[cpu].meta = NULL;
+}
+
+/*
+ * trace_remote emptied @cpu (under its reader lock, interrupts off): the
+ * reader page is empty now, whoever owns the CPU. A raw read in progress
+ * holds the mutex; it then finds an empty page and a new position is taken
+ * at the next swap, which is what a reset means.
+ */
+void hyptrace_raw_reset(unsigned int cpu)
+{
+	struct raw_cpu *rc = &raw_cpus[cpu];
+
+	WRITE_ONCE(rc->read, 0);
+	WRITE_ONCE(rc->lost, 0);
+	raw_shadow_sync(cpu, atomic_read(&rc->owner) != OWNER_RAW);
+}
+
+/* After trace_remote's swap of @cpu: it reads the new reader page next. */
+void hyptrace_raw_swapped(unsigned int cpu)
+{
+	raw_shadow_sync(cpu, true);
+}
+
+/* trace_remote wants a page of @cpu: may it have one? (atomic context) */
+bool hyptrace_raw_claim_tracefs(unsigned int cpu)
+{
+	int old = atomic_cmpxchg(&raw_cpus[cpu].owner, OWNER_NONE,
+				 OWNER_TRACEFS);
+
+	return old != OWNER_RAW;
+}
+
+static struct rb_desc_cpu *raw_desc_cpu(struct hyptrace *ht, unsigned int cpu)
+{
+	struct rb_trace_desc *desc = (struct rb_trace_desc *)ht->desc;
+
+	return rb_desc_entry(desc, desc->struct_len, cpu);
+}
+
+/*
+ * Walk @len bytes of events from @data, from time @ts: the time of the last
+ * event and how many data events there are. false if a record does not fit,
+ * which only a broken writer can cause; the page is given out anyway, and
+ * the tools that read it say where it goes wrong.
+ */
+static bool raw_walk(const u8 *data, u32 len, u64 *ts, u64 *events)
+{
+	u32 off = 0;
+
+	while (len - off >= RB_EVENT_HDR_SIZE) {
+		u32 hdr = get_unaligned_le32(data + off);
+		u32 type = hdr & ((1U << RB_TYPE_LEN_BITS) - 1);
+		u32 delta = hdr >> RB_TYPE_LEN_BITS;
+		u32 array0 = 0, size;
+
+		if (type == 0 || type > RB_TYPE_DATA_MAX) {
+			if (len - off < 8)
+				return false;
+			array0 = get_unaligned_le32(data + off + 4);
+		}
+		switch (type) {
+		case 0:
+			size = array0 + 4;
+			if (array0 < 4)
+				return false;
+			*ts += delta;
+			(*events)++;
+			break;
+		case RB_TYPE_PADDING:
+			if (!delta)	/* the rest of the page is unused */
+				return true;
+			size = array0 + 4;
+			break;
+		case RB_TYPE_TIME_EXTEND:
+			size = RB_TS_EXTEND_SIZE;
+			*ts += delta + ((u64)array0 << RB_TS_SHIFT);
+			break;
+		case RB_TYPE_TIME_STAMP:
+			size = RB_TS_EXTEND_SIZE;
+			*ts = (*ts & ~((1ULL << RB_TS_EXT_BITS) - 1)) |
+			      (delta + ((u64)array0 << RB_TS_SHIFT));
+			break;
+		default:
+			size = RB_EVENT_HDR_SIZE + 4 * type;
+			*ts += delta;
+			(*events)++;
+			break;
+		}
+		if (size > len - off)
+			return false;
+		off += size;
+	}
+	return off == len;
+}
+
+/*
+ * Put the events of the reader page from @rc->read to @commit into @rf's
+ * page, in the kernel's format.
+ */
+static void raw_take(struct raw_file *rf, struct raw_cpu *rc,
+		     const struct rb_data_page *src, u32 commit)
+{
+	struct rb_data_page *dst = rf->page;
+	u32 len = commit - rc->read;
+	u32 end = len;
+	u64 flags = 0, ts, events = 0;
+
+	ts = rc->read ? rc->read_ts : READ_ONCE(src->time_stamp);
+	dst->time_stamp = ts;
+	memcpy(dst->data, src->data + rc->read, len);
+	if (!raw_walk(dst->data, len, &ts, &events))
+		pr_warn_ratelimited("CPU %u: the hypervisor's page holds a malformed event\n",
+				    rf->cpu);
+	if (rc->lost) {
+		flags |= RB_MISSED_EVENTS;
+		if (RB_PAGE_CAPACITY - len >= sizeof(u64)) {
+			put_unaligned(rc->lost, (u64 *)(dst->data + len));
+			flags |= RB_MISSED_STORED;
+			end += sizeof(u64);
+		}
+		rc->lost_total += rc->lost;
+		rc->lost = 0;
+	}
+	memset(dst->data + end, 0, RB_PAGE_CAPACITY - end);
+	dst->commit = len | flags;
+
+	rc->read = commit;
+	rc->read_ts = ts;
+	rc->events += events;
+	rc->pages++;
+	rc->bytes += len;
+	rf->len = RB_PAGE_SIZE;
+	rf->pos = 0;
+}
+
+/*
+ * Fill @rf's page with the next events of its CPU: 0, -EAGAIN when there
+ * are none yet, or another -errno. Called with the CPU's raw lock held.
+ */
+static int raw_fill(struct raw_file *rf)
+{
+	struct raw_cpu *rc = &raw_cpus[rf->cpu];
+	struct rb_desc_cpu *e = raw_desc_cpu(rf->ht, rf->cpu);
+	struct rb_meta *meta = rc->meta;
+	bool swapped = false;
+	int ret;
+
+	for (;;) {
+		u32 id = smp_load_acquire(&meta->reader.id);
+		const struct rb_data_page *src;
+		u32 commit;
+
+		if (id >= e->nr_page_va) {
+			pr_err_ratelimited("CPU %u: reader page %u, the buffer has %u\n",
+					   rf->cpu, id, e->nr_page_va);
+			return -EIO;
+		}
+		src = (const struct rb_data_page *)(unsigned long)e->page_va[id];
+		/* The writer publishes commit after the bytes below it */
+		commit = smp_load_acquire(&src->commit) & ~RB_COMMIT_FLAGS;
+		if (commit > RB_PAGE_CAPACITY) {
+			pr_err_ratelimited("CPU %u: page %u claims %u bytes\n",
+					   rf->cpu, id, commit);
+			return -EIO;
+		}
+		if (commit > rc->read) {
+			raw_take(rf, rc, src, commit);
+			return 0;
+		}
+		if (swapped)
+			return -EAGAIN;
+
+		ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, rf->cpu,
+				    0, 0, 0, NULL,
+				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+		if (ret)
+			return ret;
+		/* The swap ran on this CPU: its meta-page stores are visible */
+		rc->read = 0;
+		rc->lost += READ_ONCE(meta->reader.lost_events);
+		swapped = true;
+	}
+}
+
+/*
+ * The next page for @rf, waiting for one unless @nonblock. Called and
+ * returns with the CPU's raw lock held; drops it while waiting.
+ */
+static int raw_next_page(struct raw_file *rf, bool nonblock)
+{
+	struct raw_cpu *rc = &raw_cpus[rf->cpu];
+	int ret;
+
+	for (;;) {
+		ret = raw_fill(rf);
+		if (ret != -EAGAIN || nonblock)
+			return ret;
+		mutex_unlock(&rc->lock);
+		schedule_timeout_interruptible(msecs_to_jiffies(max(raw_poll_ms,
+								    1U)));
+		mutex_lock(&rc->lock);
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+	}
+}
+
+static ssize_t raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct raw_file *rf = iocb->ki_filp->private_data;
+	struct raw_cpu *rc = &raw_cpus[rf->cpu];
+	bool nonblock = (iocb->ki_flags & IOCB_NOWAIT) ||
+			(iocb->ki_filp->f_flags & O_NONBLOCK);
+	size_t n;
+	int ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+	mutex_lock(&rc->lock);
+	if (rf->pos >= rf->len) {
+		ret = raw_next_page(rf, nonblock);
+		if (ret) {
+			mutex_unlock(&rc->lock);
+			return ret;
+		}
+	}
+	n = copy_to_iter((u8 *)rf->page + rf->pos, rf->len - rf->pos, to);
+	rf->pos += n;
+	mutex_unlock(&rc->lock);
+	return n ? n : -EFAULT;
+}
+
+static __poll_t raw_poll(struct file *file, poll_table *pt)
+{
+	struct raw_file *rf = file->private_data;
+	struct raw_cpu *rc = &raw_cpus[rf->cpu];
+	__poll_t mask = 0;
+	int ret;
+
+	poll_wait(file, &raw_wait, pt);
+	if (!mutex_trylock(&rc->lock))
+		return 0;	/* a read is under way: it will say */
+	if (rf->pos < rf->len) {
+		mask = EPOLLIN | EPOLLRDNORM;
+	} else {
+		/* A page found now is this file's, handed out by the next read */
+		ret = raw_fill(rf);
+		if (!ret)
+			mask = EPOLLIN | EPOLLRDNORM;
+		else if (ret != -EAGAIN)
+			mask = EPOLLERR;
+	}
+	mutex_unlock(&rc->lock);
+	return mask;
+}
+
+static int raw_open(struct inode *inode, struct file *file)
+{
+	struct hyptrace *ht = raw_ht;
+	unsigned int cpu = (unsigned long)inode->i_private;
+	struct raw_file *rf;
+	int old, ret = 0;
+
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	if (!rf)
+		return -ENOMEM;
+	rf->page = (struct rb_data_page *)get_zeroed_page(GFP_KERNEL);
+	if (!rf->page) {
+		kfree(rf);
+		return -ENOMEM;
+	}
+	rf->ht = ht;
+	rf->cpu = cpu;
+
+	mutex_lock(&ht->lock);
+	if (!ht->desc || ht->unload_deferred) {
+		pr_info_ratelimited("trace_pipe_raw of CPU %u: no buffer is loaded (write 1 to tracing_on first)\n",
+				    cpu);
+		ret = -ENODATA;
+		goto out;
+	}
+	old = atomic_cmpxchg(&raw_cpus[cpu].owner, OWNER_NONE, OWNER_RAW);
+	if (old == OWNER_TRACEFS) {
+		pr_info_ratelimited("trace_pipe_raw of CPU %u: trace_pipe is consuming this CPU's pages; reset the buffer (write to trace) to read it raw\n",
+				    cpu);
+		ret = -EBUSY;
+		goto out;
+	}
+	/* From now on trace_remote sees nothing to read on this CPU */
+	raw_shadow_sync(cpu, false);
+	ht->raw_open++;
+out:
+	mutex_unlock(&ht->lock);
+	if (ret) {
+		free_page((unsigned long)rf->page);
+		kfree(rf);
+		return ret;
+	}
+	file->private_data = rf;
+	return nonseekable_open(inode, file);
+}
+
+static int raw_release(struct inode *inode, struct file *file)
+{
+	struct raw_file *rf = file->private_data;
+	struct hyptrace *ht = rf->ht;
+
+	mutex_lock(&ht->lock);
+	if (!--ht->raw_open && ht->unload_deferred)
+		hyptrace_buffer_unload(ht);
+	mutex_unlock(&ht->lock);
+	free_page((unsigned long)rf->page);
+	kfree(rf);
+	return 0;
+}
+
+static const struct file_operations raw_fops = {
+	.owner		= THIS_MODULE,
+	.open		= raw_open,
+	.release	= raw_release,
+	.read_iter	= raw_read_iter,
+	.splice_read	= copy_splice_read,
+	.poll		= raw_poll,
+};
+
+/*
+ * per_cpu/cpuN/stats, in the lines of the kernel's own per-CPU stats file
+ * that mean something here. Counts are the hypervisor's, from the meta page
+ * it keeps up to date and the counters it keeps beside it.
+ */
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct hyptrace *ht = raw_ht;
+	unsigned int cpu = (unsigned long)m->private;
+	struct raw_cpu *rc = &raw_cpus[cpu];
+	const struct rb_meta_ext *ext;
+	const struct rb_meta *meta;
+	u64 dropped = 0;
+
+	mutex_lock(&ht->lock);
+	if (!ht->desc) {
+		mutex_unlock(&ht->lock);
+		seq_puts(m, "entries: 0\noverrun: 0\nbuffer: unloaded\n");
+		return 0;
+	}
+	meta = rc->meta;
+	ext = (const void *)meta + RB_META_EXT_OFFSET;
+	if (READ_ONCE(ext->magic) == RB_META_EXT_MAGIC)
+		dropped = READ_ONCE(ext->dropped);
+
+	seq_printf(m, "entries: %llu\n", READ_ONCE(meta->entries));
+	seq_printf(m, "overrun: %llu\n", READ_ONCE(meta->overrun));
+	seq_printf(m, "dropped events: %llu\n", dropped);
+	seq_printf(m, "pages touched: %llu\n", READ_ONCE(meta->pages_touched));
+	seq_printf(m, "pages lost: %llu\n", READ_ONCE(meta->pages_lost));
+	seq_printf(m, "consumer: %s\n", owner_names[atomic_read(&rc->owner)]);
+	seq_printf(m, "raw read events: %llu\n", rc->events);
+	seq_printf(m, "raw read pages: %llu\n", rc->pages);
+	seq_printf(m, "raw read bytes: %llu\n", rc->bytes);
+	seq_printf(m, "raw lost events: %llu\n", rc->lost_total);
+	mutex_unlock(&ht->lock);
+	return 0;
+}
+
+static int stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, stats_show, inode->i_private);
+}
+
+static const struct file_operations stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * Put the files into the per_cpu/cpuN directories trace_remote made for
+ * every possible CPU. tracefs offers modules no way to make directories,
+ * but a file may go into any of them.
+ */
+int hyptrace_raw_create_files(struct hyptrace *ht, struct dentry *remote)
+{
+	struct dentry *per_cpu, *dir;
+	unsigned int cpu;
+	char name[16];
+	int ret = 0;
+
+	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), remote);
+	if (IS_ERR(per_cpu))
+		return PTR_ERR(per_cpu);
+	for (cpu = 0; cpu < ht->nr_cpus && !ret; cpu++) {
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
+		if (IS_ERR(dir))	/* not a possible CPU */
+			continue;
+		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
+					 (void *)(unsigned long)cpu, &raw_fops) ||
+		    !tracefs_create_file("stats", 0440, dir,
+					 (void *)(unsigned long)cpu,
+					 &stats_fops))
+			ret = -ENOMEM;
+		dput(dir);
+	}
+	dput(per_cpu);
+	return ret;
+}
