@@ -20,11 +20,11 @@ export HYPTRACE_BUILD := $(BUILD)
 CROSS_COMPILE	?= aarch64-linux-gnu-
 KENV		:= $(BUILD)/kernel.env
 
-.PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools run \
+.PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools tools run \
 	test test-unit test-boot \
 	bench bench-build hyp-nosites bench-module check-style clean FORCE
 
-all: hyp host-driver modules initramfs guest host-tools
+all: hyp host-driver modules tools initramfs guest host-tools
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -70,7 +70,13 @@ host-driver: kernel
 		M=$(CURDIR)/host-driver ARCH=arm64 \
 		CROSS_COMPILE=$(CROSS_COMPILE) modules
 
-initramfs: kernel modules host-driver
+# hyptrace, the tool: for this machine, and static for the guest or a board
+tools: deps
+	@$(MAKE) -s -C tools/hyptrace BUILD=$(BUILD)/tools/native
+	@$(MAKE) -s -C tools/hyptrace BUILD=$(BUILD)/tools/arm64 \
+		CROSS_COMPILE=$(CROSS_COMPILE) STATIC=1
+
+initramfs: kernel modules host-driver tools
 	@bash boot/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz
 
 run: all

@@ -46,6 +46,9 @@ list_inputs() {
 		 "$kbuild/kernel/trace/remote_test.ko"; do
 		[ -f "$f" ] && echo "$f lib/modules/hyptrace/$(basename "$f")"
 	done
+	# The tool, built static for arm64 (make tools)
+	f=$HYPTRACE_BUILD/tools/arm64/hyptrace
+	[ -f "$f" ] && echo "$f usr/bin/hyptrace"
 	(cd "$ksrc/tools/testing/selftests/ftrace" &&
 		find . -type f | LC_ALL=C sort) |
 		while read -r f; do
@@ -82,6 +85,7 @@ stage_tree() {
 	# copy through another tool may not: set them explicitly.
 	chmod 755 "$stage/bin/busybox" "$stage/init" "$stage"/etc/init.d/* \
 		"$stage"/sbin/*
+	[ ! -f "$stage/usr/bin/hyptrace" ] || chmod 755 "$stage/usr/bin/hyptrace"
 	chmod 755 "$stage/$FTRACE_SELFTESTS/ftracetest"
 	chmod 1777 "$stage/tmp"
 	chmod 700 "$stage/root"

@@ -32,7 +32,7 @@ static void hyptrace_unload(struct trace_buffer_desc *desc, void *priv)
 
 	if (WARN_ON(desc != ht->desc))
 		return;
-	hyptrace_buffer_unload(ht);
+	hyptrace_buffer_release(ht);
 }
 
 /*

@@ -5,6 +5,7 @@
  * ends in a register dump.
  */
 #include "hyp.h"
+#include "../shared/hyptrace_abi.h"
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
@@ -40,9 +41,18 @@ trace_call(struct trap_frame *frame, enum smccc_conduit conduit,
  * Out of line, one per conduit: an untraced call then saves no registers
  * for the events, and a traced one keeps neither conduit nor reason in a
  * register across the handler.
+ *
+ * The trace reader's own page swaps are not traced: each would leave two
+ * events for the next swap to collect, and a reader that waits for pages
+ * would read little but itself (ftrace keeps its ring-buffer reader out of
+ * its own trace for the same reason).
  */
 static noinline void trace_hvc(struct trap_frame *frame)
 {
+	if ((u32)frame->regs[0] == HYPTRACE_CALL_TRACE_SWAP_READER) {
+		smccc_handle_call(frame, CONDUIT_HVC);
+		return;
+	}
 	trace_call(frame, CONDUIT_HVC, HYP_REASON_HVC);
 }
 

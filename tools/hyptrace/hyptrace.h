@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hyptrace, the command-line tool: one function per subcommand, each taking
+ * its own argc/argv (argv[0] is the subcommand's name) and returning the
+ * process exit status. main.c dispatches; lib/ holds the file formats.
+ */
+#ifndef HYPTRACE_TOOLS_HYPTRACE_H
+#define HYPTRACE_TOOLS_HYPTRACE_H
+
+/* Exit statuses every subcommand uses */
+#define HT_EXIT_OK		0
+#define HT_EXIT_FAIL		1	/* the work failed: bad file, I/O, ... */
+#define HT_EXIT_USAGE		2	/* bad command line */
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_perfetto(int argc, char **argv);
+
+/* "hyptrace SUBCOMMAND: " then the message and a newline, on stderr */
+void ht_err(const char *sub, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* HYPTRACE_TOOLS_HYPTRACE_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers for tracefs control files: every failure comes back as one
+ * line naming the file and the reason, for the caller to print.
+ */
+#ifndef HYPTRACE_TOOLS_TRACEFS_H
+#define HYPTRACE_TOOLS_TRACEFS_H
+
+#include <stddef.h>
+
+#define TRACEFS_ROOT		"/sys/kernel/tracing"
+#define TRACEFS_HYP_REMOTE	TRACEFS_ROOT "/remotes/hypervisor"
+
+/* One tracefs file's text, read whole. */
+struct tfs_text {
+	char *text;
+	size_t len;
+};
+
+/* Write @val to @dir/@file. 0, or -1 with the reason in @err. */
+int tfs_write(const char *dir, const char *file, const char *val,
+	      char *err, size_t errlen);
+
+/* Read @dir/@file whole into @out (freed by the caller). 0 or -1. */
+int tfs_read(const char *dir, const char *file, struct tfs_text *out,
+	     char *err, size_t errlen);
+
+/* The number after "@key: " in @dir/@file (a stats file), or 0. */
+unsigned long long tfs_stat(const char *dir, const char *file,
+			    const char *key);
+
+/* Whether @dir/@file exists. */
+int tfs_exists(const char *dir, const char *file);
+
+#endif /* HYPTRACE_TOOLS_TRACEFS_H */

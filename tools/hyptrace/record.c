@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace record: start the hypervisor's tracing from a clean buffer, run
+ * a command (or wait for Ctrl-C), drain every CPU's raw pages while it
+ * runs, and leave a trace.dat that trace-cmd, KernelShark and our own
+ * subcommands read. With -k the host kernel's own events are recorded in
+ * the same run, on the same clock (boot), into a second trace.dat beside
+ * the first: `trace-cmd report -i A -i B` shows both interleaved by time.
+ * Two files, because a trace.dat has one event-ID space and the host's and
+ * the hypervisor's IDs overlap; two files keep every page byte for byte as
+ * it was recorded.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hyptrace.h"
+#include "record.h"
+#include "tracefs.h"
+
+#define SUB		"record"
+/* Waiting longer than this for a page only delays noticing a stop */
+#define POLL_MS		100
+
+struct rec_opts {
+	const char *output;
+	char **events;
+	unsigned int nr_events;
+	unsigned long buffer_kb;
+	bool no_overwrite;
+	bool cpus_given;
+	bool cpu[REC_MAX_CPUS];
+	char **host;
+	unsigned int nr_host;
+	char **command;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: hyptrace record [OPTIONS] [-- COMMAND [ARGS...]]\n"
+"\n"
+"Trace the hypervisor from an empty buffer until COMMAND exits (or, with\n"
+"no command, until Ctrl-C or SIGTERM), then write a trace.dat.\n"
+"\n"
+"  -o FILE          output (default trace.dat); per-CPU temporary files\n"
+"                   FILE.cpuN sit beside it while recording\n"
+"  -e EVENT         record this hypervisor event (hyp_enter, hyp_exit,\n"
+"                   selftest); repeatable; default: all of them\n"
+"  -b KB            buffer size per CPU in KiB (buffer_size_kb); default:\n"
+"                   what the remote has (7 KiB unless changed)\n"
+"  --no-overwrite   when a buffer is full, drop the newest events and count\n"
+"                   them (default: overwrite the oldest, a flight recorder)\n"
+"  -C CPU           record only this CPU; repeatable; default: every CPU\n"
+"  -k SYSTEM[:EVENT]  also record the host kernel's events (e.g. sched,\n"
+"                   irq:irq_handler_entry) into FILE's -host twin\n"
+"                   (trace.dat -> trace-host.dat), on the boot clock\n"
+"  -h, --help       this text\n"
+"\n"
+"At the end it prints, per CPU: events, events lost (overwritten), events\n"
+"dropped (--no-overwrite), bytes and pages recorded. Exit status: 0, or\n"
+"1 if tracing or writing failed, 2 for a bad command line; with a COMMAND,\n"
+"the trace is written whatever the command's status.\n");
+}
+
+static int parse_cpu(const char *s, unsigned int *cpu)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v >= REC_MAX_CPUS)
+		return -1;
+	*cpu = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct rec_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "no-overwrite", no_argument, NULL, 'N' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int cpu;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = "trace.dat";
+	o->events = calloc(argc, sizeof(*o->events));
+	o->host = calloc(argc, sizeof(*o->host));
+	if (!o->events || !o->host)
+		return -1;
+	/* "+": stop at the first non-option, the command */
+	while ((c = getopt_long(argc, argv, "+o:e:b:C:k:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'e':
+			o->events[o->nr_events++] = optarg;
+			break;
+		case 'b':
+			errno = 0;
+			o->buffer_kb = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !o->buffer_kb) {
+				ht_err(SUB, "-b wants a size in KiB, not '%s'",
+				       optarg);
+				return -1;
+			}
+			break;
+		case 'N':
+			o->no_overwrite = true;
+			break;
+		case 'C':
+			if (parse_cpu(optarg, &cpu)) {
+				ht_err(SUB, "-C wants a CPU number, not '%s'",
+				       optarg);
+				return -1;
+			}
+			o->cpu[cpu] = true;
+			o->cpus_given = true;
+			break;
+		case 'k':
+			o->host[o->nr_host++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(HT_EXIT_OK);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->command = argv + optind;
+	return 0;
+}
+
+/* The CPUs @dir has per_cpu/cpuN for: every one, or those of -C. */
+static int pick_cpus(struct rec_source *src, const struct rec_opts *o)
+{
+	unsigned int i, found = 0;
+	char file[64];
+
+	for (i = 0; i < REC_MAX_CPUS; i++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
+		if (!tfs_exists(src->dir, file)) {
+			if (o->cpus_given && o->cpu[i]) {
+				ht_err(SUB, "CPU %u: no %s/%s", i, src->dir,
+				       file);
+				return -1;
+			}
+			continue;
+		}
+		src->cpu[i].on = !o->cpus_given || o->cpu[i];
+		if (src->cpu[i].on) {
+			src->nr_cpus = i + 1;
+			found++;
+		}
+	}
+	if (!found) {
+		ht_err(SUB, "no per_cpu/cpuN/trace_pipe_raw under %s%s",
+		       src->dir, o->cpus_given ? " for the CPUs asked for" :
+		       ": hyptrace.ko too old?");
+		return -1;
+	}
+	return 0;
+}
+
+/* FILE.dat -> FILE-host.dat; anything else gets "-host" appended. */
+static char *host_output(const char *output)
+{
+	size_t len = strlen(output);
+	char *s = malloc(len + 6);
+
+	if (!s)
+		return NULL;
+	if (len > 4 && !strcmp(output + len - 4, ".dat"))
+		snprintf(s, len + 6, "%.*s-host.dat", (int)(len - 4), output);
+	else
+		snprintf(s, len + 6, "%s-host", output);
+	return s;
+}
+
+#define TRY(call)							\
+	do {								\
+		if (call) {						\
+			ht_err(SUB, "%s", err);				\
+			return -1;					\
+		}							\
+	} while (0)
+
+/* An empty hypervisor buffer, the events asked for, and tracing on. */
+static int start_hypervisor(const struct rec_opts *o)
+{
+	const char *dir = TRACEFS_HYP_REMOTE;
+	char err[512], file[PATH_MAX], kb[32];
+	unsigned int i;
+
+	TRY(tfs_write(dir, "tracing_on", "0", err, sizeof(err)));
+	/* A write to trace empties and unloads: a fresh start */
+	TRY(tfs_write(dir, "trace", "0", err, sizeof(err)));
+	if (o->buffer_kb) {
+		snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
+		TRY(tfs_write(dir, "buffer_size_kb", kb, err, sizeof(err)));
+	}
+	TRY(tfs_write(dir, "overwrite", o->no_overwrite ? "0" : "1", err,
+		      sizeof(err)));
+	TRY(tfs_write(dir, "events/enable", o->nr_events ? "0" : "1", err,
+		      sizeof(err)));
+	for (i = 0; i < o->nr_events; i++) {
+		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
+			 o->events[i]);
+		if (strchr(o->events[i], '/') || !tfs_exists(dir, file)) {
+			ht_err(SUB, "unknown hypervisor event '%s' (see %s/events/hypervisor/)",
+			       o->events[i], dir);
+			return -1;
+		}
+		TRY(tfs_write(dir, file, "1", err, sizeof(err)));
+	}
+	TRY(tfs_write(dir, "tracing_on", "1", err, sizeof(err)));
+	return 0;
+}
+
+/* The host kernel: boot clock, empty buffer, only the -k events. */
+static int start_host(const struct rec_opts *o)
+{
+	const char *dir = TRACEFS_ROOT;
+	char err[512], file[PATH_MAX];
+	unsigned int i;
+
+	TRY(tfs_write(dir, "tracing_on", "0", err, sizeof(err)));
+	TRY(tfs_write(dir, "trace_clock", "boot", err, sizeof(err)));
+	TRY(tfs_write(dir, "events/enable", "0", err, sizeof(err)));
+	TRY(tfs_write(dir, "trace", "", err, sizeof(err)));
+	for (i = 0; i < o->nr_host; i++) {
+		char *spec = o->host[i], *colon = strchr(spec, ':');
+
+		if (colon)
+			snprintf(file, sizeof(file), "events/%.*s/%s/enable",
+				 (int)(colon - spec), spec, colon + 1);
+		else
+			snprintf(file, sizeof(file), "events/%s/enable", spec);
+		if (!tfs_exists(dir, file)) {
+			ht_err(SUB, "unknown host event '%s' (see %s/events/)",
+			       spec, dir);
+			return -1;
+		}
+		TRY(tfs_write(dir, file, "1", err, sizeof(err)));
+	}
+	TRY(tfs_write(dir, "tracing_on", "1", err, sizeof(err)));
+	return 0;
+}
+
+static void stop_tracing(bool host)
+{
+	char err[512];
+
+	if (tfs_write(TRACEFS_HYP_REMOTE, "tracing_on", "0", err, sizeof(err)))
+		ht_err(SUB, "%s", err);
+	if (host &&
+	    (tfs_write(TRACEFS_ROOT, "tracing_on", "0", err, sizeof(err)) ||
+	     tfs_write(TRACEFS_ROOT, "events/enable", "0", err, sizeof(err))))
+		ht_err(SUB, "%s", err);
+}
+
+static pid_t run_command(char **command)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(command[0], command);
+		ht_err(SUB, "cannot run %s: %s", command[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		ht_err(SUB, "fork: %s", strerror(errno));
+	return pid;
+}
+
+static uint64_t total_pages(const struct rec_source *src)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < src->nr_cpus; i++)
+		n += src->cpu[i].pages;
+	return n;
+}
+
+static void progress(struct rec_source *srcs, unsigned int nr, bool done)
+{
+	static time_t last;
+	time_t now = time(NULL);
+	uint64_t pages = 0;
+	unsigned int i;
+
+	if (!isatty(STDERR_FILENO) || (!done && now == last))
+		return;
+	last = now;
+	for (i = 0; i < nr; i++)
+		pages += total_pages(&srcs[i]);
+	fprintf(stderr, "\rhyptrace record: %llu pages, %llu KiB%s",
+		(unsigned long long)pages,
+		(unsigned long long)(pages * srcs[0].page_size >> 10),
+		done ? "\n" : " (Ctrl-C stops)");
+}
+
+/* Wait for pages, a stop, or the command's end; draining as they come. */
+static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
+		       int *child_status)
+{
+	struct pollfd pfd[2 * REC_MAX_CPUS];
+	char err[512];
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < srcs[i].nr_cpus; j++)
+			if (srcs[i].cpu[j].on)
+				pfd[n++] = (struct pollfd){
+					.fd = srcs[i].cpu[j].raw_fd,
+					.events = POLLIN,
+				};
+	while (!stop_requested) {
+		if (poll(pfd, n, POLL_MS) < 0 && errno != EINTR) {
+			ht_err(SUB, "poll: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < nr; i++) {
+			if (rec_drain(&srcs[i], err, sizeof(err))) {
+				ht_err(SUB, "%s", err);
+				return -1;
+			}
+		}
+		progress(srcs, nr, false);
+		if (child > 0 && waitpid(child, child_status, WNOHANG) == child)
+			break;
+	}
+	return 0;
+}
+
+static void summary(struct rec_source *src, bool hyp)
+{
+	struct rec_counts c, sum = { 0 };
+	char err[512], file[64];
+	unsigned long long dropped, dropped_sum = 0;
+	unsigned int i;
+
+	printf("%s: %s\n", src->output, src->what);
+	printf("  %4s %10s %8s %8s %10s %7s\n", "CPU", "events", "lost",
+	       "dropped", "bytes", "pages");
+	for (i = 0; i < src->nr_cpus; i++) {
+		if (!src->cpu[i].on)
+			continue;
+		if (rec_count(src, i, &c, err, sizeof(err))) {
+			ht_err(SUB, "%s", err);
+			continue;
+		}
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
+		dropped = tfs_stat(src->dir, file, hyp ? "dropped events" :
+				   "dropped events");
+		printf("  %4u %10llu %8llu%s %8llu %10llu %7llu\n", i,
+		       (unsigned long long)c.events,
+		       (unsigned long long)c.lost, c.lost_unknown ? "+" : " ",
+		       dropped, (unsigned long long)c.bytes,
+		       (unsigned long long)c.pages);
+		sum.events += c.events;
+		sum.lost += c.lost;
+		sum.bytes += c.bytes;
+		sum.pages += c.pages;
+		dropped_sum += dropped;
+	}
+	printf("  %4s %10llu %8llu  %8llu %10llu %7llu\n", "all",
+	       (unsigned long long)sum.events, (unsigned long long)sum.lost,
+	       dropped_sum, (unsigned long long)sum.bytes,
+	       (unsigned long long)sum.pages);
+}
+
+static int finish(struct rec_source *src)
+{
+	char err[512];
+	int ret = rec_drain(src, err, sizeof(err));
+
+	if (!ret)
+		ret = rec_write(src, err, sizeof(err));
+	if (ret)
+		ht_err(SUB, "%s", err);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_source srcs[2] = {
+		{ .what = "hypervisor", .dir = TRACEFS_HYP_REMOTE,
+		  .system = "hypervisor" },
+		{ .what = "host kernel", .dir = TRACEFS_ROOT },
+	};
+	unsigned int nr = 1, i;
+	int child_status = 0, ret = HT_EXIT_FAIL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct rec_opts o;
+	char err[512];
+	pid_t child = 0;
+
+	if (parse_args(argc, argv, &o))
+		return HT_EXIT_USAGE;
+	if (!tfs_exists(TRACEFS_HYP_REMOTE, "tracing_on")) {
+		ht_err(SUB, "no %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
+		       TRACEFS_HYP_REMOTE);
+		return HT_EXIT_FAIL;
+	}
+	srcs[0].output = strdup(o.output);
+	if (o.nr_host) {
+		srcs[1].output = host_output(o.output);
+		srcs[1].events = o.host;
+		srcs[1].nr_events = o.nr_host;
+		nr = 2;
+	}
+	for (i = 0; i < nr; i++) {
+		srcs[i].page_size = sysconf(_SC_PAGESIZE);
+		if (!srcs[i].output || pick_cpus(&srcs[i], &o))
+			return HT_EXIT_FAIL;
+	}
+	if (start_hypervisor(&o) || (o.nr_host && start_host(&o)))
+		goto out_stop;
+	for (i = 0; i < nr; i++) {
+		if (rec_open(&srcs[i], err, sizeof(err))) {
+			ht_err(SUB, "%s", err);
+			goto out_close;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o.command) {
+		child = run_command(o.command);
+		if (child < 0)
+			goto out_close;
+	}
+	if (record_loop(srcs, nr, child, &child_status))
+		goto out_close;
+	if (child > 0 && stop_requested) {
+		/* Ctrl-C went to the command too; let it finish */
+		waitpid(child, &child_status, 0);
+	}
+	stop_tracing(o.nr_host);
+	ret = HT_EXIT_OK;
+	for (i = 0; i < nr; i++) {
+		if (finish(&srcs[i]))
+			ret = HT_EXIT_FAIL;
+	}
+	progress(srcs, nr, true);
+	if (!ret) {
+		for (i = 0; i < nr; i++)
+			summary(&srcs[i], i == 0);
+		if (nr == 2)
+			printf("both, by time: trace-cmd report -i %s -i %s\n",
+			       srcs[0].output, srcs[1].output);
+	}
+	if (child > 0 && WIFEXITED(child_status) &&
+	    WEXITSTATUS(child_status))
+		fprintf(stderr, "hyptrace record: %s exited with status %d\n",
+			o.command[0], WEXITSTATUS(child_status));
+out_close:
+	for (i = 0; i < nr; i++)
+		rec_close(&srcs[i], false);
+out_stop:
+	stop_tracing(o.nr_host);
+	/* Give the pages back: the buffer unloads once it is empty */
+	tfs_write(TRACEFS_HYP_REMOTE, "trace", "0", err, sizeof(err));
+	return ret;
+}

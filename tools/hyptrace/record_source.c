@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One recorded source: its per-CPU raw pages moved into temporary files
+ * with splice(2), so that no page passes through this program's memory,
+ * then the trace.dat assembled around them (lib/tracedat.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "page.h"
+#include "record.h"
+#include "tracedat.h"
+#include "tracefs.h"
+
+static void tmp_path(const struct rec_source *src, unsigned int cpu,
+		     char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.cpu%u", src->output, cpu);
+}
+
+int rec_open(struct rec_source *src, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < src->nr_cpus; i++) {
+		struct rec_cpu *c = &src->cpu[i];
+
+		c->raw_fd = c->tmp_fd = c->pipe[0] = c->pipe[1] = -1;
+	}
+	for (i = 0; i < src->nr_cpus; i++) {
+		struct rec_cpu *c = &src->cpu[i];
+
+		if (!c->on)
+			continue;
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw",
+			 src->dir, i);
+		c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->raw_fd < 0) {
+			snprintf(err, errlen, "cannot open %s: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		tmp_path(src, i, path, sizeof(path));
+		c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+				 0644);
+		if (c->tmp_fd < 0) {
+			snprintf(err, errlen, "cannot create %s: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		if (pipe2(c->pipe, O_CLOEXEC)) {
+			snprintf(err, errlen, "pipe: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Move @len bytes that wait in @c's pipe into its file. */
+static int pipe_to_file(struct rec_cpu *c, size_t len, char *err,
+			size_t errlen)
+{
+	while (len) {
+		ssize_t n = splice(c->pipe[0], NULL, c->tmp_fd, NULL, len, 0);
+
+		if (n <= 0) {
+			snprintf(err, errlen, "writing pages: %s",
+				 n ? strerror(errno) : "no progress");
+			return -1;
+		}
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Take every page @cpu has now. The raw file hands out one page per call;
+ * a page always arrives whole, so a short transfer just means "more of the
+ * same page follows at once".
+ */
+static int drain_cpu(struct rec_source *src, struct rec_cpu *c, char *err,
+		     size_t errlen)
+{
+	size_t have = 0;
+
+	for (;;) {
+		ssize_t n = splice(c->raw_fd, NULL, c->pipe[1], NULL,
+				   src->page_size - have, SPLICE_F_NONBLOCK);
+
+		if (n < 0 && errno == EAGAIN && !have)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen, "reading %s's pages: %s",
+				 src->what, n ? strerror(errno) : "end of file");
+			return -1;
+		}
+		if (pipe_to_file(c, n, err, errlen))
+			return -1;
+		have += n;
+		if (have == src->page_size) {
+			c->pages++;
+			have = 0;
+		}
+	}
+}
+
+int rec_drain(struct rec_source *src, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	for (i = 0; i < src->nr_cpus; i++) {
+		if (src->cpu[i].on &&
+		    drain_cpu(src, &src->cpu[i], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+int rec_count(struct rec_source *src, unsigned int cpu,
+	      struct rec_counts *cnt, char *err, size_t errlen)
+{
+	struct rec_cpu *c = &src->cpu[cpu];
+	unsigned char *page = malloc(src->page_size);
+	char why[128];
+	off_t off = 0;
+	ssize_t n;
+
+	memset(cnt, 0, sizeof(*cnt));
+	if (!page) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((n = pread(c->tmp_fd, page, src->page_size, off)) > 0) {
+		struct pg_walk w;
+		struct pg_event ev;
+		int r;
+
+		if ((size_t)n != src->page_size ||
+		    pg_open(&w, page, src->page_size, why, sizeof(why))) {
+			snprintf(err, errlen, "CPU %u page %llu: %s", cpu,
+				 (unsigned long long)(off / src->page_size),
+				 (size_t)n != src->page_size ? "short page" : why);
+			free(page);
+			return -1;
+		}
+		if (w.lost == PG_LOST_UNKNOWN)
+			cnt->lost_unknown++;
+		else
+			cnt->lost += w.lost;
+		while ((r = pg_next(&w, &ev, why, sizeof(why))) == 1)
+			cnt->events++;
+		if (r < 0) {
+			snprintf(err, errlen, "CPU %u page %llu: %s", cpu,
+				 (unsigned long long)(off / src->page_size),
+				 why);
+			free(page);
+			return -1;
+		}
+		cnt->bytes += w.commit;
+		cnt->pages++;
+		off += n;
+	}
+	free(page);
+	return 0;
+}
+
+struct formats {
+	struct td_out_format *f;
+	struct tfs_text *text;
+	unsigned int nr;
+	unsigned int cap;
+};
+
+static int add_format(struct formats *fm, const char *dir,
+		      const char *system, const char *event, char *err,
+		      size_t errlen)
+{
+	char file[PATH_MAX];
+
+	if (fm->nr == fm->cap) {
+		unsigned int cap = fm->cap ? 2 * fm->cap : 16;
+		void *f = realloc(fm->f, cap * sizeof(*fm->f));
+		void *t = f ? realloc(fm->text, cap * sizeof(*fm->text)) : NULL;
+
+		if (f)
+			fm->f = f;
+		if (!t) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		fm->text = t;
+		fm->cap = cap;
+	}
+	snprintf(file, sizeof(file), "events/%s/%s/format", system, event);
+	if (tfs_read(dir, file, &fm->text[fm->nr], err, errlen))
+		return -1;
+	fm->f[fm->nr].system = system;
+	fm->f[fm->nr].text = fm->text[fm->nr].text;
+	fm->f[fm->nr].len = fm->text[fm->nr].len;
+	fm->nr++;
+	return 0;
+}
+
+/* Every event of events/@system/ (each subdirectory with a format file). */
+static int add_system(struct formats *fm, const char *dir, const char *system,
+		      char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, system);
+	dp = opendir(path);
+	if (!dp) {
+		snprintf(err, errlen, "cannot list %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	while (!ret && (d = readdir(dp))) {
+		char file[PATH_MAX];
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "events/%s/%s/format", system,
+			 d->d_name);
+		if (tfs_exists(dir, file))
+			ret = add_format(fm, dir, system, d->d_name, err,
+					 errlen);
+	}
+	closedir(dp);
+	return ret;
+}
+
+static int collect_formats(struct rec_source *src, struct formats *fm,
+			   char *err, size_t errlen)
+{
+	unsigned int i;
+
+	if (src->system)
+		return add_system(fm, src->dir, src->system, err, errlen);
+	for (i = 0; i < src->nr_events; i++) {
+		char *spec = src->events[i];
+		char *colon = strchr(spec, ':');
+		int ret;
+
+		if (colon) {
+			*colon = '\0';
+			ret = add_format(fm, src->dir, spec, colon + 1, err,
+					 errlen);
+			*colon = ':';
+		} else {
+			ret = add_system(fm, src->dir, spec, err, errlen);
+		}
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/* The selected clock out of "local global [boot] ..." */
+static void current_clock(const char *dir, char *buf, size_t len)
+{
+	struct tfs_text t;
+	char err[256], *open_b, *close_b;
+
+	buf[0] = '\0';
+	if (tfs_read(dir, "trace_clock", &t, err, sizeof(err)))
+		return;
+	open_b = strchr(t.text, '[');
+	close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (close_b && (size_t)(close_b - open_b + 2) <= len)
+		snprintf(buf, len, "%.*s", (int)(close_b - open_b + 1), open_b);
+	free(t.text);
+}
+
+int rec_write(struct rec_source *src, char *err, size_t errlen)
+{
+	struct tfs_text hp = { 0 }, he = { 0 }, cmdlines = { 0 };
+	int fds[REC_MAX_CPUS];
+	struct formats fm = { 0 };
+	struct td_out out = { 0 };
+	struct utsname un;
+	char clock[64], uname_text[400];
+	unsigned int i;
+	int fd, ret = -1;
+
+	if (tfs_read(src->dir, "events/header_page", &hp, err, errlen) ||
+	    tfs_read(src->dir, "events/header_event", &he, err, errlen) ||
+	    collect_formats(src, &fm, err, errlen))
+		goto out;
+	/* The host's events name tasks; the hypervisor's name none */
+	if (!src->system && tfs_exists(src->dir, "saved_cmdlines") &&
+	    tfs_read(src->dir, "saved_cmdlines", &cmdlines, err, errlen))
+		goto out;
+	current_clock(src->dir, clock, sizeof(clock));
+	uname_text[0] = '\0';
+	if (!uname(&un))
+		snprintf(uname_text, sizeof(uname_text), "%s %s %s %s",
+			 un.sysname, un.nodename, un.release, un.version);
+
+	for (i = 0; i < src->nr_cpus; i++)
+		fds[i] = src->cpu[i].on ? src->cpu[i].tmp_fd : -1;
+	out.header_page = hp.text;
+	out.header_page_len = hp.len;
+	out.header_event = he.text;
+	out.header_event_len = he.len;
+	out.formats = fm.f;
+	out.nr_formats = fm.nr;
+	out.cmdlines = cmdlines.text;
+	out.cmdlines_len = cmdlines.len;
+	out.page_size = src->page_size;
+	out.nr_cpus = src->nr_cpus;
+	out.cpu_fd = fds;
+	out.trace_clock = clock[0] ? clock : NULL;
+	out.uname = uname_text[0] ? uname_text : NULL;
+
+	fd = open(src->output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", src->output,
+			 strerror(errno));
+		goto out;
+	}
+	ret = td_write(fd, &out, err, errlen);
+	if (close(fd) && !ret) {
+		snprintf(err, errlen, "writing %s: %s", src->output,
+			 strerror(errno));
+		ret = -1;
+	}
+out:
+	for (i = 0; i < fm.nr; i++)
+		free(fm.text[i].text);
+	free(fm.text);
+	free(fm.f);
+	free(hp.text);
+	free(he.text);
+	free(cmdlines.text);
+	return ret;
+}
+
+void rec_close(struct rec_source *src, bool keep_tmp)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < src->nr_cpus; i++) {
+		struct rec_cpu *c = &src->cpu[i];
+
+		if (!c->on)
+			continue;
+		if (c->raw_fd >= 0)
+			close(c->raw_fd);
+		if (c->tmp_fd >= 0)
+			close(c->tmp_fd);
+		if (c->pipe[0] >= 0)
+			close(c->pipe[0]);
+		if (c->pipe[1] >= 0)
+			close(c->pipe[1]);
+		c->raw_fd = c->tmp_fd = c->pipe[0] = c->pipe[1] = -1;
+		if (!keep_tmp) {
+			tmp_path(src, i, path, sizeof(path));
+			unlink(path);
+		}
+	}
+}
