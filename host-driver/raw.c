@@ -279,79 +279,100 @@ static struct rb_desc_cpu *raw_desc_cpu(struct hyptrace *ht, unsigned int cpu)
 }
 
 /*
- * Walk @len bytes of events from @data, from time @ts: the time of the last
- * event and how many data events there are. false if a record does not fit,
- * which only a broken writer can cause; the page is given out anyway, and
- * the tools that read it say where it goes wrong.
+ * Walk the events in the @len bytes at @data, from time @ts, but no record
+ * that would end past @limit: returns where the walk stopped, with *@ts
+ * the time of the last event walked and *@events the data events among
+ * them. A record that does not fit @len only a broken writer can make; the
+ * walk then stops there, and the page is handed out anyway for the tools
+ * that read it to say where it goes wrong.
  */
-static bool raw_walk(const u8 *data, u32 len, u64 *ts, u64 *events)
+static u32 raw_walk(const u8 *data, u32 len, u32 limit, u64 *ts,
+		    u64 *events, bool *malformed)
 {
 	u32 off = 0;
 
+	*malformed = false;
 	while (len - off >= RB_EVENT_HDR_SIZE) {
 		u32 hdr = get_unaligned_le32(data + off);
 		u32 type = hdr & ((1U << RB_TYPE_LEN_BITS) - 1);
 		u32 delta = hdr >> RB_TYPE_LEN_BITS;
+		u64 t = *ts;
 		u32 array0 = 0, size;
+		bool data_event = false;
 
 		if (type == 0 || type > RB_TYPE_DATA_MAX) {
 			if (len - off < 8)
-				return false;
+				break;
 			array0 = get_unaligned_le32(data + off + 4);
 		}
 		switch (type) {
 		case 0:
 			size = array0 + 4;
 			if (array0 < 4)
-				return false;
-			*ts += delta;
-			(*events)++;
+				goto bad;
+			t += delta;
+			data_event = true;
 			break;
 		case RB_TYPE_PADDING:
 			if (!delta)	/* the rest of the page is unused */
-				return true;
+				return len;
 			size = array0 + 4;
 			break;
 		case RB_TYPE_TIME_EXTEND:
 			size = RB_TS_EXTEND_SIZE;
-			*ts += delta + ((u64)array0 << RB_TS_SHIFT);
+			t += delta + ((u64)array0 << RB_TS_SHIFT);
 			break;
 		case RB_TYPE_TIME_STAMP:
 			size = RB_TS_EXTEND_SIZE;
-			*ts = (*ts & ~((1ULL << RB_TS_EXT_BITS) - 1)) |
-			      (delta + ((u64)array0 << RB_TS_SHIFT));
+			t = (t & ~((1ULL << RB_TS_EXT_BITS) - 1)) |
+			    (delta + ((u64)array0 << RB_TS_SHIFT));
 			break;
 		default:
 			size = RB_EVENT_HDR_SIZE + 4 * type;
-			*ts += delta;
-			(*events)++;
+			t += delta;
+			data_event = true;
 			break;
 		}
 		if (size > len - off)
-			return false;
+			goto bad;
+		if (size > limit - off)
+			return off;
 		off += size;
+		*ts = t;
+		*events += data_event;
 	}
-	return off == len;
+	if (off == len)
+		return off;
+bad:
+	*malformed = true;
+	return len;
 }
 
 /*
  * Put the events of the reader page from @rc->read to @commit into @rf's
- * page, in the kernel's format.
+ * page, in the kernel's format. When events were lost before them, their
+ * count goes after the data; if the events fill the page, the last ones
+ * wait for the next read so that the count always fits (the kernel would
+ * set the flag alone and leave the count unknown).
  */
 static void raw_take(struct raw_file *rf, struct raw_cpu *rc,
 		     const struct rb_data_page *src, u32 commit)
 {
 	struct rb_data_page *dst = rf->page;
-	u32 len = commit - rc->read;
-	u32 end = len;
+	u32 len = commit - rc->read, limit = len, end;
 	u64 flags = 0, ts, events = 0;
+	bool malformed;
 
+	if (rc->lost && len > RB_PAGE_CAPACITY - sizeof(u64))
+		limit = RB_PAGE_CAPACITY - sizeof(u64);
 	ts = rc->read ? rc->read_ts : READ_ONCE(src->time_stamp);
 	dst->time_stamp = ts;
 	memcpy(dst->data, src->data + rc->read, len);
-	if (!raw_walk(dst->data, len, &ts, &events))
+	len = raw_walk(dst->data, len, limit, &ts, &events, &malformed);
+	if (malformed)
 		pr_warn_ratelimited("CPU %u: the hypervisor's page holds a malformed event\n",
 				    rf->cpu);
+	end = len;
 	if (rc->lost) {
 		flags |= RB_MISSED_EVENTS;
 		if (RB_PAGE_CAPACITY - len >= sizeof(u64)) {
@@ -365,7 +386,7 @@ static void raw_take(struct raw_file *rf, struct raw_cpu *rc,
 	memset(dst->data + end, 0, RB_PAGE_CAPACITY - end);
 	dst->commit = len | flags;
 
-	rc->read = commit;
+	rc->read += len;
 	rc->read_ts = ts;
 	rc->events += events;
 	rc->pages++;

@@ -15,7 +15,7 @@ PACKAGES=(
 	u-boot-qemu u-boot-tools mtools dosfstools fdisk
 	device-tree-compiler libfdt-dev
 	bc bison flex libssl-dev libelf-dev kmod
-	libtraceevent-dev trace-cmd
+	libtraceevent-dev trace-cmd protobuf-compiler
 	clang llvm libclang-rt-14-dev valgrind
 )
 

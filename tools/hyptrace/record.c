@@ -74,8 +74,10 @@ static void usage(FILE *f)
 "                   (trace.dat -> trace-host.dat), on the boot clock\n"
 "  -h, --help       this text\n"
 "\n"
-"At the end it prints, per CPU: events, events lost (overwritten), events\n"
-"dropped (--no-overwrite), bytes and pages recorded. Exit status: 0, or\n"
+"At the end it prints, per CPU: events recorded, events lost (overwritten\n"
+"before they were read), events dropped (--no-overwrite), events the\n"
+"hypervisor wrote (all of them, lost ones included), bytes and pages\n"
+"recorded. Exit status: 0, or\n"
 "1 if tracing or writing failed, 2 for a bad command line; with a COMMAND,\n"
 "the trace is written whatever the command's status.\n");
 }
@@ -362,16 +364,21 @@ static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
 	return 0;
 }
 
+/*
+ * Per CPU: events and lost-event marks counted in the recorded pages;
+ * dropped (--no-overwrite) and, for the hypervisor, written (every event
+ * its writer committed, lost ones included) from per_cpu/cpuN/stats.
+ */
 static void summary(struct rec_source *src, bool hyp)
 {
 	struct rec_counts c, sum = { 0 };
+	unsigned long long dropped, written, dropped_sum = 0, written_sum = 0;
 	char err[512], file[64];
-	unsigned long long dropped, dropped_sum = 0;
 	unsigned int i;
 
 	printf("%s: %s\n", src->output, src->what);
-	printf("  %4s %10s %8s %8s %10s %7s\n", "CPU", "events", "lost",
-	       "dropped", "bytes", "pages");
+	printf("  %4s %10s %8s %8s %10s %10s %7s\n", "CPU", "events", "lost",
+	       "dropped", "written", "bytes", "pages");
 	for (i = 0; i < src->nr_cpus; i++) {
 		if (!src->cpu[i].on)
 			continue;
@@ -380,22 +387,23 @@ static void summary(struct rec_source *src, bool hyp)
 			continue;
 		}
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
-		dropped = tfs_stat(src->dir, file, hyp ? "dropped events" :
-				   "dropped events");
-		printf("  %4u %10llu %8llu%s %8llu %10llu %7llu\n", i,
+		dropped = tfs_stat(src->dir, file, "dropped events");
+		written = hyp ? tfs_stat(src->dir, file, "entries") : 0;
+		printf("  %4u %10llu %8llu%s %8llu %10llu %10llu %7llu\n", i,
 		       (unsigned long long)c.events,
 		       (unsigned long long)c.lost, c.lost_unknown ? "+" : " ",
-		       dropped, (unsigned long long)c.bytes,
+		       dropped, written, (unsigned long long)c.bytes,
 		       (unsigned long long)c.pages);
 		sum.events += c.events;
 		sum.lost += c.lost;
 		sum.bytes += c.bytes;
 		sum.pages += c.pages;
 		dropped_sum += dropped;
+		written_sum += written;
 	}
-	printf("  %4s %10llu %8llu  %8llu %10llu %7llu\n", "all",
+	printf("  %4s %10llu %8llu  %8llu %10llu %10llu %7llu\n", "all",
 	       (unsigned long long)sum.events, (unsigned long long)sum.lost,
-	       dropped_sum, (unsigned long long)sum.bytes,
+	       dropped_sum, written_sum, (unsigned long long)sum.bytes,
 	       (unsigned long long)sum.pages);
 }
 

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the t-*.sh tests of the hyptrace tool. Gives them:
+#   $HERE $TOP $NAME $T (a temporary directory, removed at exit)
+#   $HYPTRACE $GEN (gen_trace) $FIXTURES, checked to exist
+#   ok MSG / bad MSG     count a check; finish prints the verdict line
+#                        "PASS: NAME: N checks" or "FAIL: NAME: ..." and exits
+#   die MSG              the test cannot run: FAIL line, exit 1
+#   one_line_exit FILE RC CMD...: run CMD, true if it exits RC with exactly
+#                        one line on stderr and nothing on stdout (the
+#                        stderr line is left in FILE)
+#   normalize            trace-cmd report or hyptrace report text on stdin to
+#                        "CPU TS NAME ARGS" lines, losses as "CPU:N LOST n"
+
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+NAME=$(basename "$0" .sh)
+nok=0
+nbad=0
+
+die() {
+	echo "FAIL: $NAME: $*"
+	exit 1
+}
+
+ok() {
+	nok=$((nok + 1))
+	echo "  ok   $*"
+}
+
+bad() {
+	nbad=$((nbad + 1))
+	echo "  FAIL $*"
+}
+
+finish() {
+	if [ "$nbad" -eq 0 ]; then
+		echo "PASS: $NAME: $nok checks"
+		exit 0
+	fi
+	echo "FAIL: $NAME: $nbad of $((nok + nbad)) checks failed"
+	exit 1
+}
+
+[ -n "${BUILD:-}" ] || die "BUILD is not set (run through run_tests.sh)"
+[ -n "${HYPTRACE:-}" ] && [ -x "$HYPTRACE" ] ||
+	die "HYPTRACE (${HYPTRACE:-unset}) is not an executable"
+GEN=${GEN_TRACE:-$BUILD/gen_trace}
+[ -x "$GEN" ] || die "no gen_trace at $GEN"
+FIXTURES=${FIXTURES:-$HERE/fixtures}
+command -v trace-cmd >/dev/null 2>&1 ||
+	die "trace-cmd not found (apt-get install trace-cmd)"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX") || die "mktemp"
+trap 'rm -rf "$T"' EXIT
+
+one_line_exit() {
+	_f=$1
+	_rc=$2
+	shift 2
+	"$@" >"$_f.out" 2>"$_f"
+	_got=$?
+	[ "$_got" -eq "$_rc" ] && [ "$(wc -l <"$_f")" -eq 1 ] &&
+		[ ! -s "$_f.out" ]
+}
+
+# trace-cmd: "   <...>--1    [001]     5.000007: hyp_enter:    reason=..."
+#            "CPU:3 [202 EVENTS DROPPED]", "CPU:0 [EVENTS DROPPED]"
+# hyptrace:  "[001]\t    5.000007: hyp_enter reason=..."
+#            "CPU:3 [LOST 202 EVENTS]", "CPU:0 [LOST EVENTS]"
+normalize() {
+	awk '
+	/^cpus=/ { next }
+	/^CPU:[0-9]+ \[[0-9]+ EVENTS DROPPED\]$/ {
+		sub(/^\[/, "", $2); print $1, "LOST", $2; next }
+	/^CPU:[0-9]+ \[EVENTS DROPPED\]$/ { print $1, "LOST ?"; next }
+	/^CPU:[0-9]+ \[LOST [0-9]+ EVENTS\]$/ { print $1, "LOST", $3; next }
+	/^CPU:[0-9]+ \[LOST EVENTS\]$/ { print $1, "LOST ?"; next }
+	{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^\[[0-9]+\]$/)
+				break
+		if (i > NF) { print "UNPARSED", $0; next }
+		c = $i
+		gsub(/[][]/, "", c)
+		cpu = c + 0
+		ts = $(i + 1); sub(/:$/, "", ts)
+		name = $(i + 2); sub(/:$/, "", name)
+		line = "cpu" cpu " " ts " " name
+		for (j = i + 3; j <= NF; j++)
+			line = line " " $j
+		print line
+	}'
+}

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs every test of the hyptrace tool and ends with exactly one line
+# "tools: N passed, N failed"; exit status 1 on any failure.
+#
+#   - the C tests named in MY_TESTS: each "PASS name" / "FAIL name" line
+#     they print counts (a program that fails without a FAIL line counts as
+#     one failure);
+#   - the other *_test programs (OTHER_TESTS) and every t-*.sh script: one
+#     result each, by exit status, with their last line as the reason;
+#   - a FUZZ_TEST_TIME-second run of the trace.dat fuzzer.
+#
+# usage: run_tests.sh "<build command>"   (BUILD, HYPTRACE, FUZZ_TEST_TIME,
+#                                          MY_TESTS, OTHER_TESTS set)
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+passed=0
+failed=0
+
+count() {	# count <name> <exit status> <output file>
+	p=$(grep -c '^PASS ' "$3")
+	f=$(grep -c '^FAIL ' "$3")
+	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $1: exit status $2"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+one() {		# one <name> <ok 0/1> <reason>
+	set -- "$1" "$2" "$(echo "$3" | sed -e 's/^\(PASS\|FAIL\):* *//' \
+		-e "s/^$1: //")"
+	if [ "$2" -eq 0 ]; then
+		echo "PASS $1: $3"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $1: $3"
+		failed=$((failed + 1))
+	fi
+}
+
+mkdir -p "$BUILD"
+out=$BUILD/out.txt
+echo "== build"
+if ! $1 > "$BUILD/build.log" 2>&1; then
+	tail -n 20 "$BUILD/build.log"
+	one build 1 "see $BUILD/build.log (tests that built still run)"
+fi
+
+for t in $MY_TESTS; do
+	echo "== $t"
+	if [ ! -x "$BUILD/$t" ]; then
+		one "$t" 1 "did not build"
+		continue
+	fi
+	"$BUILD/$t" > "$out" 2>&1
+	rc=$?
+	cat "$out"
+	count "$t" $rc "$out"
+done
+
+for t in $OTHER_TESTS; do
+	echo "== $t"
+	if [ ! -x "$BUILD/$t" ]; then
+		one "$t" 1 "did not build"
+		continue
+	fi
+	"$BUILD/$t" > "$out" 2>&1
+	rc=$?
+	tail -n 20 "$out"
+	one "$t" $rc "$(tail -n 1 "$out")"
+done
+
+echo "== fuzz_tracedat: $FUZZ_TEST_TIME s, libFuzzer + ASan + UBSan"
+if [ -x "$BUILD/fuzz_tracedat" ]; then
+	mkdir -p "$BUILD/corpus"
+	"$BUILD/fuzz_tracedat" -max_total_time="$FUZZ_TEST_TIME" \
+		-max_len=20000 -print_final_stats=1 "$BUILD/corpus" \
+		> "$BUILD/fuzz.txt" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' \
+		"$BUILD/fuzz.txt")
+	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
+		one fuzz_tracedat 0 "$runs, no crash"
+	else
+		grep -v '^    #' "$BUILD/fuzz.txt" | tail -n 30
+		one fuzz_tracedat 1 "exit $rc (see $BUILD/fuzz.txt)"
+	fi
+else
+	one fuzz_tracedat 1 "did not build"
+fi
+
+export BUILD HYPTRACE
+export GEN_TRACE="$BUILD/gen_trace"
+export FIXTURES="$HERE/fixtures"
+for s in "$HERE"/t-*.sh; do
+	[ -f "$s" ] || continue
+	name=$(basename "$s" .sh)
+	echo "== $name"
+	start=$(date +%s)
+	sh "$s" > "$out" 2>&1
+	rc=$?
+	tail -n 25 "$out"
+	echo "   ($(( $(date +%s) - start )) s, exit $rc)"
+	one "$name" $rc "$(tail -n 1 "$out")"
+done
+
+echo "tools: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The records of an open trace.dat: every CPU's pages walked in file order
+ * (page.c checks each one), the CPUs merged by timestamp as trace_remote
+ * merges them, and the lost-event marks of the pages carried to the next
+ * record of their CPU.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "page.h"
+#include "tracedat.h"
+#include "tracedat_file.h"
+
+static int cpu_fail(struct td_file *td, unsigned int n, const char *why)
+{
+	const struct td_cpu *cpu = &td->cpus[n];
+
+	td->failed = 1;
+	snprintf(td->err, sizeof(td->err),
+		 "CPU %u, page %llu (file offset %llu): %s", n,
+		 (unsigned long long)cpu->page,
+		 (unsigned long long)(cpu->off + cpu->page * td->page_size),
+		 why);
+	return -1;
+}
+
+/* Lost counts of pages in a row add up; an unknown one stays unknown */
+static void add_lost(uint64_t *sum, uint64_t lost)
+{
+	if (*sum == TD_LOST_UNKNOWN || lost == TD_LOST_UNKNOWN)
+		*sum = lost ? TD_LOST_UNKNOWN : *sum;
+	else
+		*sum = *sum + lost < *sum ? TD_LOST_UNKNOWN - 1 : *sum + lost;
+}
+
+/* Find CPU @n's next record; 0 (found, or no more), -1 corrupt */
+static int cpu_fill(struct td_file *td, unsigned int n)
+{
+	struct td_cpu *cpu = &td->cpus[n];
+	uint64_t pages = cpu->size / td->page_size;
+	struct pg_event ev;
+	char why[160];
+	int r;
+
+	while (!cpu->have && !cpu->done) {
+		if (!cpu->walking) {
+			if (cpu->page >= pages) {
+				cpu->done = 1;
+				break;
+			}
+			if (pg_open(&cpu->walk, td->data + cpu->off +
+				    cpu->page * td->page_size, td->page_size,
+				    why, sizeof(why)))
+				return cpu_fail(td, n, why);
+			add_lost(&cpu->lost, cpu->walk.lost);
+			cpu->walking = 1;
+		}
+		r = pg_next(&cpu->walk, &ev, why, sizeof(why));
+		if (r < 0)
+			return cpu_fail(td, n, why);
+		if (!r) {
+			cpu->walking = 0;
+			cpu->page++;
+			continue;
+		}
+		if (ev.size < 2) {
+			snprintf(why, sizeof(why),
+				 "event at page offset %u has %u bytes, no event ID",
+				 ev.offset, ev.size);
+			return cpu_fail(td, n, why);
+		}
+		cpu->rec.cpu = n;
+		cpu->rec.ts = ev.ts;
+		if (td->tsc_mult)
+			cpu->rec.ts = (__uint128_t)ev.ts * td->tsc_mult >>
+				      td->tsc_shift;
+		cpu->rec.data = ev.data;
+		cpu->rec.size = ev.size;
+		memcpy(&cpu->rec.id, ev.data, sizeof(cpu->rec.id));
+		cpu->rec.lost_before = cpu->lost;
+		cpu->lost = 0;
+		cpu->have = 1;
+	}
+	return 0;
+}
+
+int td_next(struct td_file *td, struct td_record *rec)
+{
+	struct td_cpu *best = NULL;
+	unsigned int i;
+
+	if (td->failed)
+		return -1;
+	for (i = 0; i < td->nr_cpus; i++) {
+		struct td_cpu *cpu = &td->cpus[i];
+
+		if (cpu_fill(td, i))
+			return -1;
+		/* the lower CPU wins a tie, as in trace_remote */
+		if (cpu->have && (!best || cpu->rec.ts < best->rec.ts))
+			best = cpu;
+	}
+	if (!best)
+		return 0;
+	*rec = best->rec;
+	best->have = 0;
+	return 1;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * td_write(): a trace.dat, version 6, from the tracefs text files and each
+ * CPU's raw ring-buffer pages.
+ *
+ * Everything up to the flyrecord CPU table is built in memory (it is the
+ * size of the text files), written, then each CPU's pages are copied in
+ * page-aligned blocks and the table is filled in with their offsets and
+ * sizes once they are known, so the per-CPU inputs can be streams of any
+ * length.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracedat.h"
+#include "tracedat_v6.h"
+
+#define COPY_CHUNK	(256U * 1024)
+
+/* A growing buffer of the file's first bytes */
+struct td_buf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void put(struct td_buf *b, const void *data, size_t len)
+{
+	if (b->oom)
+		return;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *p;
+
+		while (cap < b->len + len)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+/* Numbers are little-endian on file, as on every host we build for */
+static void put16(struct td_buf *b, uint16_t v)
+{
+	put(b, &v, sizeof(v));
+}
+
+static void put32(struct td_buf *b, uint32_t v)
+{
+	put(b, &v, sizeof(v));
+}
+
+static void put64(struct td_buf *b, uint64_t v)
+{
+	put(b, &v, sizeof(v));
+}
+
+static void put_str(struct td_buf *b, const char *s)
+{
+	put(b, s, strlen(s) + 1);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/*
+ * The clock. The TRACECLOCK option keeps the text as given ("[boot]" from
+ * remotes/hypervisor/trace_clock), so every reader learns the true clock.
+ * But trace-cmd report (3.1.6, and 3.4 alike: trace-input.c
+ * extract_trace_clock) prints timestamps as seconds.microseconds only for
+ * the clocks it knows count nanoseconds (local, global, uptime, perf,
+ * mono*, tai) or when a TSC2NSEC option gives a conversion to ns; for
+ * "[boot]" it prints the raw number. Tried on 3.1.6: no TRACECLOCK option,
+ * or "[mono]", gives secs.usecs but loses or misstates the clock; "[boot]"
+ * alone gives raw ns; "[boot]" with TSC2NSEC mult 1, shift 0, offset 0
+ * gives secs.usecs and keeps "[boot]". That conversion is the truth (boot
+ * counts ns already), so it is what we write when the clock is boot.
+ */
+static int td_clock_is_boot(const char *text)
+{
+	return strstr(text, "[boot]") != NULL;
+}
+
+/* Events grouped by system, in the order each system first appears */
+static int put_systems(struct td_buf *b, const struct td_out *out,
+		       char *err, size_t errlen)
+{
+	unsigned int i, j, nr_systems = 0;
+	unsigned char *done = calloc(out->nr_formats + 1, 1);
+
+	if (!done)
+		return fail(err, errlen, "out of memory");
+	for (i = 0; i < out->nr_formats; i++) {
+		for (j = 0; j < i; j++) {
+			if (!strcmp(out->formats[i].system,
+				    out->formats[j].system))
+				break;
+		}
+		nr_systems += j == i;
+	}
+	put32(b, nr_systems);
+	for (i = 0; i < out->nr_formats; i++) {
+		uint32_t count = 0;
+
+		if (done[i])
+			continue;
+		for (j = i; j < out->nr_formats; j++)
+			count += !strcmp(out->formats[i].system,
+					 out->formats[j].system);
+		put_str(b, out->formats[i].system);
+		put32(b, count);
+		for (j = i; j < out->nr_formats; j++) {
+			if (strcmp(out->formats[i].system,
+				   out->formats[j].system))
+				continue;
+			done[j] = 1;
+			put64(b, out->formats[j].len);
+			put(b, out->formats[j].text, out->formats[j].len);
+		}
+	}
+	free(done);
+	return 0;
+}
+
+static void put_option(struct td_buf *b, uint16_t id, const char *text)
+{
+	put16(b, id);
+	put32(b, strlen(text) + 1);
+	put_str(b, text);
+}
+
+/* The metadata, up to and including the (zeroed) flyrecord CPU table */
+static int build_header(struct td_buf *b, const struct td_out *out,
+			size_t *table, char *err, size_t errlen)
+{
+	const char *clock = out->trace_clock;
+	unsigned int i;
+
+	put(b, TD_MAGIC, TD_MAGIC_LEN);
+	put_str(b, TD_VERSION);
+	put(b, "\0\x08", 2);		/* little-endian, 8-byte long */
+	put32(b, out->page_size);
+
+	put_str(b, TD_TAG_HEADER_PAGE);
+	put64(b, out->header_page_len);
+	put(b, out->header_page, out->header_page_len);
+	put_str(b, TD_TAG_HEADER_EVENT);
+	put64(b, out->header_event_len);
+	put(b, out->header_event, out->header_event_len);
+
+	put32(b, 0);			/* no ftrace (plugin) event formats */
+	if (put_systems(b, out, err, errlen))
+		return -1;
+	put32(b, out->kallsyms ? out->kallsyms_len : 0);
+	if (out->kallsyms)
+		put(b, out->kallsyms, out->kallsyms_len);
+	put32(b, out->printk_formats ? out->printk_formats_len : 0);
+	if (out->printk_formats)
+		put(b, out->printk_formats, out->printk_formats_len);
+	put64(b, out->cmdlines ? out->cmdlines_len : 0);
+	if (out->cmdlines)
+		put(b, out->cmdlines, out->cmdlines_len);
+	put32(b, out->nr_cpus);
+
+	if (clock || out->uname) {
+		put(b, TD_TAG_OPTIONS, TD_TAG_LEN);
+		if (clock)
+			put_option(b, TD_OPT_TRACECLOCK, clock);
+		if (clock && td_clock_is_boot(clock)) {
+			put16(b, TD_OPT_TSC2NSEC);
+			put32(b, 16);
+			put32(b, 1);	/* mult */
+			put32(b, 0);	/* shift */
+			put64(b, 0);	/* offset */
+		}
+		if (out->uname)
+			put_option(b, TD_OPT_UNAME, out->uname);
+		put16(b, TD_OPT_DONE);
+	}
+	put(b, TD_TAG_FLYRECORD, TD_TAG_LEN);
+	*table = b->len;
+	for (i = 0; i < out->nr_cpus; i++) {
+		put64(b, 0);
+		put64(b, 0);
+	}
+	/* the reader wants the clock again after the table (save_clock) */
+	if (clock) {
+		put64(b, strlen(clock));
+		put(b, clock, strlen(clock));
+	}
+	if (b->oom)
+		return fail(err, errlen, "out of memory");
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t len, off_t off)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = pwrite(fd, c, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+/* Fill @buf from @fd at @off; short only at the end of the input */
+static ssize_t read_full(int fd, char *buf, size_t len, off_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got, off + got);
+
+		if (n < 0 && errno == ESPIPE)
+			n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+/* Copy CPU @cpu's pages to @off of @fd; their size in *@size */
+static int copy_cpu(int fd, off_t off, const struct td_out *out,
+		    unsigned int cpu, char *buf, uint64_t *size, char *err,
+		    size_t errlen)
+{
+	int in = out->cpu_fd[cpu];
+	size_t chunk = COPY_CHUNK - COPY_CHUNK % out->page_size;
+	uint64_t done = 0;
+	ssize_t n;
+
+	if (chunk < out->page_size)
+		chunk = out->page_size;
+	*size = 0;
+	if (in < 0)
+		return 0;
+	do {
+		n = read_full(in, buf, chunk, done);
+		if (n < 0)
+			return fail(err, errlen, "reading CPU %u's pages: %s",
+				    cpu, strerror(errno));
+		if (n % out->page_size)
+			return fail(err, errlen,
+				    "CPU %u's data is not whole %u-byte pages",
+				    cpu, out->page_size);
+		if (n && write_all(fd, buf, n, off + done))
+			return fail(err, errlen, "writing the trace.dat: %s",
+				    strerror(errno ? errno : ENOSPC));
+		done += n;
+	} while ((size_t)n == chunk);
+	*size = done;
+	return 0;
+}
+
+static int check_out(const struct td_out *out, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	if (out->page_size < TD_MIN_PAGE_SIZE ||
+	    out->page_size > TD_MAX_PAGE_SIZE ||
+	    (out->page_size & (out->page_size - 1)))
+		return fail(err, errlen, "page size %u is not supported",
+			    out->page_size);
+	if (!out->nr_cpus || out->nr_cpus > TD_MAX_CPUS)
+		return fail(err, errlen, "%u CPUs is not supported",
+			    out->nr_cpus);
+	if (!out->header_page || !out->header_event ||
+	    (out->nr_formats && !out->formats) || !out->cpu_fd)
+		return fail(err, errlen, "incomplete trace description");
+	for (i = 0; i < out->nr_formats; i++) {
+		if (!out->formats[i].system || !out->formats[i].text ||
+		    !*out->formats[i].system)
+			return fail(err, errlen, "event format %u is empty", i);
+	}
+	return 0;
+}
+
+int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
+{
+	struct td_buf b = { 0 };
+	uint64_t *table = NULL, size;
+	size_t table_off;
+	char *buf = NULL;
+	off_t off;
+	unsigned int i;
+	int ret = -1;
+
+	if (check_out(out, err, errlen))
+		return -1;
+	if (build_header(&b, out, &table_off, err, errlen))
+		goto out;
+	table = calloc(out->nr_cpus, 2 * sizeof(*table));
+	buf = malloc(out->page_size < COPY_CHUNK ? COPY_CHUNK : out->page_size);
+	if (!table || !buf) {
+		fail(err, errlen, "out of memory");
+		goto out;
+	}
+	if (write_all(fd, b.p, b.len, 0)) {
+		fail(err, errlen, "writing the trace.dat: %s",
+		     strerror(errno ? errno : ENOSPC));
+		goto out;
+	}
+	/* each CPU's data starts on a page boundary of the file */
+	off = (b.len + out->page_size - 1) / out->page_size * out->page_size;
+	for (i = 0; i < out->nr_cpus; i++) {
+		if (copy_cpu(fd, off, out, i, buf, &size, err, errlen))
+			goto out;
+		table[2 * i] = off;
+		table[2 * i + 1] = size;
+		off += size;
+	}
+	if (write_all(fd, table, out->nr_cpus * 2 * sizeof(*table),
+		      table_off)) {
+		fail(err, errlen, "writing the trace.dat: %s",
+		     strerror(errno ? errno : ENOSPC));
+		goto out;
+	}
+	/* the gap before the first CPU's data, if no CPU had any */
+	if (ftruncate(fd, off) && errno != EINVAL) {
+		fail(err, errlen, "writing the trace.dat: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(b.p);
+	free(table);
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace report: a trace.dat's events as text, every CPU merged by time,
+ * each line as the kernel's remotes/hypervisor/trace file prints it, so
+ * that the two can be compared with diff.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyptrace.h"
+#include "tracedat.h"
+
+#define MAX_CPU_ARGS	256
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: hyptrace report [--cpu N]... FILE\n"
+		"\n"
+		"Print every event of the trace.dat FILE, all CPUs merged by time,\n"
+		"as the kernel's tracefs 'trace' file shows them:\n"
+		"  [001]\t   12.345678: hyp_enter reason=hvc func_id=0x84000000\n"
+		"with 'CPU:N [LOST n EVENTS]' before an event that followed lost ones.\n"
+		"\n"
+		"  --cpu N     only CPU N's events (may be given more than once)\n"
+		"  -h, --help  this text\n"
+		"\n"
+		"Exit status: 0 done, 1 the file is missing, not a trace.dat or\n"
+		"corrupt (one line on stderr says why), 2 bad usage.\n");
+}
+
+struct report_opts {
+	unsigned int cpus[MAX_CPU_ARGS];
+	unsigned int nr_cpus;
+	const char *file;
+};
+
+static int parse_args(int argc, char **argv, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	char *end;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return HT_EXIT_OK;
+		case 'c':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v > 65535 ||
+			    optarg[0] == '-') {
+				ht_err("report", "--cpu wants a CPU number, not '%s'",
+				       optarg);
+				return HT_EXIT_USAGE;
+			}
+			if (o->nr_cpus == MAX_CPU_ARGS) {
+				ht_err("report", "more than %d --cpu options",
+				       MAX_CPU_ARGS);
+				return HT_EXIT_USAGE;
+			}
+			o->cpus[o->nr_cpus++] = v;
+			break;
+		default:
+			if (optopt == 'c')
+				ht_err("report", "--cpu needs a CPU number");
+			else
+				ht_err("report", "unknown option '%s' (see --help)",
+				       argv[optind - 1]);
+			return HT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		ht_err("report", optind == argc ?
+		       "no trace.dat given (see --help)" :
+		       "one trace.dat only (see --help)");
+		return HT_EXIT_USAGE;
+	}
+	o->file = argv[optind];
+	return -1;
+}
+
+static int wanted(const struct report_opts *o, unsigned int cpu)
+{
+	unsigned int i;
+
+	if (!o->nr_cpus)
+		return 1;
+	for (i = 0; i < o->nr_cpus; i++) {
+		if (o->cpus[i] == cpu)
+			return 1;
+	}
+	return 0;
+}
+
+/* Print every record; the text of one record may be any length */
+static int print_all(struct td_file *td, const struct report_opts *o)
+{
+	size_t cap = 4096;
+	char *line = malloc(cap);
+	struct td_record rec;
+	int r, n;
+
+	if (!line) {
+		ht_err("report", "out of memory");
+		return HT_EXIT_FAIL;
+	}
+	while ((r = td_next(td, &rec)) > 0) {
+		if (!wanted(o, rec.cpu))
+			continue;
+		if (rec.lost_before) {
+			td_format_lost(rec.cpu, rec.lost_before, line, cap);
+			puts(line);
+		}
+		n = td_format_record(td, &rec, line, cap);
+		if ((size_t)n >= cap) {
+			char *bigger = realloc(line, n + 1);
+
+			if (!bigger) {
+				free(line);
+				ht_err("report", "out of memory");
+				return HT_EXIT_FAIL;
+			}
+			line = bigger;
+			cap = n + 1;
+			td_format_record(td, &rec, line, cap);
+		}
+		puts(line);
+	}
+	free(line);
+	if (fflush(stdout) || ferror(stdout)) {
+		ht_err("report", "writing the output: %s", strerror(errno));
+		return HT_EXIT_FAIL;
+	}
+	if (r < 0) {
+		ht_err("report", "%s: %s", o->file, td_error(td));
+		return HT_EXIT_FAIL;
+	}
+	return HT_EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { .nr_cpus = 0 };
+	struct td_file *td;
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	td = td_open(o.file, err, sizeof(err));
+	if (!td) {
+		ht_err("report", "%s", err);
+		return HT_EXIT_FAIL;
+	}
+	for (i = 0; i < o.nr_cpus; i++) {
+		if (o.cpus[i] >= td_nr_cpus(td)) {
+			ht_err("report", "%s has no CPU %u (it has %u)", o.file,
+			       o.cpus[i], td_nr_cpus(td));
+			td_close(td);
+			return HT_EXIT_FAIL;
+		}
+	}
+	ret = print_all(td, &o);
+	td_close(td);
+	return ret;
+}
