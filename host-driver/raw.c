@@ -127,19 +127,29 @@ static void raw_shadow_sync(unsigned int cpu, bool reader)
 		WRITE_ONCE(shadow->pages_touched, 0);
 		WRITE_ONCE(shadow->pages_lost, 0);
 	} else {
+		u64 overrun, entries;
+
 		if (reader) {
+			/* The swap ran on this CPU: plain loads see it */
 			WRITE_ONCE(shadow->reader.lost_events,
 				   READ_ONCE(meta->reader.lost_events));
-			WRITE_ONCE(shadow->reader.id,
-				   smp_load_acquire(&meta->reader.id));
+			WRITE_ONCE(shadow->reader.id, READ_ONCE(meta->reader.id));
 		}
-		/* Overrun first: never more unread than there is */
-		WRITE_ONCE(shadow->overrun, READ_ONCE(meta->overrun));
+		/*
+		 * Overrun is read before entries, so that entries >= overrun
+		 * (both only grow); and published after it, so that the
+		 * kernel, which reads entries first, cannot pair an old entries
+		 * with a newer overrun and see fewer than no events unread.
+		 */
+		overrun = READ_ONCE(meta->overrun);
+		smp_rmb();	/* the hypervisor's release stores */
+		entries = READ_ONCE(meta->entries);
+		WRITE_ONCE(shadow->entries, entries);
+		smp_wmb();	/* pairs with the kernel's read order */
+		WRITE_ONCE(shadow->overrun, overrun);
 		WRITE_ONCE(shadow->pages_lost, READ_ONCE(meta->pages_lost));
 		WRITE_ONCE(shadow->pages_touched,
 			   READ_ONCE(meta->pages_touched));
-		smp_wmb();
-		WRITE_ONCE(shadow->entries, smp_load_acquire(&meta->entries));
 	}
 	raw_spin_unlock_irqrestore(&rc->shadow_lock, flags);
 }
@@ -408,6 +418,7 @@ static int raw_fill(struct raw_file *rf)
 	int ret;
 
 	for (;;) {
+		/* Pairs with the release store of reader.id at a swap */
 		u32 id = smp_load_acquire(&meta->reader.id);
 		const struct rb_data_page *src;
 		u32 commit;
@@ -522,7 +533,7 @@ static int raw_open(struct inode *inode, struct file *file)
 	struct raw_file *rf;
 	int old, ret = 0;
 
-	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	rf = kzalloc_obj(*rf);
 	if (!rf)
 		return -ENOMEM;
 	rf->page = (struct rb_data_page *)get_zeroed_page(GFP_KERNEL);

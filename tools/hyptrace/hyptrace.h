@@ -7,6 +7,8 @@
 #ifndef HYPTRACE_TOOLS_HYPTRACE_H
 #define HYPTRACE_TOOLS_HYPTRACE_H
 
+#include "compiler.h"
+
 /* Exit statuses every subcommand uses */
 #define HT_EXIT_OK		0
 #define HT_EXIT_FAIL		1	/* the work failed: bad file, I/O, ... */
@@ -19,6 +21,6 @@ int cmd_perfetto(int argc, char **argv);
 
 /* "hyptrace SUBCOMMAND: " then the message and a newline, on stderr */
 void ht_err(const char *sub, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 #endif /* HYPTRACE_TOOLS_HYPTRACE_H */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "hyptrace.h"
 
 static const struct subcommand {
@@ -37,7 +38,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "usage: hyptrace SUBCOMMAND [OPTIONS] [ARGS]\n\n");
-	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name,
 			subcommands[i].summary);
 	fprintf(f, "\n'hyptrace SUBCOMMAND --help' describes each one.\n");
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return HT_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
 	}

@@ -205,32 +205,32 @@ static char *host_output(const char *output)
 	return s;
 }
 
-#define TRY(call)							\
-	do {								\
-		if (call) {						\
-			ht_err(SUB, "%s", err);				\
-			return -1;					\
-		}							\
-	} while (0)
+/* Write a control file, saying what went wrong if it did. */
+static int set(const char *dir, const char *file, const char *val)
+{
+	char err[512];
+
+	if (!tfs_write(dir, file, val, err, sizeof(err)))
+		return 0;
+	ht_err(SUB, "%s", err);
+	return -1;
+}
 
 /* An empty hypervisor buffer, the events asked for, and tracing on. */
 static int start_hypervisor(const struct rec_opts *o)
 {
 	const char *dir = TRACEFS_HYP_REMOTE;
-	char err[512], file[PATH_MAX], kb[32];
+	char file[PATH_MAX], kb[32];
 	unsigned int i;
 
-	TRY(tfs_write(dir, "tracing_on", "0", err, sizeof(err)));
 	/* A write to trace empties and unloads: a fresh start */
-	TRY(tfs_write(dir, "trace", "0", err, sizeof(err)));
-	if (o->buffer_kb) {
-		snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
-		TRY(tfs_write(dir, "buffer_size_kb", kb, err, sizeof(err)));
-	}
-	TRY(tfs_write(dir, "overwrite", o->no_overwrite ? "0" : "1", err,
-		      sizeof(err)));
-	TRY(tfs_write(dir, "events/enable", o->nr_events ? "0" : "1", err,
-		      sizeof(err)));
+	if (set(dir, "tracing_on", "0") || set(dir, "trace", "0"))
+		return -1;
+	snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
+	if ((o->buffer_kb && set(dir, "buffer_size_kb", kb)) ||
+	    set(dir, "overwrite", o->no_overwrite ? "0" : "1") ||
+	    set(dir, "events/enable", o->nr_events ? "0" : "1"))
+		return -1;
 	for (i = 0; i < o->nr_events; i++) {
 		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
 			 o->events[i]);
@@ -239,23 +239,22 @@ static int start_hypervisor(const struct rec_opts *o)
 			       o->events[i], dir);
 			return -1;
 		}
-		TRY(tfs_write(dir, file, "1", err, sizeof(err)));
+		if (set(dir, file, "1"))
+			return -1;
 	}
-	TRY(tfs_write(dir, "tracing_on", "1", err, sizeof(err)));
-	return 0;
+	return set(dir, "tracing_on", "1");
 }
 
 /* The host kernel: boot clock, empty buffer, only the -k events. */
 static int start_host(const struct rec_opts *o)
 {
 	const char *dir = TRACEFS_ROOT;
-	char err[512], file[PATH_MAX];
+	char file[PATH_MAX];
 	unsigned int i;
 
-	TRY(tfs_write(dir, "tracing_on", "0", err, sizeof(err)));
-	TRY(tfs_write(dir, "trace_clock", "boot", err, sizeof(err)));
-	TRY(tfs_write(dir, "events/enable", "0", err, sizeof(err)));
-	TRY(tfs_write(dir, "trace", "", err, sizeof(err)));
+	if (set(dir, "tracing_on", "0") || set(dir, "trace_clock", "boot") ||
+	    set(dir, "events/enable", "0") || set(dir, "trace", ""))
+		return -1;
 	for (i = 0; i < o->nr_host; i++) {
 		char *spec = o->host[i], *colon = strchr(spec, ':');
 
@@ -264,15 +263,15 @@ static int start_host(const struct rec_opts *o)
 				 (int)(colon - spec), spec, colon + 1);
 		else
 			snprintf(file, sizeof(file), "events/%s/enable", spec);
-		if (!tfs_exists(dir, file)) {
+		if (strstr(spec, "..") || !tfs_exists(dir, file)) {
 			ht_err(SUB, "unknown host event '%s' (see %s/events/)",
 			       spec, dir);
 			return -1;
 		}
-		TRY(tfs_write(dir, file, "1", err, sizeof(err)));
+		if (set(dir, file, "1"))
+			return -1;
 	}
-	TRY(tfs_write(dir, "tracing_on", "1", err, sizeof(err)));
-	return 0;
+	return set(dir, "tracing_on", "1");
 }
 
 static void stop_tracing(bool host)

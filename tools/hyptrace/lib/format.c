@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "format.h"
 #include "hyp_events.h"
 
@@ -32,7 +33,7 @@
 #define FMT_MAX_OFFSET		65536U
 
 static int fmt_fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 static int fmt_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -57,7 +58,7 @@ int fmt_hyp_index(const char *system, const char *name)
 
 	if (strcmp(system, "hypervisor"))
 		return 0;
-	for (i = 0; i < sizeof(hyp_names) / sizeof(hyp_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(hyp_names); i++) {
 		if (!strcmp(name, hyp_names[i]))
 			return i + 1;
 	}

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "format.h"
 #include "hyp_events.h"
 
@@ -27,7 +28,7 @@ struct fmt_out {
 };
 
 static void out_printf(struct fmt_out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 static void out_printf(struct fmt_out *o, const char *fmt, ...)
 {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "page.h"
 #include "ring_buffer.h"
 
@@ -34,7 +35,7 @@ static uint64_t get64(const uint8_t *p)
 }
 
 static int pg_fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 static int pg_fail(char *err, size_t errlen, const char *fmt, ...)
 {

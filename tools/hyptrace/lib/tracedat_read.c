@@ -17,13 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "format.h"
 #include "tracedat.h"
 #include "tracedat_file.h"
 #include "tracedat_v6.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -137,7 +138,7 @@ static int check_header_page(const uint8_t *text, uint64_t len, char *err,
 		return fail(err, errlen, "header_page is not a page header");
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		const char *f = strstr(buf, want[i].name);
 		unsigned long off, size;
 

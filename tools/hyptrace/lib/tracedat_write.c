@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "tracedat.h"
 #include "tracedat_v6.h"
 
@@ -72,7 +73,7 @@ static void put_str(struct td_buf *b, const char *s)
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
