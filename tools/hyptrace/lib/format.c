@@ -25,27 +25,13 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "errmsg.h"
 #include "format.h"
 #include "hyp_events.h"
 
 /* More than any real event has; bounds the work a hostile file can ask for */
 #define FMT_MAX_FIELDS		1024
 #define FMT_MAX_OFFSET		65536U
-
-static int fmt_fail(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-static int fmt_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* The names of HYPTRACE_EVENTS, in table order */
 #define HYP_NAME(name, id, fields, print)	#name,
@@ -114,7 +100,7 @@ static int parse_field(char *line, struct td_field *f, unsigned char *kind,
 	int is_array = 0, r;
 
 	if (!semi)
-		return fmt_fail(err, errlen, "no ';' after the field name");
+		return errmsg(err, errlen, "no ';' after the field name");
 	*semi = '\0';
 	trim_end(decl);
 	end = decl + strlen(decl);
@@ -122,7 +108,7 @@ static int parse_field(char *line, struct td_field *f, unsigned char *kind,
 		while (end > decl && *end != '[')
 			end--;
 		if (*end != '[')
-			return fmt_fail(err, errlen, "unbalanced ']' in a field");
+			return errmsg(err, errlen, "unbalanced ']' in a field");
 		*end = '\0';
 		trim_end(decl);
 		end = decl + strlen(decl);
@@ -133,19 +119,19 @@ static int parse_field(char *line, struct td_field *f, unsigned char *kind,
 			       name[-1] == '_'))
 		name--;
 	if (name == end)
-		return fmt_fail(err, errlen, "a field has no name");
+		return errmsg(err, errlen, "a field has no name");
 	if (name == decl || !isspace((unsigned char)name[-1]))
-		return fmt_fail(err, errlen, "field %s has no type", name);
+		return errmsg(err, errlen, "field %s has no type", name);
 
 	r = field_number(semi + 1, "offset:", FMT_MAX_OFFSET, &off);
 	if (!r)
 		r = field_number(semi + 1, "size:", FMT_MAX_OFFSET, &size);
 	if (r)
-		return fmt_fail(err, errlen, "field %s: %s offset or size", name,
+		return errmsg(err, errlen, "field %s: %s offset or size", name,
 				r == -1 ? "no" : "bad");
 	/* old kernels print no signed: */
 	if (field_number(semi + 1, "signed:", 1, &sign) == -2)
-		return fmt_fail(err, errlen, "field %s: bad signed:", name);
+		return errmsg(err, errlen, "field %s: bad signed:", name);
 
 	f->offset = off;
 	f->size = size;
@@ -155,7 +141,7 @@ static int parse_field(char *line, struct td_field *f, unsigned char *kind,
 		*rel = strstr(decl, "__rel_loc") != NULL;
 		*kind = strstr(decl, "char") ? FMT_DYN_STR : FMT_DYN_BYTES;
 		if (size != 4)
-			return fmt_fail(err, errlen,
+			return errmsg(err, errlen,
 					"field %s: a dynamic field of %lu bytes",
 					name, size);
 	} else if (is_array) {
@@ -167,7 +153,7 @@ static int parse_field(char *line, struct td_field *f, unsigned char *kind,
 	}
 	f->name = strdup(name);
 	if (!f->name)
-		return fmt_fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -178,7 +164,7 @@ static int add_field(struct fmt_event *fe, char *line, char *err,
 	unsigned int n = fe->ev.nr_fields;
 
 	if (n == FMT_MAX_FIELDS)
-		return fmt_fail(err, errlen, "more than %d fields",
+		return errmsg(err, errlen, "more than %d fields",
 				FMT_MAX_FIELDS);
 	/* grow in powers of two */
 	if (!(n & (n - 1))) {
@@ -187,16 +173,16 @@ static int add_field(struct fmt_event *fe, char *line, char *err,
 
 		p = realloc(fields, cap * sizeof(*fields));
 		if (!p)
-			return fmt_fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		fields = p;
 		fe->ev.fields = fields;
 		p = realloc(fe->kinds, cap);
 		if (!p)
-			return fmt_fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		fe->kinds = p;
 		p = realloc(fe->rel, cap);
 		if (!p)
-			return fmt_fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		fe->rel = p;
 	}
 	memset(&fields[n], 0, sizeof(fields[n]));
@@ -222,10 +208,10 @@ static int parse_line(struct fmt_event *fe, char *line, enum fmt_state *st,
 	if (*st == ST_NAME && !strncmp(s, "name:", 5)) {
 		s = skip_space(s + 5);
 		if (!*s)
-			return fmt_fail(err, errlen, "empty name");
+			return errmsg(err, errlen, "empty name");
 		fe->ev.name = strdup(s);
 		if (!fe->ev.name)
-			return fmt_fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		*st = ST_ID;
 	} else if (*st == ST_ID && !strncmp(s, "ID:", 3)) {
 		s = skip_space(s + 3);
@@ -233,7 +219,7 @@ static int parse_line(struct fmt_event *fe, char *line, enum fmt_state *st,
 		id = strtoul(s, &end, 10);
 		if (!isdigit((unsigned char)*s) || errno || *end ||
 		    id > UINT16_MAX)
-			return fmt_fail(err, errlen, "bad ID '%.20s'", s);
+			return errmsg(err, errlen, "bad ID '%.20s'", s);
 		fe->ev.id = id;
 		*st = ST_FORMAT;
 	} else if (*st == ST_FORMAT && !strcmp(s, "format:")) {
@@ -243,10 +229,10 @@ static int parse_line(struct fmt_event *fe, char *line, enum fmt_state *st,
 	} else if (*st == ST_FIELDS && !strncmp(s, "print fmt:", 10)) {
 		fe->ev.print_fmt = strdup(skip_space(s + 10));
 		if (!fe->ev.print_fmt)
-			return fmt_fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		*st = ST_DONE;
 	} else {
-		return fmt_fail(err, errlen, "unexpected line '%.40s'", s);
+		return errmsg(err, errlen, "unexpected line '%.40s'", s);
 	}
 	return 0;
 }
@@ -260,11 +246,11 @@ struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
 	char why[160];
 
 	if (!fe || !buf) {
-		fmt_fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto fail;
 	}
 	if (memchr(text, '\0', len)) {
-		fmt_fail(err, errlen, "a %s format file holds a NUL byte",
+		errmsg(err, errlen, "a %s format file holds a NUL byte",
 			 system);
 		goto fail;
 	}
@@ -272,7 +258,7 @@ struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
 	buf[len] = '\0';
 	fe->ev.system = strdup(system);
 	if (!fe->ev.system) {
-		fmt_fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto fail;
 	}
 	for (line = buf; line; line = next) {
@@ -280,7 +266,7 @@ struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
 		if (next)
 			*next++ = '\0';
 		if (parse_line(fe, line, &st, why, sizeof(why))) {
-			fmt_fail(err, errlen, "format of %s/%s: %s", system,
+			errmsg(err, errlen, "format of %s/%s: %s", system,
 				 fe->ev.name ? fe->ev.name : "?", why);
 			goto fail;
 		}
@@ -290,7 +276,7 @@ struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
 			"name:", "ID:", "format:", "print fmt:",
 		};
 
-		fmt_fail(err, errlen, "format of %s/%s: no %s", system,
+		errmsg(err, errlen, "format of %s/%s: no %s", system,
 			 fe->ev.name ? fe->ev.name : "?", missing[st]);
 		goto fail;
 	}

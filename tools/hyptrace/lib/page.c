@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "errmsg.h"
 #include "page.h"
 #include "ring_buffer.h"
 
@@ -34,21 +35,6 @@ static uint64_t get64(const uint8_t *p)
 	return v;
 }
 
-static int pg_fail(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-static int pg_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 int pg_open(struct pg_walk *w, const void *page, size_t page_size,
 	    char *err, size_t errlen)
 {
@@ -57,7 +43,7 @@ int pg_open(struct pg_walk *w, const void *page, size_t page_size,
 
 	memset(w, 0, sizeof(*w));
 	if (page_size < RB_PAGE_HDR_SIZE || page_size > (1U << 30))
-		return pg_fail(err, errlen, "page size %zu is impossible",
+		return errmsg(err, errlen, "page size %zu is impossible",
 			       page_size);
 	capacity = page_size - RB_PAGE_HDR_SIZE;
 	commit = get64(p + 8);
@@ -65,14 +51,14 @@ int pg_open(struct pg_walk *w, const void *page, size_t page_size,
 		lost = PG_LOST_UNKNOWN;
 	commit &= ~(PG_MISSED_EVENTS | PG_MISSED_STORED);
 	if (commit > capacity)
-		return pg_fail(err, errlen,
+		return errmsg(err, errlen,
 			       "page commit %llu is beyond its %llu data bytes",
 			       (unsigned long long)commit,
 			       (unsigned long long)capacity);
 	if (lost && (get64(p + 8) & PG_MISSED_STORED)) {
 		/* the reader stores the count as a long right after the data */
 		if (commit + 8 > capacity)
-			return pg_fail(err, errlen,
+			return errmsg(err, errlen,
 				       "page lost count lies beyond the page");
 		lost = get64(p + RB_PAGE_HDR_SIZE + commit);
 	}
@@ -135,7 +121,7 @@ int pg_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen)
 		case 0:
 			/* array[0] counts itself: payload is array[0] - 4 */
 			if (len < 4 || (len & 3) || len > left - 4)
-				return pg_fail(err, errlen,
+				return errmsg(err, errlen,
 					       "event at page offset %u has length %u, %u bytes left",
 					       RB_PAGE_HDR_SIZE + w->pos, len,
 					       left);
@@ -149,7 +135,7 @@ int pg_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen)
 		case RB_TYPE_PADDING:
 			/* a discarded event: skipped, its delta not counted */
 			if ((len & 3) || len > left - 4)
-				return pg_fail(err, errlen,
+				return errmsg(err, errlen,
 					       "padding at page offset %u has length %u, %u bytes left",
 					       RB_PAGE_HDR_SIZE + w->pos, len,
 					       left);
@@ -169,7 +155,7 @@ int pg_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen)
 	return 0;
 
 truncated:
-	return pg_fail(err, errlen,
+	return errmsg(err, errlen,
 		       "event at page offset %u runs past the page commit %u",
 		       RB_PAGE_HDR_SIZE + w->pos, w->commit);
 }

@@ -18,25 +18,11 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "errmsg.h"
 #include "format.h"
 #include "tracedat.h"
 #include "tracedat_file.h"
 #include "tracedat_v6.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* A bounds-checked reader over the file; @what names the part being read */
 struct cur {
@@ -51,7 +37,7 @@ static int take(struct cur *c, uint64_t n, const uint8_t **out)
 {
 	*out = c->p;	/* never used on failure; keeps gcc quiet */
 	if (n > c->len - c->pos)
-		return fail(c->err, c->errlen,
+		return errmsg(c->err, c->errlen,
 			    "truncated in the %s at byte %zu (%llu bytes more needed, %zu left)",
 			    c->what, c->pos, (unsigned long long)n,
 			    c->len - c->pos);
@@ -93,7 +79,7 @@ static int get_str(struct cur *c, size_t max, const char **s)
 				    left < max ? left : max);
 
 	if (!nul)
-		return fail(c->err, c->errlen, "%s in the %s at byte %zu",
+		return errmsg(c->err, c->errlen, "%s in the %s at byte %zu",
 			    left < max ? "truncated" : "overlong string",
 			    c->what, c->pos);
 	*s = (const char *)c->p + c->pos;
@@ -108,7 +94,7 @@ static int expect_tag(struct cur *c, const char *tag)
 	if (take(c, strlen(tag) + 1, &p))
 		return -1;
 	if (memcmp(p, tag, strlen(tag) + 1))
-		return fail(c->err, c->errlen, "no '%s' at byte %zu", tag,
+		return errmsg(c->err, c->errlen, "no '%s' at byte %zu", tag,
 			    c->pos - strlen(tag) - 1);
 	return 0;
 }
@@ -135,7 +121,7 @@ static int check_header_page(const uint8_t *text, uint64_t len, char *err,
 	if (!len)
 		return 0;
 	if (len >= sizeof(buf) || memchr(text, '\0', len))
-		return fail(err, errlen, "header_page is not a page header");
+		return errmsg(err, errlen, "header_page is not a page header");
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
@@ -144,11 +130,11 @@ static int check_header_page(const uint8_t *text, uint64_t len, char *err,
 
 		if (!f || sscanf(f + strlen(want[i].name),
 				 " offset:%lu; size:%lu;", &off, &size) != 2)
-			return fail(err, errlen, "header_page has no%s field",
+			return errmsg(err, errlen, "header_page has no%s field",
 				    want[i].name);
 		if (off != want[i].offset ||
 		    (want[i].size && size != want[i].size))
-			return fail(err, errlen,
+			return errmsg(err, errlen,
 				    "page header field%s at %lu size %lu: only 64-bit kernel pages are supported",
 				    want[i].name, off, size);
 	}
@@ -164,7 +150,7 @@ static int add_event(struct td_file *td, struct fmt_event *fe)
 			    sizeof(*td->events));
 		if (!p) {
 			fmt_free(fe);
-			return fail(td->err, sizeof(td->err), "out of memory");
+			return errmsg(td->err, sizeof(td->err), "out of memory");
 		}
 		td->events = p;
 	}
@@ -208,7 +194,7 @@ static int read_events(struct td_file *td, struct cur *c)
 		if (get_str(c, 256, &system) || get32(c, &count))
 			return -1;
 		if (!*system)
-			return fail(td->err, sizeof(td->err),
+			return errmsg(td->err, sizeof(td->err),
 				    "an event system without a name");
 		if (read_formats(td, c, system, count))
 			return -1;
@@ -233,7 +219,7 @@ static int sort_events(struct td_file *td)
 		      cmp_events);
 	for (i = 1; i < td->nr_events; i++) {
 		if (td->events[i]->ev.id == td->events[i - 1]->ev.id)
-			return fail(td->err, sizeof(td->err),
+			return errmsg(td->err, sizeof(td->err),
 				    "events %s and %s share ID %u",
 				    td->events[i - 1]->ev.name,
 				    td->events[i]->ev.name,
@@ -277,7 +263,7 @@ static int read_options(struct td_file *td, struct cur *c, int *clock)
 		if (get32(c, &size) || take(c, size, &p))
 			return -1;
 		if (id == TD_OPT_BUFFER || id == TD_OPT_BUFFER_TEXT)
-			return fail(td->err, sizeof(td->err),
+			return errmsg(td->err, sizeof(td->err),
 				    "the file has instance buffers (trace-cmd record -B): only the top buffer is supported");
 		if (id == TD_OPT_TRACECLOCK)
 			*clock = 1;
@@ -286,7 +272,7 @@ static int read_options(struct td_file *td, struct cur *c, int *clock)
 			memcpy(&td->tsc_mult, p, 4);
 			memcpy(&td->tsc_shift, p + 4, 4);
 			if (td->tsc_shift > 63)
-				return fail(td->err, sizeof(td->err),
+				return errmsg(td->err, sizeof(td->err),
 					    "TSC2NSEC shift %u is impossible",
 					    td->tsc_shift);
 		}
@@ -307,10 +293,10 @@ static int read_clock(struct td_file *td, struct cur *c)
 	if (get64(c, &len) || take(c, len, &p))
 		return -1;
 	if (len > 4096 || memchr(p, '\0', len))
-		return fail(td->err, sizeof(td->err), "bad trace clock text");
+		return errmsg(td->err, sizeof(td->err), "bad trace clock text");
 	td->clock = strndup((const char *)p, len);
 	if (!td->clock)
-		return fail(td->err, sizeof(td->err), "out of memory");
+		return errmsg(td->err, sizeof(td->err), "out of memory");
 	open = strchr(td->clock, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
@@ -333,7 +319,7 @@ static int read_cpus(struct td_file *td, struct cur *c)
 	c->what = "flyrecord CPU table";
 	td->cpus = calloc(td->nr_cpus ? td->nr_cpus : 1, sizeof(*td->cpus));
 	if (!td->cpus)
-		return fail(td->err, sizeof(td->err), "out of memory");
+		return errmsg(td->err, sizeof(td->err), "out of memory");
 	for (i = 0; i < td->nr_cpus; i++) {
 		struct td_cpu *cpu = &td->cpus[i];
 
@@ -342,13 +328,13 @@ static int read_cpus(struct td_file *td, struct cur *c)
 		if (!cpu->size)
 			continue;
 		if (cpu->off > td->size || cpu->size > td->size - cpu->off)
-			return fail(td->err, sizeof(td->err),
+			return errmsg(td->err, sizeof(td->err),
 				    "truncated: CPU %u's data ends at byte %llu, the file at %zu",
 				    i, (unsigned long long)(cpu->off +
 							    cpu->size),
 				    td->size);
 		if (cpu->size % td->page_size)
-			return fail(td->err, sizeof(td->err),
+			return errmsg(td->err, sizeof(td->err),
 				    "CPU %u's data is not whole %u-byte pages",
 				    i, td->page_size);
 	}
@@ -363,25 +349,25 @@ static int read_start(struct td_file *td, struct cur *c)
 
 	c->what = "file header";
 	if (c->len < TD_MAGIC_LEN || memcmp(c->p, TD_MAGIC, TD_MAGIC_LEN))
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "not a trace.dat (no trace-cmd magic)");
 	c->pos = TD_MAGIC_LEN;
 	if (get_str(c, 16, &version))
 		return -1;
 	if (strcmp(version, TD_VERSION))
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "trace.dat version %s is not supported, only 6 (trace-cmd convert --file-version 6 converts)",
 			    version);
 	if (take(c, 2, &p))
 		return -1;
 	if (p[0])
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "big-endian trace.dat files are not supported");
 	if (get32(c, &page_size))
 		return -1;
 	if (page_size < TD_MIN_PAGE_SIZE || page_size > TD_MAX_PAGE_SIZE ||
 	    (page_size & (page_size - 1)))
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "page size %u is not supported", page_size);
 	td->page_size = page_size;
 	return 0;
@@ -421,7 +407,7 @@ static int td_parse(struct td_file *td)
 	if (get32(&c, &nr_cpus))
 		return -1;
 	if (nr_cpus > TD_MAX_CPUS)
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "%u CPUs is not supported", nr_cpus);
 	td->nr_cpus = nr_cpus;
 	if (take(&c, TD_TAG_LEN, &tag))
@@ -434,10 +420,10 @@ static int td_parse(struct td_file *td)
 			return -1;
 	}
 	if (!memcmp(tag, TD_TAG_LATENCY, TD_TAG_LEN))
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "a latency (text) trace.dat: no ring-buffer data");
 	if (memcmp(tag, TD_TAG_FLYRECORD, TD_TAG_LEN))
-		return fail(td->err, sizeof(td->err),
+		return errmsg(td->err, sizeof(td->err),
 			    "no flyrecord data at byte %zu", c.pos - TD_TAG_LEN);
 	if (read_cpus(td, &c))
 		return -1;
@@ -460,7 +446,7 @@ static struct td_file *td_finish(struct td_file *td, const char *path,
 {
 	if (!td_parse(td))
 		return td;
-	fail(err, errlen, "%s%s%s", path ? path : "", path ? ": " : "",
+	errmsg(err, errlen, "%s%s%s", path ? path : "", path ? ": " : "",
 	     td->err);
 	td_close(td);
 	return NULL;
@@ -472,11 +458,11 @@ struct td_file *td_open_mem(const void *buf, size_t len, char *err,
 	struct td_file *td = td_new(buf, len);
 
 	if (!td) {
-		fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (!len) {
-		fail(err, errlen, "empty file: not a trace.dat");
+		errmsg(err, errlen, "empty file: not a trace.dat");
 		td_close(td);
 		return NULL;
 	}
@@ -492,36 +478,36 @@ struct td_file *td_open(const char *path, char *err, size_t errlen)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st)) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fail(err, errlen, "%s: %s", path,
+		errmsg(err, errlen, "%s: %s", path,
 		     S_ISDIR(st.st_mode) ? strerror(EISDIR) :
 		     "not a regular file");
 		close(fd);
 		return NULL;
 	}
 	if (!st.st_size) {
-		fail(err, errlen, "%s: empty file, not a trace.dat", path);
+		errmsg(err, errlen, "%s: empty file, not a trace.dat", path);
 		close(fd);
 		return NULL;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	td = td_new(map, st.st_size);
 	if (!td) {
 		munmap(map, st.st_size);
-		fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		return NULL;
 	}
 	td->mapped = 1;

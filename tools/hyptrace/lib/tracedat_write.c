@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "errmsg.h"
 #include "tracedat.h"
 #include "tracedat_v6.h"
 
@@ -72,21 +73,6 @@ static void put_str(struct td_buf *b, const char *s)
 	put(b, s, strlen(s) + 1);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /*
  * The clock. The TRACECLOCK option keeps the text as given ("[boot]" from
  * remotes/hypervisor/trace_clock), so every reader learns the true clock.
@@ -113,7 +99,7 @@ static int put_systems(struct td_buf *b, const struct td_out *out,
 	unsigned char *done = calloc(out->nr_formats + 1, 1);
 
 	if (!done)
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	for (i = 0; i < out->nr_formats; i++) {
 		for (j = 0; j < i; j++) {
 			if (!strcmp(out->formats[i].system,
@@ -213,7 +199,7 @@ static int build_header(struct td_buf *b, const struct td_out *out,
 		put(b, clock, strlen(clock));
 	}
 	if (b->oom)
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -274,14 +260,14 @@ static int copy_cpu(int fd, off_t off, const struct td_out *out,
 	do {
 		n = read_full(in, buf, chunk, done);
 		if (n < 0)
-			return fail(err, errlen, "reading CPU %u's pages: %s",
+			return errmsg(err, errlen, "reading CPU %u's pages: %s",
 				    cpu, strerror(errno));
 		if (n % out->page_size)
-			return fail(err, errlen,
+			return errmsg(err, errlen,
 				    "CPU %u's data is not whole %u-byte pages",
 				    cpu, out->page_size);
 		if (n && write_all(fd, buf, n, off + done))
-			return fail(err, errlen, "writing the trace.dat: %s",
+			return errmsg(err, errlen, "writing the trace.dat: %s",
 				    strerror(errno ? errno : ENOSPC));
 		done += n;
 	} while ((size_t)n == chunk);
@@ -296,18 +282,18 @@ static int check_out(const struct td_out *out, char *err, size_t errlen)
 	if (out->page_size < TD_MIN_PAGE_SIZE ||
 	    out->page_size > TD_MAX_PAGE_SIZE ||
 	    (out->page_size & (out->page_size - 1)))
-		return fail(err, errlen, "page size %u is not supported",
+		return errmsg(err, errlen, "page size %u is not supported",
 			    out->page_size);
 	if (!out->nr_cpus || out->nr_cpus > TD_MAX_CPUS)
-		return fail(err, errlen, "%u CPUs is not supported",
+		return errmsg(err, errlen, "%u CPUs is not supported",
 			    out->nr_cpus);
 	if (!out->header_page || !out->header_event ||
 	    (out->nr_formats && !out->formats) || !out->cpu_fd)
-		return fail(err, errlen, "incomplete trace description");
+		return errmsg(err, errlen, "incomplete trace description");
 	for (i = 0; i < out->nr_formats; i++) {
 		if (!out->formats[i].system || !out->formats[i].text ||
 		    !*out->formats[i].system)
-			return fail(err, errlen, "event format %u is empty", i);
+			return errmsg(err, errlen, "event format %u is empty", i);
 	}
 	return 0;
 }
@@ -329,11 +315,11 @@ int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
 	table = calloc(out->nr_cpus, 2 * sizeof(*table));
 	buf = malloc(out->page_size < COPY_CHUNK ? COPY_CHUNK : out->page_size);
 	if (!table || !buf) {
-		fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
 	if (write_all(fd, b.p, b.len, 0)) {
-		fail(err, errlen, "writing the trace.dat: %s",
+		errmsg(err, errlen, "writing the trace.dat: %s",
 		     strerror(errno ? errno : ENOSPC));
 		goto out;
 	}
@@ -348,13 +334,13 @@ int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
 	}
 	if (write_all(fd, table, out->nr_cpus * 2 * sizeof(*table),
 		      table_off)) {
-		fail(err, errlen, "writing the trace.dat: %s",
+		errmsg(err, errlen, "writing the trace.dat: %s",
 		     strerror(errno ? errno : ENOSPC));
 		goto out;
 	}
 	/* the gap before the first CPU's data, if no CPU had any */
 	if (ftruncate(fd, off) && errno != EINVAL) {
-		fail(err, errlen, "writing the trace.dat: %s", strerror(errno));
+		errmsg(err, errlen, "writing the trace.dat: %s", strerror(errno));
 		goto out;
 	}
 	ret = 0;

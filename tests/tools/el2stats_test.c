@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit test of tools/hyptrace/lib/el2stats.c, the pairing and arithmetic
+ * behind `hyptrace stats`: hand-made enter/exit sequences (the README's
+ * firmware round trips, lost events, unpaired enters and exits, time
+ * running backwards) with the figures worked out by hand, plus the
+ * percentile, histogram and naming helpers on their edge values.
+ *
+ * Built with tools/hyptrace/lib/el2stats.c and el2names.c, and
+ * -Itools/hyptrace/lib -Ishared (t-stats.sh does it when no Makefile has).
+ * Prints one line per failed check and "PASS: ..." or "FAIL: ..." last.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "el2stats.h"
+
+static int checks, failures;
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+#define CHECK_EQ(a, b) check_eq((uint64_t)(a), (uint64_t)(b), #a, __LINE__)
+
+static void check(int ok, const char *what, int line)
+{
+	checks++;
+	if (!ok) {
+		failures++;
+		printf("line %d: %s is false\n", line, what);
+	}
+}
+
+static void check_eq(uint64_t got, uint64_t want, const char *what, int line)
+{
+	checks++;
+	if (got != want) {
+		failures++;
+		printf("line %d: %s = %" PRIu64 ", want %" PRIu64 "\n", line,
+		       what, got, want);
+	}
+}
+
+enum { HVC = 1, SMC = 2, PSCI = 3, FIRMWARE = 4, TRAP = 5 };
+
+static void test_percentile(void)
+{
+	uint64_t v[100];
+	uint64_t three[] = { 10, 20, 30 };
+	int i;
+
+	for (i = 0; i < 100; i++)
+		v[i] = i + 1;
+	CHECK_EQ(el2_percentile(v, 0, 50), 0);
+	CHECK_EQ(el2_percentile(v, 1, 50), 1);
+	CHECK_EQ(el2_percentile(v, 1, 99), 1);
+	CHECK_EQ(el2_percentile(v, 100, 50), 50);
+	CHECK_EQ(el2_percentile(v, 100, 99), 99);
+	CHECK_EQ(el2_percentile(v, 100, 100), 100);
+	CHECK_EQ(el2_percentile(v, 100, 0), 1);
+	CHECK_EQ(el2_percentile(v, 100, 101), 100);
+	CHECK_EQ(el2_percentile(three, 3, 50), 20);
+	CHECK_EQ(el2_percentile(three, 3, 99), 30);
+	CHECK_EQ(el2_percentile(three, 2, 50), 10);
+}
+
+static void test_histogram_buckets(void)
+{
+	unsigned int b;
+
+	CHECK_EQ(el2_hist_bucket(0), 0);
+	CHECK_EQ(el2_hist_bucket(1), 1);
+	CHECK_EQ(el2_hist_bucket(2), 2);
+	CHECK_EQ(el2_hist_bucket(3), 2);
+	CHECK_EQ(el2_hist_bucket(4), 3);
+	CHECK_EQ(el2_hist_bucket(1023), 10);
+	CHECK_EQ(el2_hist_bucket(1024), 11);
+	CHECK_EQ(el2_hist_bucket(UINT64_MAX), 64);
+	CHECK_EQ(el2_hist_lo(0), 0);
+	CHECK_EQ(el2_hist_hi(0), 0);
+	CHECK_EQ(el2_hist_lo(64), 1ULL << 63);
+	CHECK_EQ(el2_hist_hi(64), UINT64_MAX);
+	/* every bucket starts right after the one before it ends */
+	for (b = 1; b < EL2_HIST_BUCKETS; b++) {
+		CHECK_EQ(el2_hist_lo(b), el2_hist_hi(b - 1) + 1);
+		CHECK_EQ(el2_hist_bucket(el2_hist_lo(b)), b);
+		CHECK_EQ(el2_hist_bucket(el2_hist_hi(b)), b);
+	}
+}
+
+static void test_names(void)
+{
+	char buf[48];
+
+	CHECK_EQ(el2_reason_slot(0), EL2_REASON_UNKNOWN);
+	CHECK_EQ(el2_reason_slot(3), 3);
+	CHECK_EQ(el2_reason_slot(6), EL2_REASON_UNKNOWN);
+	CHECK_EQ(el2_reason_slot(0x10002), EL2_REASON_UNKNOWN);
+	CHECK(!strcmp(el2_reason_name(1), "hvc"));
+	CHECK(!strcmp(el2_reason_name(4), "firmware"));
+	CHECK(!strcmp(el2_reason_name(99), "unknown"));
+
+#define NAME_IS(reason, id, want) \
+	CHECK(!strcmp(el2_func_name((reason), (id), buf, sizeof(buf)), (want)))
+	NAME_IS(SMC, 0x84000000, "PSCI_VERSION");
+	NAME_IS(SMC, 0xc4000001, "CPU_SUSPEND");
+	NAME_IS(SMC, 0x84000002, "CPU_OFF");
+	NAME_IS(FIRMWARE, 0xc4000003, "CPU_ON");
+	NAME_IS(PSCI, 0xc4000003, "CPU_ON");
+	NAME_IS(SMC, 0xc4000004, "AFFINITY_INFO");
+	NAME_IS(SMC, 0x84000008, "SYSTEM_OFF");
+	NAME_IS(SMC, 0x84000009, "SYSTEM_RESET");
+	NAME_IS(SMC, 0x8400000a, "PSCI_FEATURES");
+	NAME_IS(SMC, 0x80000000, "SMCCC_VERSION");
+	NAME_IS(HVC, 0x80000001, "SMCCC_ARCH_FEATURES");
+	NAME_IS(HVC, 0x80008000, "ARCH_WORKAROUND_1");
+	NAME_IS(HVC, 0x80007fff, "ARCH_WORKAROUND_2");
+	NAME_IS(HVC, 0x80003fff, "ARCH_WORKAROUND_3");
+	NAME_IS(SMC, 0x84000050, "TRNG_VERSION");
+	NAME_IS(HVC, 0xc6000000, "HYPTRACE_VERSION");
+	NAME_IS(HVC, 0xc6000001, "HYPTRACE_TRACE_QUERY");
+	NAME_IS(HVC, 0xc6000004, "HYPTRACE_TRACE_ENABLE");
+	NAME_IS(HVC, 0xc6000009, "HYPTRACE_TRACE_WRITE_EVENT");
+	NAME_IS(HVC, 0x8600ff01, "HYPTRACE_CALL_UID");
+	NAME_IS(HVC, 0xc6000123, "vendor-hyp64 fn 0x0123");
+	NAME_IS(SMC, 0x82000010, "sip fn 0x0010");
+	NAME_IS(TRAP, 0x18, "ESR_EC 0x18");
+	/* a short buffer is cut, not overrun */
+	CHECK(strlen(el2_func_name(HVC, 0xc6000004, buf, 5)) == 4);
+}
+
+/* The README's hotplug excerpt, timestamps in ns */
+static void test_readme_sequence(void)
+{
+	struct el2_stats s;
+	struct el2_summary sum;
+	struct el2_func *top;
+	long n;
+
+	CHECK_EQ(el2_init(&s, 4), 0);
+	el2_enter(&s, 2, 3113266000, SMC, 0x84000002);
+	el2_exit(&s, 2, 3113333000, FIRMWARE);
+	el2_enter(&s, 1, 3125305000, SMC, 0xc4000003);
+	el2_exit(&s, 1, 3125308000, FIRMWARE);
+	el2_enter(&s, 1, 3125316000, FIRMWARE, 0xc4000003);
+	el2_exit(&s, 1, 3125318000, SMC);
+	el2_enter(&s, 2, 3125617000, PSCI, 0xc4000003);
+	el2_exit(&s, 2, 3125756000, PSCI);
+	el2_finish(&s);
+
+	CHECK_EQ(el2_summarize(&s, -1, -1, &sum), 0);
+	CHECK_EQ(sum.count, 4);
+	CHECK_EQ(sum.total_ns, 67000 + 3000 + 2000 + 139000);
+	CHECK_EQ(sum.min_ns, 2000);
+	CHECK_EQ(sum.max_ns, 139000);
+	CHECK_EQ(sum.p50_ns, 3000);
+	CHECK_EQ(sum.p99_ns, 139000);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 0);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
+
+	/* CPU 1: one smc interval (to firmware) and one firmware interval */
+	el2_summarize(&s, 1, SMC, &sum);
+	CHECK_EQ(sum.count, 1);
+	CHECK_EQ(sum.total_ns, 3000);
+	el2_summarize(&s, 1, FIRMWARE, &sum);
+	CHECK_EQ(sum.count, 1);
+	CHECK_EQ(sum.total_ns, 2000);
+	el2_summarize(&s, 2, -1, &sum);
+	CHECK_EQ(sum.count, 2);
+	CHECK_EQ(sum.total_ns, 67000 + 139000);
+	CHECK_EQ(sum.hist[el2_hist_bucket(67000)], 1);
+	CHECK_EQ(sum.hist[el2_hist_bucket(139000)], 1);
+	el2_summarize(&s, 0, -1, &sum);
+	CHECK_EQ(sum.count, 0);
+	CHECK_EQ(sum.max_ns, 0);
+
+	/* by count: 3 keys of 1 each, ties by time: psci CPU_ON first */
+	n = el2_top_funcs(&s, 0, 0, &top);
+	CHECK_EQ(n, 4);
+	if (n == 4) {
+		CHECK_EQ(top[0].reason, PSCI);
+		CHECK_EQ(top[0].func_id, 0xc4000003);
+		CHECK_EQ(top[1].func_id, 0x84000002);
+		CHECK_EQ(top[1].total_ns, 67000);
+		CHECK_EQ(top[3].reason, FIRMWARE);
+	}
+	free(top);
+	n = el2_top_funcs(&s, 1, 2, &top);
+	CHECK_EQ(n, 2);
+	if (n == 2)
+		CHECK_EQ(top[1].max_ns, 67000);
+	free(top);
+	el2_free(&s);
+}
+
+/* Every way an enter or exit stays alone, on one CPU */
+static void test_unmatched(void)
+{
+	struct el2_stats s;
+	struct el2_summary sum;
+
+	CHECK_EQ(el2_init(&s, 2), 0);
+	el2_exit(&s, 0, 100, HVC);			/* no enter yet */
+	el2_enter(&s, 0, 200, HVC, 0xc6000004);	/* then another enter */
+	el2_enter(&s, 0, 300, SMC, 0x84000002);	/* paired with 350 */
+	el2_exit(&s, 0, 350, FIRMWARE);
+	el2_exit(&s, 0, 360, SMC);			/* no enter again */
+	el2_enter(&s, 0, 400, HVC, 0xc6000001);
+	el2_lost(&s, 0, 12);				/* cuts the enter */
+	el2_exit(&s, 0, 500, HVC);			/* so: no enter */
+	el2_enter(&s, 0, 600, TRAP, 0x18);
+	el2_exit(&s, 0, 590, TRAP);			/* backwards: both */
+	el2_enter(&s, 0, 700, HVC, 0xc6000001);	/* paired with 710 */
+	el2_lost(&s, 0, 0);				/* no loss: no effect */
+	el2_exit(&s, 0, 710, HVC);
+	el2_lost(&s, 0, UINT64_MAX);			/* unknown count */
+	el2_enter(&s, 0, 800, 77, 0);			/* odd reason, open */
+
+	el2_enter(&s, 1, 50, PSCI, 0xc4000003);	/* CPU 1: open at end */
+	el2_lost(&s, 2, 5);				/* no CPU 2: ignored */
+	CHECK_EQ(el2_enter(&s, 2, 0, HVC, 0), 0);
+	el2_finish(&s);
+	/* fed after the end: ignored */
+	el2_exit(&s, 1, 60, PSCI);
+
+	el2_summarize(&s, 0, -1, &sum);
+	CHECK_EQ(sum.count, 2);
+	CHECK_EQ(sum.total_ns, 50 + 10);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 3);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
+	CHECK_EQ(s.cpus[0].lost_markers, 2);
+	CHECK_EQ(s.cpus[0].lost_events, 12);
+	CHECK_EQ(s.cpus[0].lost_unknown, 1);
+
+	/* unmatched enters count under their own reason, exits under theirs */
+	el2_summarize(&s, 0, HVC, &sum);
+	CHECK_EQ(sum.count, 1);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 2);
+	el2_summarize(&s, 0, SMC, &sum);
+	CHECK_EQ(sum.count, 1);
+	CHECK_EQ(sum.total_ns, 50);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 1);
+	el2_summarize(&s, 0, TRAP, &sum);
+	CHECK_EQ(sum.count, 0);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
+	el2_summarize(&s, 0, EL2_REASON_UNKNOWN, &sum);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
+
+	el2_summarize(&s, 1, -1, &sum);
+	CHECK_EQ(sum.count, 0);
+	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
+	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
+	CHECK_EQ(s.cpus[1].lost_markers, 0);
+	el2_free(&s);
+}
+
+/* Many intervals over CPUs and reasons: merged percentiles, top lists */
+static void test_many(void)
+{
+	struct el2_stats s;
+	struct el2_summary sum;
+	struct el2_func *top;
+	uint64_t ts = 1000, total = 0;
+	unsigned int i;
+	long n;
+
+	CHECK_EQ(el2_init(&s, 3), 0);
+	/* 1..300 ns: CPU i % 3, hvc for even lengths, smc for odd ones */
+	for (i = 1; i <= 300; i++) {
+		unsigned int cpu = i % 3;
+
+		el2_enter(&s, cpu, ts, i % 2 ? SMC : HVC, 0xc6000000 + i % 7);
+		CHECK_EQ(el2_exit(&s, cpu, ts + i, HVC), 0);
+		ts += 1000;
+		total += i;
+	}
+	el2_finish(&s);
+	el2_summarize(&s, -1, -1, &sum);
+	CHECK_EQ(sum.count, 300);
+	CHECK_EQ(sum.total_ns, total);
+	CHECK_EQ(sum.min_ns, 1);
+	CHECK_EQ(sum.p50_ns, 150);
+	CHECK_EQ(sum.p99_ns, 297);
+	CHECK_EQ(sum.max_ns, 300);
+	CHECK(sum.mean_ns > 150.49 && sum.mean_ns < 150.51);
+	CHECK_EQ(sum.hist[9], 300 - 255);	/* 256..300 */
+	CHECK_EQ(sum.hist[1], 1);
+	el2_count(&s, -1, -1, &sum);
+	CHECK_EQ(sum.count, 300);
+	CHECK_EQ(sum.total_ns, total);
+	CHECK_EQ(sum.hist[9], 300 - 255);
+	CHECK_EQ(sum.p50_ns, 0);
+	CHECK_EQ(sum.max_ns, 0);
+	el2_summarize(&s, -1, HVC, &sum);
+	CHECK_EQ(sum.count, 150);
+	CHECK_EQ(sum.min_ns, 2);
+	CHECK_EQ(sum.p50_ns, 150);
+	CHECK_EQ(sum.max_ns, 300);
+	el2_summarize(&s, 1, SMC, &sum);	/* i = 1, 7, 13, ... 295 */
+	CHECK_EQ(sum.count, 50);
+	CHECK_EQ(sum.min_ns, 1);
+	CHECK_EQ(sum.max_ns, 295);
+	CHECK_EQ(sum.p50_ns, 1 + 24 * 6);
+
+	n = el2_top_funcs(&s, 0, 0, &top);
+	CHECK_EQ(n, 14);		/* 7 IDs, each seen as hvc and smc */
+	CHECK_EQ(s.nr_funcs, 14);
+	free(top);
+	n = el2_top_funcs(&s, 1, 1, &top);
+	CHECK_EQ(n, 1);
+	/* longest total: i % 7 == 6 and i odd (smc) or even, computed */
+	if (n == 1) {
+		uint64_t best = 0, t;
+		unsigned int k, parity;
+
+		for (k = 0; k < 7; k++)
+			for (parity = 0; parity < 2; parity++) {
+				t = 0;
+				for (i = 1; i <= 300; i++)
+					if (i % 7 == k && i % 2 == parity)
+						t += i;
+				if (t > best)
+					best = t;
+			}
+		CHECK_EQ(top[0].total_ns, best);
+	}
+	free(top);
+	el2_free(&s);
+}
+
+int main(void)
+{
+	test_percentile();
+	test_histogram_buckets();
+	test_names();
+	test_readme_sequence();
+	test_unmatched();
+	test_many();
+	if (failures) {
+		printf("FAIL: el2stats_test: %d of %d checks failed\n", failures,
+		       checks);
+		return 1;
+	}
+	printf("PASS: el2stats_test: %d checks\n", checks);
+	return 0;
+}

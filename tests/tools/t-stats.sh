@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-stats.sh: `hyptrace stats` tells how long each CPU spends in EL2, and
+# why, correctly. The figures are checked against an independent source:
+# Debian's own `trace-cmd report -t` of the same file, paired by
+# stats_check.py's own code (count, total, min, max, p50, p99, histogram
+# per CPU and reason, unmatched enters/exits by kind, lost events, event
+# counts, per-function totals), and against gen_trace's summary of what it
+# wrote. Scenarios: plain, lossy (overwritten pages, markers with and
+# without a count), an idle CPU, one CPU, and "unpaired", where the format
+# files rename hyp_exit to hyp_leave and selftest to hyp_exit, so that
+# most enters are followed by enters, the first exit of each CPU has no
+# enter, and enters are open at a loss and at the end. Then the command
+# line (usage errors exit 2, bad files 1, one stderr line each), the text
+# tables, and mutated files, which must never crash it.
+# The pure logic also has a unit test, el2stats_test.c, run first.
+#
+# Run by tests/tools/run_tests.sh with BUILD (scratch directory), HYPTRACE
+# (the native hyptrace) and GEN_TRACE (optional, default $BUILD/gen_trace)
+# set. Needs trace-cmd, python3 and gcc. The last line says PASS or FAIL.
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+NAME=t-stats
+CHECK="python3 $HERE/stats_check.py"
+
+fail() {
+	echo "FAIL: $NAME: $*"
+	exit 1
+}
+
+say() {
+	echo "$NAME: $*"
+}
+
+[ -n "${BUILD:-}" ] || fail "BUILD is not set"
+[ -x "${HYPTRACE:-}" ] || fail "HYPTRACE is not set to an executable"
+command -v trace-cmd >/dev/null 2>&1 ||
+	fail "trace-cmd not found (apt-get install trace-cmd)"
+command -v python3 >/dev/null 2>&1 || fail "python3 not found"
+
+W=$BUILD/t-stats
+rm -rf "$W"
+mkdir -p "$W" || fail "cannot make $W"
+
+# ---- the unit test of lib/el2stats.c ----
+
+UNIT=$BUILD/el2stats_test
+if [ ! -x "$UNIT" ]; then
+	UNIT=$W/el2stats_test
+	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$UNIT" \
+		"$HERE/el2stats_test.c" "$TOP/tools/hyptrace/lib/el2stats.c" \
+		"$TOP/tools/hyptrace/lib/el2names.c" 2>"$W/unit-build.log" ||
+		fail "el2stats_test does not build: $(head -n 3 "$W/unit-build.log")"
+fi
+"$UNIT" >"$W/unit.log" 2>&1 || fail "el2stats_test: $(tail -n 5 "$W/unit.log")"
+say "$(tail -n 1 "$W/unit.log")"
+
+# ---- the generator ----
+
+GEN=${GEN_TRACE:-$BUILD/gen_trace}
+if [ ! -x "$GEN" ]; then
+	GEN=$W/gen_trace
+	gcc -std=gnu11 -D_GNU_SOURCE -O2 -I"$HERE" \
+		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$GEN" \
+		"$HERE/gen_trace.c" "$HERE/gen_formats.c" \
+		"$TOP/shared/ring_buffer.c" \
+		"$TOP/tools/hyptrace/lib/tracedat_write.c" -ltraceevent \
+		2>"$W/gen-build.log" ||
+		fail "gen_trace does not build: $(head -n 3 "$W/gen-build.log")"
+fi
+
+# ---- scenarios: stats against trace-cmd ----
+
+# scenario NAME "GEN_TRACE OPTIONS" [stats_check.py options...]
+scenario() {
+	local name=$1 gen_opts=$2 dat=$W/$1.dat
+	shift 2
+
+	# shellcheck disable=SC2086 # the options are words
+	"$GEN" $gen_opts "$dat" >"$W/$name.gen.log" 2>&1 ||
+		fail "$name: gen_trace $gen_opts: $(tail -n 3 "$W/$name.gen.log")"
+	trace-cmd report -t "$dat" >"$W/$name.report" 2>"$W/$name.report.err" ||
+		fail "$name: trace-cmd report: $(head -n 3 "$W/$name.report.err")"
+	"$HYPTRACE" stats --json --top 0 "$dat" >"$W/$name.json" \
+		2>"$W/$name.stats.err" ||
+		fail "$name: hyptrace stats --json: $(cat "$W/$name.stats.err")"
+	$CHECK "$W/$name.report" "$W/$name.json" "$@" >"$W/$name.check" 2>&1 ||
+		fail "$name: $(tail -n 12 "$W/$name.check")"
+	say "$name: $(tail -n 1 "$W/$name.check")"
+}
+
+scenario plain "--cpus 4 --pairs 400 --selftests 3 --seed 1 --summary $W/plain.sum" \
+	--summary "$W/plain.sum"
+scenario lossy "--cpus 3 --pairs 2000 --pages 4 --drain-every 700 --seed 7 --summary $W/lossy.sum" \
+	--summary "$W/lossy.sum" --want enter_cut_by_lost=1 \
+	--want exit_no_enter=1 --want lost_markers=2 --want lost_unknown=1
+scenario idle "--cpus 3 --idle-cpu 1 --pairs 100 --summary $W/idle.sum" \
+	--summary "$W/idle.sum"
+scenario one "--cpus 1 --pairs 3 --selftests 0 --gaps 0 --summary $W/one.sum" \
+	--summary "$W/one.sum"
+
+# "unpaired": the same events under other names, from edited format files
+EV=$W/events
+"$GEN" --dump-events "$EV" >/dev/null 2>&1 || fail "gen_trace --dump-events"
+sed -i 's/^name: hyp_exit$/name: hyp_leave/' "$EV/hyp_exit.format"
+sed -i -e 's/^name: selftest$/name: hyp_exit/' \
+	-e 's/u16 __reserved0;/u16 reason;/' -e 's/u32 __reserved1;/u32 func_id;/' \
+	-e 's/u64 id;\(.*\)signed:0;/s64 ret;\1signed:1;/' \
+	-e 's/^print fmt: .*/print fmt: "reason=%u func_id=0x%x ret=%lld", REC->reason, REC->func_id, REC->ret/' \
+	"$EV/selftest.format"
+if ! grep -q '^name: hyp_leave' "$EV/hyp_exit.format" ||
+	! grep -q '^name: hyp_exit' "$EV/selftest.format" ||
+	! grep -q 's64 ret;' "$EV/selftest.format"; then
+	fail "unpaired: could not rename the events in gen_trace's format files"
+fi
+scenario unpaired "--events-dir $EV --cpus 3 --pairs 1000 --selftests 60 --pages 3 --drain-every 600 --seed 5" \
+	--want enter_then_enter=100 --want exit_no_enter=1 \
+	--want enter_cut_by_lost=1 --want enter_open_at_end=3
+
+# ---- the text output ----
+
+TXT=$W/lossy.txt
+"$HYPTRACE" stats "$W/lossy.dat" >"$TXT" 2>"$W/lossy.txt.err" ||
+	fail "text: hyptrace stats: $(cat "$W/lossy.txt.err")"
+python3 - "$TXT" "$W/lossy.json" >"$W/text.check" 2>&1 <<'EOF' ||
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read().split("\n")
+stats = json.load(open(sys.argv[2], encoding="utf-8"))
+titles = ["hyptrace stats: ", "Time in EL2 per CPU and reason (µs",
+          "Unmatched enters and exits per CPU", "Records per CPU",
+          "Top function IDs by count", "Top function IDs by time",
+          "Lengths of the intervals in EL2"]
+for title in titles:
+    if not any(line.startswith(title) for line in text):
+        sys.exit("no section titled %r" % title)
+# every table: the rows after the title are as wide as their header
+for i, line in enumerate(text):
+    if line.startswith(tuple(titles[1:])):
+        rows = []
+        for row in text[i + 1:]:
+            if not row:
+                break
+            rows.append(row)
+        widths = {len(r) for r in rows}
+        if "Lengths" in line:
+            # the bars make rows longer: compare what comes before them
+            widths = {len(r.rstrip("# ")) for r in rows if r.rstrip("# ")[-1:].isdigit()}
+            widths |= {len(rows[0])}
+        if len(widths) != 1:
+            sys.exit("table %r is not aligned: widths %s" % (line, sorted(widths)))
+want = stats["all"]["el2"]["count"]
+if not any(re.match(r"all\s+\(all\)\s+%d\s" % want, l) for l in text):
+    sys.exit("no 'all (all) %d' row" % want)
+if not re.search(r"\b%d intervals in EL2" % want, "\n".join(text)):
+    sys.exit("the header does not say %d intervals" % want)
+names = {f["name"] for f in stats["functions"]["by_count"][:10]}
+for name in names:
+    if not re.search(r"\s%s\s" % re.escape(name), "\n".join(text)):
+        sys.exit("top function %r missing from the text" % name)
+print("text ok: %d lines" % len(text))
+EOF
+	fail "text: $(tail -n 3 "$W/text.check")"
+for name in CPU_ON PSCI_VERSION HYPTRACE_TRACE_QUERY; do
+	grep -q " $name " "$TXT" || fail "text: no function named $name"
+done
+say "$(cat "$W/text.check")"
+
+# ---- the command line ----
+
+# expect_exit STATUS ARGS...: one stderr line "hyptrace stats: ..." unless 0
+expect_exit() {
+	local want=$1 rc=0 lines
+	shift
+	"$HYPTRACE" stats "$@" >"$W/cli.out" 2>"$W/cli.err" || rc=$?
+	[ "$rc" = "$want" ] ||
+		fail "cli: 'stats $*' exits $rc, want $want: $(head -c 300 "$W/cli.err")"
+	[ "$want" = 0 ] && return 0
+	lines=$(wc -l <"$W/cli.err")
+	if [ "$lines" != 1 ] || ! grep -q '^hyptrace stats: ' "$W/cli.err"; then
+		fail "cli: 'stats $*' should say one 'hyptrace stats: ' line, said: $(head -c 300 "$W/cli.err")"
+	fi
+}
+
+expect_exit 0 --help
+if ! grep -q '^usage: hyptrace stats' "$W/cli.out" ||
+	! grep -q 'JSON keys' "$W/cli.out"; then
+	fail "cli: --help does not give the usage and the JSON keys"
+fi
+expect_exit 2
+expect_exit 2 --bogus "$W/plain.dat"
+expect_exit 2 --top "$W/plain.dat"
+expect_exit 2 --top -3 "$W/plain.dat"
+expect_exit 2 --top 3x "$W/plain.dat"
+expect_exit 2 "$W/plain.dat" "$W/lossy.dat"
+expect_exit 1 "$W/no-such-file.dat"
+: >"$W/empty.dat"
+expect_exit 1 "$W/empty.dat"
+head -c 4000 /dev/urandom >"$W/random.dat"
+expect_exit 1 "$W/random.dat"
+head -c 10000 "$W/plain.dat" >"$W/cut.dat"
+expect_exit 1 "$W/cut.dat"
+expect_exit 1 "$W"
+# options after the file, and --top cuts the function lists
+expect_exit 0 "$W/plain.dat" --json --top 2
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["functions"]["by_count"]) == 2, "--top 2"
+assert len(d["functions"]["by_time"]) == 2, "--top 2"
+' "$W/cli.out" || fail "cli: 'stats FILE --json --top 2' is not JSON with 2 functions"
+say "command line ok"
+
+# ---- mutated files: exit 0 or 1 with one line, never a crash ----
+
+python3 - "$HYPTRACE" "$W" "$W/lossy.dat" "$W/unpaired.dat" >"$W/mutants.log" 2>&1 <<'EOF' ||
+import json, random, subprocess, sys
+hyptrace, work, sources = sys.argv[1], sys.argv[2], sys.argv[3:]
+rnd = random.Random(4242)
+outcomes = {0: 0, 1: 0}
+for i in range(150):
+    data = bytearray(open(sources[i % len(sources)], "rb").read())
+    for _ in range(rnd.randint(1, 8)):
+        # half in the headers and formats, half anywhere (the pages)
+        span = len(data) if rnd.random() < 0.5 else min(len(data), 4096)
+        data[rnd.randrange(span)] = rnd.randrange(256)
+    path = "%s/mutant.dat" % work
+    open(path, "wb").write(data)
+    for args in (["--json"], []):
+        p = subprocess.run([hyptrace, "stats", *args, path], capture_output=True)
+        err = p.stderr.decode("utf-8", "replace")
+        if p.returncode not in (0, 1):
+            open("%s/crash-%d.dat" % (work, i), "wb").write(data)
+            sys.exit("mutant %d: exit %d: %s" % (i, p.returncode, err[:300]))
+        if p.returncode == 1 and (err.count("\n") != 1 or
+                                  not err.startswith("hyptrace stats: ")):
+            sys.exit("mutant %d: not one error line: %r" % (i, err[:300]))
+        if p.returncode == 0 and args:
+            json.loads(p.stdout.decode("utf-8"))
+        outcomes[p.returncode] += 1
+print("mutants ok: %d read, %d refused" % (outcomes[0], outcomes[1]))
+EOF
+	fail "$(tail -n 3 "$W/mutants.log")"
+say "$(tail -n 1 "$W/mutants.log")"
+
+echo "PASS: $NAME: stats agree with trace-cmd report on 5 traces, command line, text, mutants"

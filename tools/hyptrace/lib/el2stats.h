@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Time spent in EL2, computed from the hypervisor's hyp_enter and hyp_exit
+ * events: the pairing of enters with exits, percentiles, a log2 histogram
+ * and per-function totals. No I/O and no trace.dat here, so that the rules
+ * can be unit tested on hand-made sequences (tests/tools/el2stats_test.c);
+ * `hyptrace stats` (stats.c) feeds it records and prints the result.
+ *
+ * Pairing, per CPU: an interval in EL2 runs from a hyp_enter to the next
+ * hyp_exit on the same CPU; it takes the enter's reason and function ID
+ * (the exit's may differ: an SMC that ends in firmware exits as
+ * "firmware"). Anything else is counted as unmatched, never paired:
+ *   - an enter followed by another enter (the exit was lost, or the CPU
+ *     went off to firmware without one);
+ *   - an enter still open when a lost-events marker arrives on its CPU;
+ *   - an enter still open at the end of the trace;
+ *   - an exit with no open enter before it;
+ *   - an enter and exit whose timestamps run backwards (both counted).
+ */
+#ifndef HYPTRACE_TOOLS_EL2STATS_H
+#define HYPTRACE_TOOLS_EL2STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Slots 1..5 are enum hyp_reason; slot 0 takes any other value. */
+#define EL2_NR_REASONS		6
+#define EL2_REASON_UNKNOWN	0
+
+/* Bucket b holds the durations whose bit width is b: 0, 1, [2,4), [4,8)... */
+#define EL2_HIST_BUCKETS	65
+
+enum el2_unmatched_enter {
+	EL2_ENTER_THEN_ENTER,		/* another enter came first */
+	EL2_ENTER_CUT_BY_LOST,		/* events were lost before the exit */
+	EL2_ENTER_OPEN_AT_END,		/* the trace ended first */
+	EL2_ENTER_TIME_BACKWARDS,	/* its exit is stamped before it */
+	EL2_NR_UNMATCHED_ENTER,
+};
+
+enum el2_unmatched_exit {
+	EL2_EXIT_NO_ENTER,		/* nothing open on its CPU */
+	EL2_EXIT_TIME_BACKWARDS,	/* stamped before its enter */
+	EL2_NR_UNMATCHED_EXIT,
+};
+
+/* The intervals of one CPU and one reason. */
+struct el2_group {
+	uint64_t *durations;		/* ns; sorted after el2_finish() */
+	size_t nr, cap;
+	uint64_t total_ns;
+	uint64_t hist[EL2_HIST_BUCKETS];
+	/* by the enter's (resp. the exit's) own reason */
+	uint64_t unmatched_enter[EL2_NR_UNMATCHED_ENTER];
+	uint64_t unmatched_exit[EL2_NR_UNMATCHED_EXIT];
+};
+
+struct el2_cpu {
+	struct el2_group reason[EL2_NR_REASONS];
+	int open;			/* an enter awaits its exit */
+	uint64_t open_ts;
+	uint16_t open_reason;
+	uint32_t open_func_id;
+	uint64_t lost_markers;		/* records that followed a loss */
+	uint64_t lost_events;		/* sum of the known counts */
+	uint64_t lost_unknown;		/* markers without a count */
+};
+
+/* The intervals of one (enter reason, function ID) over all CPUs. */
+struct el2_func {
+	uint16_t reason;
+	uint32_t func_id;
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t max_ns;
+};
+
+struct el2_stats {
+	unsigned int nr_cpus;
+	struct el2_cpu *cpus;
+	struct el2_func *funcs;		/* open-addressed hash, count 0 = free */
+	size_t funcs_cap;		/* power of two */
+	size_t nr_funcs;
+	int finished;
+};
+
+struct el2_summary {
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t min_ns, max_ns;	/* 0 when count is 0 */
+	uint64_t p50_ns, p99_ns;	/* nearest rank, el2_percentile() */
+	double mean_ns;
+	uint64_t hist[EL2_HIST_BUCKETS];
+	uint64_t unmatched_enter[EL2_NR_UNMATCHED_ENTER];
+	uint64_t unmatched_exit[EL2_NR_UNMATCHED_EXIT];
+};
+
+/* 0, or -1 when out of memory. */
+int el2_init(struct el2_stats *s, unsigned int nr_cpus);
+void el2_free(struct el2_stats *s);
+
+/*
+ * Feed one CPU's records in its time order; @cpu < nr_cpus. el2_lost()
+ * comes before the record the marker belongs to, with the number lost or
+ * UINT64_MAX when unknown. 0, or -1 when out of memory.
+ */
+void el2_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost);
+int el2_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
+	      uint16_t reason, uint32_t func_id);
+int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
+	     uint16_t reason);
+
+/* End of the trace: close the open enters, sort. Feeding stops here. */
+void el2_finish(struct el2_stats *s);
+
+/*
+ * Sum of one CPU (or all, @cpu -1) and one reason slot (or all, @reason
+ * -1), after el2_finish(). 0, or -1 when out of memory.
+ */
+int el2_summarize(const struct el2_stats *s, int cpu, int reason,
+		  struct el2_summary *out);
+/* The same without min, max and percentiles (left 0): no sorting, no memory */
+void el2_count(const struct el2_stats *s, int cpu, int reason,
+	       struct el2_summary *out);
+
+/*
+ * The functions sorted by count (or by total time), ties by the other
+ * figure then by reason and ID. Fills at most @max entries of @out (all
+ * when @max is 0) and returns how many; -1 when out of memory (*@out NULL).
+ * Free *@out.
+ */
+long el2_top_funcs(const struct el2_stats *s, int by_time, size_t max,
+		   struct el2_func **out);
+
+/* ---- the pure helpers, exported for the unit test ---- */
+
+/* Slot of a reason value: itself for 1..5, EL2_REASON_UNKNOWN otherwise. */
+unsigned int el2_reason_slot(uint64_t reason);
+const char *el2_reason_name(unsigned int slot);	/* "hvc", ..., "unknown" */
+
+/*
+ * Nearest-rank percentile of @n sorted values: the smallest value that at
+ * least @pct percent of them do not exceed. 0 when @n is 0.
+ */
+uint64_t el2_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
+
+unsigned int el2_hist_bucket(uint64_t ns);
+uint64_t el2_hist_lo(unsigned int bucket);	/* smallest value in it */
+uint64_t el2_hist_hi(unsigned int bucket);	/* largest value in it */
+
+/*
+ * A name for the function: the SMCCC/PSCI/hyptrace call's name, "ESR_EC
+ * 0xNN" for a trap (whose func_id is the exception class), else the SMCCC
+ * owner and function number. Returns @buf.
+ */
+const char *el2_func_name(unsigned int reason_slot, uint32_t func_id,
+			  char *buf, size_t len);
+
+#endif /* HYPTRACE_TOOLS_EL2STATS_H */

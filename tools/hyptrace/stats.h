@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `hyptrace stats`: what stats.c gathers from a trace.dat, handed to the
+ * two printers, stats_text.c (tables for people) and stats_json.c (one
+ * JSON document for programs). The EL2 figures themselves are computed by
+ * lib/el2stats.c.
+ */
+#ifndef HYPTRACE_TOOLS_STATS_H
+#define HYPTRACE_TOOLS_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "el2stats.h"
+
+/* One event type seen in the records */
+struct stats_event {
+	uint16_t id;
+	char *system;			/* "?" when the file has no format */
+	char *name;			/* printable ASCII, '?' for others */
+	uint64_t total;
+	uint64_t *per_cpu;
+};
+
+struct stats_cpu {
+	uint64_t records;
+	uint64_t first_ts, last_ts;	/* valid when records != 0 */
+};
+
+struct stats_report {
+	const char *path;
+	unsigned int nr_cpus;
+	const char *trace_clock;	/* NULL when the file names none */
+	char clock_buf[64];
+	uint64_t records;
+	uint64_t malformed;		/* enters/exits too short to read */
+	uint64_t first_ts, last_ts;	/* valid when records != 0 */
+	struct stats_cpu *cpus;
+	struct stats_event *events;	/* by event ID */
+	size_t nr_events;
+	size_t top;			/* function IDs to list, 0 = all */
+	struct el2_stats el2;
+};
+
+/* 0, or -1 when out of memory (a partial output may have been written) */
+int stats_print_text(FILE *f, const struct stats_report *r);
+int stats_print_json(FILE *f, const struct stats_report *r);
+
+#endif /* HYPTRACE_TOOLS_STATS_H */
