@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-badinput.sh: `hyptrace report` on input that is not a good trace.dat
-# exits 1 with exactly one line on stderr ("hyptrace report: ..."), and
+# t-badinput.sh: `hyptrace report`, `stats` and `perfetto` on input that
+# is not a good trace.dat exit 1 with exactly one line on stderr
+# ("hyptrace SUBCOMMAND: ..."), and
 # never crashes: a missing file, an empty one, a directory, text, the file
 # cut at many lengths, structural bytes changed (magic, version, endianness,
 # page size, a page's commit, an event's length), and 200 random
@@ -17,17 +18,25 @@
 	>"$T/gen.log" 2>&1 || die "gen_trace: $(tail -n 1 "$T/gen.log")"
 size=$(wc -c <"$T/good.dat")
 
-# refused WHAT FILE [STDOUT_MAY_HAVE_LINES]: exit 1, one line, prefixed
+# refused WHAT FILE [STDOUT_MAY_HAVE_LINES]: each subcommand that reads a
+# trace.dat exits 1 with one line, prefixed, and (perfetto) writes nothing
 refused() {
-	"$HYPTRACE" report "$2" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-	   grep -q '^hyptrace report: ' "$T/err" &&
-	   { [ -n "${3:-}" ] || [ ! -s "$T/out" ]; }; then
-		ok "$1: $(cat "$T/err")"
-	else
-		bad "$1: exit $rc, stderr: $(head -n 3 "$T/err")"
-	fi
+	for sub in report stats perfetto; do
+		rm -f "$T/out.pf"
+		if [ $sub = perfetto ]; then
+			"$HYPTRACE" $sub "$2" -o "$T/out.pf" >"$T/out" 2>"$T/err"
+		else
+			"$HYPTRACE" $sub "$2" >"$T/out" 2>"$T/err"
+		fi
+		rc=$?
+		if [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+		   grep -q "^hyptrace $sub: " "$T/err" && [ ! -e "$T/out.pf" ] &&
+		   { [ -n "${3:-}" ] || [ ! -s "$T/out" ]; }; then
+			ok "$1 ($sub): $(cat "$T/err")"
+		else
+			bad "$1 ($sub): exit $rc, stderr: $(head -n 3 "$T/err")"
+		fi
+	done
 }
 
 # put FILE OFFSET BYTE...: overwrite bytes (decimal values) in place
@@ -79,7 +88,7 @@ f=$(edited length.dat); put "$f" $((off + 20)) 255 255 0 0
 refused "first event's length 65535" "$f"
 f=$(edited midpage.dat); put "$f" $((off + 4096 + 8)) 255 255 255 127
 refused "second page's commit, after the first page's events" "$f" yes
-if [ -s "$T/out" ]; then
+if "$HYPTRACE" report "$f" 2>/dev/null | grep -q .; then
 	ok "the events before the bad page were printed"
 else
 	bad "nothing printed before the bad page"
@@ -99,7 +108,8 @@ n1=0
 while read -r at val; do
 	cp "$T/good.dat" "$T/flip.dat"
 	put "$T/flip.dat" "$at" "$val"
-	"$HYPTRACE" report "$T/flip.dat" >/dev/null 2>"$T/err"
+	# stats reads every record and every field: the widest net
+	"$HYPTRACE" stats "$T/flip.dat" >/dev/null 2>"$T/err"
 	rc=$?
 	if [ $rc -eq 0 ] && [ ! -s "$T/err" ]; then
 		n0=$((n0 + 1))
