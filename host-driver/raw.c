@@ -612,7 +612,7 @@ static int stats_show(struct seq_file *m, void *v)
 	mutex_lock(&ht->lock);
 	if (!ht->desc) {
 		mutex_unlock(&ht->lock);
-		seq_puts(m, "entries: 0\noverrun: 0\nbuffer: unloaded\n");
+		seq_puts(m, "buffer: unloaded\n");
 		return 0;
 	}
 	meta = rc->meta;
@@ -620,7 +620,11 @@ static int stats_show(struct seq_file *m, void *v)
 	if (READ_ONCE(ext->magic) == RB_META_EXT_MAGIC)
 		dropped = READ_ONCE(ext->dropped);
 
-	seq_printf(m, "entries: %llu\n", READ_ONCE(meta->entries));
+	/*
+	 * Not "entries": in the kernel's stats that means "still unread",
+	 * and trace-cmd says so next to it. These are the writer's totals.
+	 */
+	seq_printf(m, "written events: %llu\n", READ_ONCE(meta->entries));
 	seq_printf(m, "overrun: %llu\n", READ_ONCE(meta->overrun));
 	seq_printf(m, "dropped events: %llu\n", dropped);
 	seq_printf(m, "pages touched: %llu\n", READ_ONCE(meta->pages_touched));

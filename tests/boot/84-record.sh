@@ -190,6 +190,10 @@ check_loss() { # FILE MODE
 		[ "$lost" = 0 ] || fail "$f: $lost lost in --no-overwrite mode"
 		[ "$((n + dropped))" = "$LOSSN" ] ||
 			fail "$f: $n recorded + $dropped dropped != $LOSSN written"
+		# The writer's count travels in the file, as trace-cmd keeps it
+		trace-cmd report --stat -i "$dir/$f" 2>/dev/null |
+			grep -q "^dropped events: $dropped\$" ||
+			fail "$f: trace-cmd report --stat does not show 'dropped events: $dropped'"
 	fi
 	info "$f: $n recorded, $lost lost, $dropped dropped, $written written"
 }

@@ -387,7 +387,7 @@ static void summary(struct rec_source *src, bool hyp)
 		}
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
 		dropped = tfs_stat(src->dir, file, "dropped events");
-		written = hyp ? tfs_stat(src->dir, file, "entries") : 0;
+		written = hyp ? tfs_stat(src->dir, file, "written events") : 0;
 		printf("  %4u %10llu %8llu%s %8llu %10llu %10llu %7llu\n", i,
 		       (unsigned long long)c.events,
 		       (unsigned long long)c.lost, c.lost_unknown ? "+" : " ",

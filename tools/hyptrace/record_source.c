@@ -284,9 +284,29 @@ static void current_clock(const char *dir, char *buf, size_t len)
 	free(t.text);
 }
 
+/*
+ * "CPU: N" and the CPU's stats file, as trace-cmd keeps them in a trace.dat
+ * (and prints them with report --stat): the writer's own counts of lost and
+ * dropped events travel with the file. NULL if there is none.
+ */
+static char *cpu_stats(const struct rec_source *src, unsigned int cpu)
+{
+	struct tfs_text t;
+	char file[64], err[256], *s;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", cpu);
+	if (tfs_read(src->dir, file, &t, err, sizeof(err)))
+		return NULL;
+	if (asprintf(&s, "CPU: %u\n%s", cpu, t.text) < 0)
+		s = NULL;
+	free(t.text);
+	return s;
+}
+
 int rec_write(struct rec_source *src, char *err, size_t errlen)
 {
 	struct tfs_text hp = { 0 }, he = { 0 }, cmdlines = { 0 };
+	char *cpustat[REC_MAX_CPUS] = { 0 };
 	int fds[REC_MAX_CPUS];
 	struct formats fm = { 0 };
 	struct td_out out = { 0 };
@@ -309,8 +329,11 @@ int rec_write(struct rec_source *src, char *err, size_t errlen)
 		snprintf(uname_text, sizeof(uname_text), "%s %s %s %s",
 			 un.sysname, un.nodename, un.release, un.version);
 
-	for (i = 0; i < src->nr_cpus; i++)
+	for (i = 0; i < src->nr_cpus; i++) {
 		fds[i] = src->cpu[i].on ? src->cpu[i].tmp_fd : -1;
+		if (src->cpu[i].on)
+			cpustat[i] = cpu_stats(src, i);
+	}
 	out.header_page = hp.text;
 	out.header_page_len = hp.len;
 	out.header_event = he.text;
@@ -324,6 +347,7 @@ int rec_write(struct rec_source *src, char *err, size_t errlen)
 	out.cpu_fd = fds;
 	out.trace_clock = clock[0] ? clock : NULL;
 	out.uname = uname_text[0] ? uname_text : NULL;
+	out.cpustat = (const char *const *)cpustat;
 
 	fd = open(src->output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -338,6 +362,8 @@ int rec_write(struct rec_source *src, char *err, size_t errlen)
 		ret = -1;
 	}
 out:
+	for (i = 0; i < src->nr_cpus; i++)
+		free(cpustat[i]);
 	for (i = 0; i < fm.nr; i++)
 		free(fm.text[i].text);
 	free(fm.text);

@@ -42,6 +42,12 @@ struct td_out {
 	const int *cpu_fd;		/* per CPU: whole pages from offset 0, or -1 */
 	const char *trace_clock;	/* TRACECLOCK option text, or NULL */
 	const char *uname;		/* UNAME option text, or NULL */
+	/*
+	 * Per CPU, its buffer statistics as trace-cmd keeps them (a CPUSTAT
+	 * option each, "CPU: N" then the stats file; `trace-cmd report
+	 * --stat` prints them), or NULL.
+	 */
+	const char *const *cpustat;
 };
 
 /*

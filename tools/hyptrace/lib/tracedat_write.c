@@ -172,8 +172,12 @@ static int build_header(struct td_buf *b, const struct td_out *out,
 		put(b, out->cmdlines, out->cmdlines_len);
 	put32(b, out->nr_cpus);
 
-	if (clock || out->uname) {
+	if (clock || out->uname || out->cpustat) {
 		put(b, TD_TAG_OPTIONS, TD_TAG_LEN);
+		for (i = 0; out->cpustat && i < out->nr_cpus; i++) {
+			if (out->cpustat[i])
+				put_option(b, TD_OPT_CPUSTAT, out->cpustat[i]);
+		}
 		if (clock)
 			put_option(b, TD_OPT_TRACECLOCK, clock);
 		if (clock && td_clock_is_boot(clock)) {
