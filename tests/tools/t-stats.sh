@@ -8,17 +8,19 @@
 # per CPU and reason, unmatched enters/exits by kind, lost events, event
 # counts, per-function totals), and against gen_trace's summary of what it
 # wrote. Scenarios: plain, lossy (overwritten pages, markers with and
-# without a count), an idle CPU, one CPU, and "unpaired", where the format
-# files rename hyp_exit to hyp_leave and selftest to hyp_exit, so that
-# most enters are followed by enters, the first exit of each CPU has no
-# enter, and enters are open at a loss and at the end. Then the command
+# without a count), an idle CPU, one CPU, the guest's own format files
+# (tests/tools/fixtures), and "unpaired", where the format files rename
+# hyp_exit to hyp_leave and selftest to hyp_exit, so that most enters are
+# followed by enters, an exit comes with no enter, and enters are open at
+# a loss and at the end. Then the command
 # line (usage errors exit 2, bad files 1, one stderr line each), the text
 # tables, and mutated files, which must never crash it.
 # The pure logic also has a unit test, el2stats_test.c, run first.
 #
 # Run by tests/tools/run_tests.sh with BUILD (scratch directory), HYPTRACE
-# (the native hyptrace) and GEN_TRACE (optional, default $BUILD/gen_trace)
-# set. Needs trace-cmd, python3 and gcc. The last line says PASS or FAIL.
+# (the native hyptrace), GEN_TRACE (optional, default $BUILD/gen_trace) and
+# FIXTURES (optional, default tests/tools/fixtures) set. Needs trace-cmd,
+# python3 and gcc. The last line says PASS or FAIL.
 
 set -u
 
@@ -37,7 +39,9 @@ say() {
 }
 
 [ -n "${BUILD:-}" ] || fail "BUILD is not set"
-[ -x "${HYPTRACE:-}" ] || fail "HYPTRACE is not set to an executable"
+if [ ! -f "${HYPTRACE:-}" ] || [ ! -x "$HYPTRACE" ]; then
+	fail "HYPTRACE is not set to an executable"
+fi
 command -v trace-cmd >/dev/null 2>&1 ||
 	fail "trace-cmd not found (apt-get install trace-cmd)"
 command -v python3 >/dev/null 2>&1 || fail "python3 not found"
@@ -104,6 +108,10 @@ scenario idle "--cpus 3 --idle-cpu 1 --pairs 100 --summary $W/idle.sum" \
 	--summary "$W/idle.sum"
 scenario one "--cpus 1 --pairs 3 --selftests 0 --gaps 0 --summary $W/one.sum" \
 	--summary "$W/one.sum"
+# the format files exactly as a guest's tracefs printed them
+FIXTURES=${FIXTURES:-$HERE/fixtures}
+scenario fixtures "--events-dir $FIXTURES --cpus 2 --pairs 300 --seed 3 --summary $W/fixtures.sum" \
+	--summary "$W/fixtures.sum"
 
 # "unpaired": the same events under other names, from edited format files
 EV=$W/events
@@ -195,6 +203,8 @@ fi
 expect_exit 2
 expect_exit 2 --bogus "$W/plain.dat"
 expect_exit 2 --top "$W/plain.dat"
+expect_exit 2 "$W/plain.dat" --top
+grep -q "needs a value" "$W/cli.err" || fail "cli: a missing --top value is not named"
 expect_exit 2 --top -3 "$W/plain.dat"
 expect_exit 2 --top 3x "$W/plain.dat"
 expect_exit 2 "$W/plain.dat" "$W/lossy.dat"
@@ -248,4 +258,4 @@ EOF
 	fail "$(tail -n 3 "$W/mutants.log")"
 say "$(tail -n 1 "$W/mutants.log")"
 
-echo "PASS: $NAME: stats agree with trace-cmd report on 5 traces, command line, text, mutants"
+echo "PASS: $NAME: stats agree with trace-cmd report on 6 traces, command line, text, mutants"

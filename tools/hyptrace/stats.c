@@ -329,7 +329,7 @@ int cmd_stats(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
@@ -348,6 +348,10 @@ int cmd_stats(int argc, char **argv)
 		case 'h':
 			fputs(stats_usage, stdout);
 			return HT_EXIT_OK;
+		case ':':
+			ht_err("stats", "'%s' needs a value (try --help)",
+			       argv[optind - 1]);
+			return HT_EXIT_USAGE;
 		default:
 			ht_err("stats", "unknown option '%s' (try --help)",
 			       argv[optind - 1]);

@@ -108,10 +108,11 @@ static void print_time_row(FILE *f, const struct stats_report *r, int cpu,
 {
 	uint64_t span = r->records ? r->last_ts - r->first_ts : 0;
 	char lbl[16], t[32], m[32], p50[32], p99[32], mx[32], share[16];
+	double cpus = cpu < 0 ? r->nr_cpus : 1;
 
 	if (span)
 		snprintf(share, sizeof(share), "%.3f%%",
-			 100.0 * (double)s->total_ns / (double)span);
+			 100.0 * (double)s->total_ns / (double)span / cpus);
 	else
 		snprintf(share, sizeof(share), "-");
 	snprintf(m, sizeof(m), "%.3f", s->mean_ns / 1000.0);
@@ -132,10 +133,11 @@ static int print_time_rows(FILE *f, const struct stats_report *r, int cpu)
 	for (reason = 1; reason <= EL2_NR_REASONS; reason++) {
 		int slot = reason % EL2_NR_REASONS;	/* unknown last */
 
-		if (el2_summarize(&r->el2, cpu, slot, &s))
-			return -1;
+		el2_count(&r->el2, cpu, slot, &s);
 		if (!s.count)
 			continue;
+		if (el2_summarize(&r->el2, cpu, slot, &s))
+			return -1;
 		print_time_row(f, r, cpu, el2_reason_name(slot), &s);
 		shown++;
 	}
@@ -151,7 +153,7 @@ static int print_times(FILE *f, const struct stats_report *r)
 {
 	unsigned int cpu;
 
-	fprintf(f, "\nTime in EL2 per CPU and reason (µs; %%span = share of the trace's time span)\n");
+	fprintf(f, "\nTime in EL2 per CPU and reason (µs; %%span: share of the trace's time span, for \"all\" of all CPUs' time)\n");
 	fprintf(f, "%3s  %-8s %9s %14s %10s %10s %10s %10s %8s\n", "CPU",
 		"reason", "count", "total", "mean", "p50", "p99", "max",
 		"%span");

@@ -162,13 +162,43 @@ static int group_add(struct el2_group *g, uint64_t ns)
 	return 0;
 }
 
-/* The open enter of @c, if any, will never see its exit. */
-static void drop_open(struct el2_cpu *c, enum el2_unmatched_enter why)
+int el2_pair_lost(struct el2_pairing *p)
 {
-	if (!c->open)
-		return;
+	int was_open = p->open;
+
+	p->open = 0;
+	return was_open;
+}
+
+int el2_pair_enter(struct el2_pairing *p, uint64_t ts)
+{
+	int was_open = p->open;
+
+	p->open = 1;
+	p->open_ts = ts;
+	return was_open;
+}
+
+int el2_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns)
+{
+	if (!p->open)
+		return EL2_EXIT_NO_ENTER;
+	p->open = 0;
+	if (ts < p->open_ts)
+		return EL2_EXIT_TIME_BACKWARDS;
+	*ns = ts - p->open_ts;
+	return -1;
+}
+
+int el2_pair_end(struct el2_pairing *p)
+{
+	return el2_pair_lost(p);
+}
+
+/* The open enter of @c was dropped by the pairing: count it, and why. */
+static void count_dropped(struct el2_cpu *c, enum el2_unmatched_enter why)
+{
 	c->reason[el2_reason_slot(c->open_reason)].unmatched_enter[why]++;
-	c->open = 0;
 }
 
 void el2_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost)
@@ -178,7 +208,8 @@ void el2_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost)
 	if (s->finished || cpu >= s->nr_cpus || !nr_lost)
 		return;
 	c = &s->cpus[cpu];
-	drop_open(c, EL2_ENTER_CUT_BY_LOST);
+	if (el2_pair_lost(&c->pairing))
+		count_dropped(c, EL2_ENTER_CUT_BY_LOST);
 	c->lost_markers++;
 	if (nr_lost == UINT64_MAX)
 		c->lost_unknown++;
@@ -194,9 +225,8 @@ int el2_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	if (s->finished || cpu >= s->nr_cpus)
 		return 0;
 	c = &s->cpus[cpu];
-	drop_open(c, EL2_ENTER_THEN_ENTER);
-	c->open = 1;
-	c->open_ts = ts;
+	if (el2_pair_enter(&c->pairing, ts))
+		count_dropped(c, EL2_ENTER_THEN_ENTER);
 	c->open_reason = reason;
 	c->open_func_id = func_id;
 	return 0;
@@ -206,27 +236,20 @@ int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	     uint16_t reason)
 {
 	struct el2_cpu *c;
-	unsigned int slot;
 	uint64_t ns;
+	int why;
 
 	if (s->finished || cpu >= s->nr_cpus)
 		return 0;
 	c = &s->cpus[cpu];
-	if (!c->open) {
-		c->reason[el2_reason_slot(reason)]
-			.unmatched_exit[EL2_EXIT_NO_ENTER]++;
+	why = el2_pair_exit(&c->pairing, ts, &ns);
+	if (why == EL2_EXIT_TIME_BACKWARDS)
+		count_dropped(c, EL2_ENTER_TIME_BACKWARDS);
+	if (why >= 0) {
+		c->reason[el2_reason_slot(reason)].unmatched_exit[why]++;
 		return 0;
 	}
-	if (ts < c->open_ts) {
-		drop_open(c, EL2_ENTER_TIME_BACKWARDS);
-		c->reason[el2_reason_slot(reason)]
-			.unmatched_exit[EL2_EXIT_TIME_BACKWARDS]++;
-		return 0;
-	}
-	c->open = 0;
-	ns = ts - c->open_ts;
-	slot = el2_reason_slot(c->open_reason);
-	if (group_add(&c->reason[slot], ns))
+	if (group_add(&c->reason[el2_reason_slot(c->open_reason)], ns))
 		return -1;
 	return func_add(s, c->open_reason, c->open_func_id, ns);
 }
@@ -247,7 +270,8 @@ void el2_finish(struct el2_stats *s)
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		struct el2_cpu *c = &s->cpus[cpu];
 
-		drop_open(c, EL2_ENTER_OPEN_AT_END);
+		if (el2_pair_end(&c->pairing))
+			count_dropped(c, EL2_ENTER_OPEN_AT_END);
 		for (r = 0; r < EL2_NR_REASONS; r++)
 			if (c->reason[r].nr)
 				qsort(c->reason[r].durations, c->reason[r].nr,

@@ -55,11 +55,35 @@ struct el2_group {
 	uint64_t unmatched_exit[EL2_NR_UNMATCHED_EXIT];
 };
 
-struct el2_cpu {
-	struct el2_group reason[EL2_NR_REASONS];
+/*
+ * The pairing rules above, alone: one CPU's state, fed one record at a
+ * time, for a caller that must know what became of each record rather
+ * than the totals (`hyptrace perfetto` draws its slices from it).
+ * el2_lost(), el2_enter(), el2_exit() and el2_finish() go through these,
+ * so the two cannot pair differently.
+ */
+struct el2_pairing {
 	int open;			/* an enter awaits its exit */
 	uint64_t open_ts;
-	uint16_t open_reason;
+};
+
+/* Events were lost: 1 when the open enter goes (EL2_ENTER_CUT_BY_LOST) */
+int el2_pair_lost(struct el2_pairing *p);
+/* An enter: 1 when the enter open before it goes (EL2_ENTER_THEN_ENTER) */
+int el2_pair_enter(struct el2_pairing *p, uint64_t ts);
+/*
+ * An exit: -1 when it closes the open enter, *@ns then the time between
+ * them; else the enum el2_unmatched_exit saying why it closes none. With
+ * EL2_EXIT_TIME_BACKWARDS the open enter goes too (EL2_ENTER_TIME_BACKWARDS).
+ */
+int el2_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns);
+/* The trace ends: 1 when an enter was open (EL2_ENTER_OPEN_AT_END) */
+int el2_pair_end(struct el2_pairing *p);
+
+struct el2_cpu {
+	struct el2_group reason[EL2_NR_REASONS];
+	struct el2_pairing pairing;
+	uint16_t open_reason;		/* of the open enter */
 	uint32_t open_func_id;
 	uint64_t lost_markers;		/* records that followed a loss */
 	uint64_t lost_events;		/* sum of the known counts */
