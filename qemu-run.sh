@@ -19,6 +19,11 @@ Build:
   --no-build          do not run 'make all' first (by default it runs, which
                       installs missing packages and rebuilds what changed)
 Machine:
+  --qemu PATH         the qemu-system-aarch64 to run: a binary, or a wrapper
+                      that takes the same arguments, such as the one
+                      scripts/setup-qemu-new.sh makes for Debian's newest
+                      QEMU (default: $HYPTRACE_QEMU if set, otherwise
+                      qemu-system-aarch64 from PATH)
   --cpu MODEL         QEMU CPU model (default cortex-a57; 'max' adds SVE,
                       VHE and 52-bit PA)
   --smp N             number of CPUs (default 4; the guest kernel supports 8)
@@ -48,6 +53,8 @@ Scripted mode (--cmd):
   A guest kernel panic, a hypervisor PANIC, a guest that stops before the
   command finished, or (--uboot) U-Boot not booting the disk ends the run
   with exit 125 and a one-line reason.
+Environment:
+  HYPTRACE_QEMU       the QEMU to run, as --qemu (which wins over it)
 Output:
   --log FILE          save the whole console output to FILE
   --quiet             do not show the console (or progress lines) on stdout
@@ -61,11 +68,14 @@ Examples:
   ./qemu-run.sh --cmd 'cat /proc/cpuinfo'        # run one command
   ./qemu-run.sh --add ./mytool --cmd './mytool'  # ship a file and run it
   ./qemu-run.sh --uboot --cmd 'uname -a'         # through U-Boot
+  ./qemu-run.sh --qemu "$(scripts/setup-qemu-new.sh)" --cpu neoverse-n2
+                                                 # Debian's newest QEMU
 EOF
 }
 
 # Options and their defaults.
 opt_build=1
+opt_qemu=${HYPTRACE_QEMU:-qemu-system-aarch64}	# --qemu, or $HYPTRACE_QEMU
 opt_cpu=cortex-a57
 opt_smp=4
 opt_mem=1G
@@ -87,6 +97,9 @@ UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
 # U-Boot's prompt: where it ends up when it found nothing to boot
 UBOOT_PROMPT='=> '
 
+# Set by check_qemu().
+qemu_version=
+
 # Set by main() and used by the cleanup trap.
 run_dir=
 qemu_pid=
@@ -106,6 +119,7 @@ parse_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--no-build) opt_build=0 ;;
+		--qemu) need_arg "$1" $#; opt_qemu=$2; shift ;;
 		--cpu) need_arg "$1" $#; opt_cpu=$2; shift ;;
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
 		--mem) need_arg "$1" $#; opt_mem=$2; shift ;;
@@ -135,6 +149,28 @@ parse_args() {
 		die "--carveout wants a size like 64M, not '$opt_carveout'"
 	fi
 	return 0
+}
+
+# Check the QEMU that --qemu or $HYPTRACE_QEMU names (or the default) and set
+# qemu_version to its version line, e.g. "11.1.3 (Debian 1:11.1.3+ds-1~bpo13+1)".
+# A path is made absolute, so that it means the same wherever QEMU runs.
+check_qemu() {
+	local bin=$opt_qemu
+	[ -n "$bin" ] || die "--qemu/HYPTRACE_QEMU is empty"
+	if [[ $bin == */* ]]; then
+		if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+			die "QEMU '$bin' (--qemu or HYPTRACE_QEMU) is not an executable file"
+		fi
+		[[ $bin == /* ]] || bin=$PWD/$bin
+	else
+		bin=$(command -v "$bin") ||
+			die "'$opt_qemu' is not in PATH: install qemu-system-arm ('make deps'), or pick a QEMU with --qemu PATH"
+	fi
+	qemu_version=$("$bin" --version 2>&1 </dev/null | head -n 1) || true
+	[[ $qemu_version == "QEMU emulator version "* ]] ||
+		die "'$bin --version' does not answer like QEMU: ${qemu_version:-no output}"
+	qemu_version=${qemu_version#QEMU emulator version }
+	opt_qemu=$bin
 }
 
 # A value from build/kernel.env, read rather than sourced: KERNEL_PACKAGE
@@ -223,7 +259,7 @@ qemu_command() {
 	append+=$opt_append
 
 	# shellcheck disable=SC2054 # the commas belong to QEMU options
-	qemu_cmd=(qemu-system-aarch64
+	qemu_cmd=("$opt_qemu"
 		-M virt,virtualization=on,gic-version=3
 		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic
 		-nic none) # the guest has no network driver; this skips the NIC ROM
@@ -406,9 +442,11 @@ main() {
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	[ "$opt_build" = 0 ] || build
+	check_qemu
 	make_initramfs
 	qemu_command
 
+	tell "QEMU $qemu_version: $opt_qemu"
 	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux $(kenv KERNEL_VERSION)$(
 		[ "$opt_uboot" = 1 ] && echo " through U-Boot" )," \
 		"$opt_cpu x $opt_smp, $opt_mem RAM"

@@ -35,23 +35,6 @@ missing_packages() {
 	done
 }
 
-# The URI of the machine's own Debian archive, read from its apt sources so
-# that no registry host is ever written into the project.
-debian_archive_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk 'BEGIN { RS = ""; FS = "\n" }
-		     /Suites:[^\n]*bookworm( |$|\n)/ && /URIs:/ {
-			for (i = 1; i <= NF; i++)
-				if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i);
-						     split($i, u, " "); print u[1]; exit }
-		     }' "$f"
-	done | head -n 1 | grep . && return 0
-	awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		grep . || die "cannot find the Debian archive in the apt sources"
-}
 
 add_backports_source() {
 	local src=/etc/apt/sources.list.d/hyptrace-trixie-backports.sources
