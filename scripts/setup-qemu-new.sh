@@ -33,7 +33,6 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-
 SUITE=trixie
 BACKPORTS=trixie-backports
 PACKAGE=qemu-system-arm
