@@ -16,7 +16,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
-                    [-- qemu-run.sh options]
+                    [--raw-poll-ms MS] [-- qemu-run.sh options]
 
   --smoke            a quick run that proves every part works (few
                      iterations, short drain trials); its figures are rough
@@ -25,6 +25,9 @@ Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
   --repeat K         time each loop K times and keep the fastest, the run
                      least disturbed by the other CPUs (default 5)
   --drain-seconds S  virtual seconds per drain trial (default 1)
+  --raw-poll-ms MS   set hyptrace.ko's raw_poll_ms (how often a waiting
+                     trace_pipe_raw reader looks for pages) for the
+                     hyptrace record rows; default: the module's own (10)
   -- OPTIONS         more qemu-run.sh options for every boot (the tests use
                      it to check that the benchmark fails without the
                      hypervisor: -- --no-hyp)
@@ -38,6 +41,7 @@ iterations=20000
 repeat=5
 drain_seconds=1
 drain_steps=5
+raw_poll_ms=
 smoke=0
 qemu_run_args=()
 while [ $# -gt 0 ]; do
@@ -50,6 +54,8 @@ while [ $# -gt 0 ]; do
 		repeat=$2; shift ;;
 	--drain-seconds) [ $# -ge 2 ] || die "--drain-seconds needs a number"
 		drain_seconds=$2; shift ;;
+	--raw-poll-ms) [ $# -ge 2 ] || die "--raw-poll-ms needs a number"
+		raw_poll_ms=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; qemu_run_args=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -58,6 +64,8 @@ while [ $# -gt 0 ]; do
 done
 [[ $iterations =~ ^[1-9][0-9]*$ ]] || die "--iterations wants a number"
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || die "--repeat wants a number"
+[[ -z $raw_poll_ms || $raw_poll_ms =~ ^[1-9][0-9]*$ ]] ||
+	die "--raw-poll-ms wants a number of milliseconds"
 
 OUT=$HYPTRACE_BUILD/bench
 HYP_NOSITES=$HYPTRACE_BUILD/hyp-nosites/hyptrace.bin
@@ -68,6 +76,9 @@ CPU_MODEL=cortex-a57
 NR_CPUS=4
 DEFAULT_KB=7
 BIG_KB=1024
+# The fixed rate of the recorder's CPU-time row: below both 4c and 4e, so
+# that trace_pipe and the recorder would both keep up with it.
+RECORD_CPU_RATE=100000
 
 for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$PROG" \
 	"$MODULE" "$OUT/carveout_use"; do
@@ -116,6 +127,13 @@ main_script() {
 		for remote in hypervisor test; do
 			echo "./hyptrace-bench drain --remote $remote --buffer-kb $kb --seconds $drain_seconds --steps $drain_steps"
 		done
+	done
+	# hyptrace record (/usr/bin/hyptrace, static) in place of trace_pipe
+	[ -z "$raw_poll_ms" ] ||
+		echo "echo $raw_poll_ms > /sys/module/hyptrace/parameters/raw_poll_ms"
+	echo "./hyptrace-bench drain --remote hypervisor --reader record --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
+	for i in $(seq "$repeat"); do
+		echo "./hyptrace-bench record-cpu --buffer-kb $BIG_KB --seconds $drain_seconds --rate $RECORD_CPU_RATE"
 	done
 }
 
@@ -187,23 +205,40 @@ pretty() {
 		print i out (n > 1 ? "." p[2] : "") }'
 }
 
+# drain_line REMOTE KB READER: the drain result line (READER pipe|record).
+drain_line() {
+	local line
+	line=$(bench_lines main | awk -v r="$1" -v kb="$2" -v rd="$3" \
+		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " " &&
+		 $0 ~ " reader=" rd " "' | tail -n 1)
+	[ -n "$line" ] ||
+		die "no drain result for $1 at $2 KiB ($3) in $OUT/main.log"
+	echo "$line"
+}
+
+# drain_cell REMOTE KB rate|loss [READER]
 drain_cell() {
 	local line
-	line=$(bench_lines main | awk -v r="$1" -v kb="$2" \
-		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " "' |
-		tail -n 1)
-	[ -n "$line" ] ||
-		die "no drain result for $1 at $2 KiB in $OUT/main.log"
+	line=$(drain_line "$1" "$2" "${4:-pipe}")
 	case $3 in
 	rate)
 		if [ "$(field "$line" writer_bound)" = 1 ]; then
 			echo "≥ $(pretty "$(field "$line" zero_loss_rate)") (writer-bound)"
+		elif [ "$(field "$line" loss_writer_bound)" = 1 ]; then
+			# Faster, the writer fell behind: its limit, not the reader's
+			echo "$(pretty "$(field "$line" zero_loss_rate)") (writer-bound)"
 		else
 			pretty "$(field "$line" zero_loss_rate)"
 		fi ;;
 	loss)
-		if [ "$(field "$line" loss_rate)" = none ]; then
+		if [ "$(field "$line" loss_rate)" = none ] &&
+			[ "$(field "$line" writer_bound)" = 1 ]; then
+			# Where the search had to stop
+			echo "no loss seen up to $(pretty "$(field "$line" zero_loss_rate)") (writer flat out; $(pretty "$(field "$line" zero_loss_target)") asked)"
+		elif [ "$(field "$line" loss_rate)" = none ]; then
 			echo "no loss seen"
+		elif [ "$(field "$line" loss_writer_bound)" = 1 ]; then
+			echo "$(field "$line" loss_pct) % at $(pretty "$(field "$line" loss_rate)") (writer flat out; $(pretty "$(field "$line" loss_target)") asked)"
 		else
 			echo "$(field "$line" loss_pct) % at $(pretty "$(field "$line" loss_rate)")"
 		fi ;;
@@ -274,6 +309,24 @@ row 4c "drain via trace_pipe, 1 MiB buffer: highest zero-loss rate (events/s per
 row 4d "… loss above it, 1 MiB (lost % at events/s)" \
 	"$(drain_cell hypervisor $BIG_KB loss)" \
 	"$(drain_cell test $BIG_KB loss)" ""
+# 4e-4g: hyptrace record (trace_pipe_raw, splice) in 4c's place
+rec_poll=$(field "$(drain_line hypervisor $BIG_KB record)" raw_poll_ms)
+pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe)" zero_loss_rate)
+row 4e "drain via hyptrace record (trace_pipe_raw, splice), 1 MiB buffer, raw_poll_ms=$rec_poll: highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $BIG_KB rate record)" "–" \
+	"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))")"
+row 4f "… loss above it, hyptrace record, 1 MiB (lost % at events/s)" \
+	"$(drain_cell hypervisor $BIG_KB loss record)" "–" ""
+# The run least disturbed: the smallest total, with its own drain share
+rec_cpu=$(bench_lines main | awk '$1 == "record_cpu" {
+		for (i = 2; i <= NF; i++)
+			if (index($i, "ms_per_mib=") == 1)
+				print substr($i, 12), $0
+	}' | sort -n | head -n 1 | cut -d' ' -f2-)
+[ -n "$rec_cpu" ] || die "no record_cpu result in $OUT/main.log: the guest program failed there"
+row 4g "hyptrace record CPU time, user + sys, at $(pretty "$RECORD_CPU_RATE") events/s, 1 MiB (virtual ms per MiB recorded)" \
+	"$(pretty "$(field "$rec_cpu" ms_per_mib)") ($(pretty "$(field "$rec_cpu" run_ms_per_mib)") of it while draining)" \
+	"–" ""
 
 # 5: footprint
 read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
