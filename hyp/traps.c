@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Exception dispatch. EL1 reaches EL2 only through HVC and trapped SMC;
- * anything else is a bug in our EL2 set-up or in the hypervisor itself, and
- * ends in a register dump.
+ * Exception dispatch. EL1 comes to EL2 on purpose through HVC and trapped
+ * SMC. Any other trap from EL1 or EL0 is something el2_regs.c left trapped
+ * (or a feature newer than it knows): the CPU without EL2 would have found
+ * the instruction UNDEFINED, so EL1 gets exactly that. Anything taken at
+ * EL2 itself is a bug in the hypervisor and ends in a register dump.
  */
 #include "hyp.h"
 #include "../shared/hyptrace_abi.h"
@@ -17,11 +19,9 @@ static const char *const vector_names[] = {
 	[VEC_EL2_IRQ] = "IRQ at EL2",
 	[VEC_EL2_FIQ] = "FIQ at EL2",
 	[VEC_EL2_SERROR] = "SError at EL2",
-	[VEC_EL1_SYNC] = "unexpected trap from EL1",
 	[VEC_EL1_IRQ] = "IRQ routed to EL2",
 	[VEC_EL1_FIQ] = "FIQ routed to EL2",
 	[VEC_EL1_SERROR] = "SError routed to EL2",
-	[VEC_EL1_32_SYNC] = "trap from AArch32 EL1",
 };
 
 /* An SMCCC call from EL1, traced from entry to the return to EL1 */
@@ -67,10 +67,115 @@ static bool trace_calls(void)
 	return HYP_TRACE_SITES && READ_ONCE(hyp_call_trace_on);
 }
 
-void handle_trap(struct trap_frame *frame, enum trap_vector vec)
+/*
+ * PSTATE on an exception entry to EL1 from @old, as AArch64.TakeException
+ * in the Arm ARM builds it: EL1h, DAIF masked, the flags and DIT kept, and
+ * each feature's own rule for its bit. Bits not named stay 0: SS, IL, UAO,
+ * BTYPE, PACM, PPEND.
+ */
+static u64 el1_entry_pstate(u64 old)
+{
+	u64 pfr1 = read_sysreg(id_aa64pfr1_el1);
+	u64 sctlr = read_sysreg(sctlr_el1);
+	bool from32 = old & PSR_MODE32;
+	u64 new = PSR_MODE_EL1h | PSR_D | PSR_A | PSR_I | PSR_F;
+
+	new |= old & PSR_NZCV;
+	if (old & (from32 ? PSR_AA32_DIT : PSR_DIT))
+		new |= PSR_DIT;
+	/* PAN is kept, and set if SCTLR_EL1.SPAN says so */
+	if (FIELD_GET(ID_AA64MMFR1_PAN, read_sysreg(id_aa64mmfr1_el1)))
+		new |= (old & PSR_PAN) |
+		       (sctlr & SCTLR_EL1_SPAN ? 0 : PSR_PAN);
+	if (FIELD_GET(ID_AA64PFR1_SSBS, pfr1) && (sctlr & SCTLR_EL1_DSSBS))
+		new |= PSR_SSBS;
+	if (FIELD_GET(ID_AA64PFR1_MTE, pfr1))
+		new |= PSR_TCO;
+	if (FIELD_GET(ID_AA64PFR1_NMI, pfr1) && !(sctlr & SCTLR_EL1_SPINTMASK))
+		new |= PSR_ALLINT;
+	/* Locked only for an exception from EL1 to EL1, if EL1 asks */
+	if (FIELD_GET(ID_AA64PFR1_GCS, pfr1) && !from32 &&
+	    FIELD_GET(PSR_MODE_EL, old) == 1 &&
+	    (read_sysreg(GCSCR_EL1) & GCSCR_EXLOCKEN))
+		new |= PSR_EXLOCK;
+	if (FIELD_GET(ID_AA64DFR1_EBEP, read_sysreg(ID_AA64DFR1_EL1)))
+		new |= PSR_PM;
+	return new;
+}
+
+/* Which of EL1's synchronous vectors an exception from @spsr takes */
+static u64 el1_sync_vector(u64 spsr)
+{
+	if (spsr & PSR_MODE32)
+		return VECTOR_LOWER_A32;
+	if (!FIELD_GET(PSR_MODE_EL, spsr))
+		return VECTOR_LOWER_A64;
+	return spsr & PSR_MODE_SP ? VECTOR_CUR_SPX : VECTOR_CUR_SP0;
+}
+
+/*
+ * Make the trapped instruction UNDEFINED at EL1: the syndrome says
+ * "unknown reason" (EC 0, IL set as the architecture has it for EC 0), the
+ * return address is the instruction itself, and the ERET goes to EL1's
+ * vector. FAR_EL1 is left alone, as for a real UNDEFINED instruction.
+ */
+static void inject_undef(struct trap_frame *frame)
+{
+	write_sysreg(FIELD_PREP(ESR_EC, ESR_EC_UNKNOWN) | ESR_IL, esr_el1);
+	write_sysreg(frame->elr, elr_el1);
+	write_sysreg(frame->spsr, spsr_el1);
+	frame->elr = (read_sysreg(vbar_el1) & VBAR_BASE) |
+		     el1_sync_vector(frame->spsr);
+	frame->spsr = el1_entry_pstate(frame->spsr);
+}
+
+/* One bit per exception class that has been reported on the console */
+static u64 undef_reported;
+
+static void report_undef(const struct trap_frame *frame, u64 ec)
+{
+	u64 bit = BIT(ec);
+
+	if (__atomic_fetch_or(&undef_reported, bit, __ATOMIC_RELAXED) & bit)
+		return;
+	hyp_info("CPU %u: trap from %s at 0x%lx, ESR_EL2 0x%lx (EC 0x%02lx): UNDEFINED at EL1 (reported once per EC)\n",
+		 this_cpu()->idx,
+		 frame->spsr & PSR_MODE32 ? "AArch32 EL0" :
+		 FIELD_GET(PSR_MODE_EL, frame->spsr) ? "EL1" : "EL0",
+		 frame->elr, frame->esr, ec);
+}
+
+/*
+ * A trap from EL1 or EL0 that no handler claims. Traced like any entry:
+ * func_id is the exception class, as the trace tools read it for "trap";
+ * nothing comes back in x0, so ret is 0.
+ */
+static noinline void handle_unknown_trap(struct trap_frame *frame)
+{
+	u32 ec = FIELD_GET(ESR_EC, frame->esr);
+
+	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ec);
+	report_undef(frame, ec);
+	inject_undef(frame);
+	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ec);
+}
+
+/* Everything but an SMCCC call: out of line, off the hypercall path */
+static noinline void handle_other(struct trap_frame *frame,
+				  enum trap_vector vec)
 {
 	const char *what;
 
+	if (vec == VEC_EL1_SYNC || vec == VEC_EL1_32_SYNC) {
+		handle_unknown_trap(frame);
+		return;
+	}
+	what = vec < ARRAY_SIZE(vector_names) ? vector_names[vec] : NULL;
+	hyp_panic_frame(frame, what ? what : "unexpected exception");
+}
+
+void handle_trap(struct trap_frame *frame, enum trap_vector vec)
+{
 	if (vec == VEC_EL1_SYNC) {
 		switch (FIELD_GET(ESR_EC, frame->esr)) {
 		case ESR_EC_HVC64:
@@ -90,10 +195,5 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 			return;
 		}
 	}
-	/* Left in the buffer for whoever reads the carve-out afterwards */
-	if (vec == VEC_EL1_SYNC || vec == VEC_EL1_32_SYNC)
-		hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP,
-			  .func_id = (u32)FIELD_GET(ESR_EC, frame->esr));
-	what = vec < ARRAY_SIZE(vector_names) ? vector_names[vec] : NULL;
-	hyp_panic_frame(frame, what ? what : "unexpected exception");
+	handle_other(frame, vec);
 }

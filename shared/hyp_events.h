@@ -29,7 +29,7 @@
 	SYM(2, "smc")		/* SMC from EL1, trapped */		\
 	SYM(3, "psci")		/* CPU (re)entry after CPU_ON/SUSPEND */ \
 	SYM(4, "firmware")	/* the hypervisor's own call to EL3 */	\
-	SYM(5, "trap")		/* any other trap from EL1 */
+	SYM(5, "trap")		/* any other trap: func_id = ESR's EC */
 
 enum hyp_reason {
 	HYP_REASON_HVC = 1,
