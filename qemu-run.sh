@@ -27,6 +27,9 @@ Machine:
   --cpu MODEL         QEMU CPU model (default cortex-a57; 'max' adds SVE,
                       VHE and 52-bit PA)
   --smp N             number of CPUs (default 4; the guest kernel supports 8)
+  --gic 2|3           the interrupt controller, QEMU's gic-version (default
+                      3); 2 is a GICv2 (GIC-400, as on a Raspberry Pi 4),
+                      which serves at most 8 CPUs
   --mem SIZE          RAM size as QEMU takes it, e.g. 1G, 2048M (default 1G)
   --no-hyp            boot Linux directly, without the hypervisor (Linux then
                       enters at EL2); a baseline to compare with
@@ -39,6 +42,18 @@ Machine:
                       starts the hypervisor with booti (with --no-hyp,
                       Linux); see boot/README.md
 Guest:
+  --kernel IMAGE      boot this arm64 Linux Image instead of the project's
+                      kernel: a distribution's vmlinuz (Debian's is a plain
+                      Image; scripts/fetch-stock-kernel.sh fetches one) or
+                      your own arch/arm64/boot/Image, also gzip-compressed.
+                      The project's initramfs still goes in; its modules
+                      (hyptrace.ko, ...) are left out unless IMAGE is the
+                      same Linux release they were built for
+  --modules DIR       put the .ko files in DIR (or one .ko file) into
+                      /lib/modules/hyptrace/, where the guest loads
+                      hyptrace.ko from at boot: e.g. a hyptrace.ko built for
+                      the --kernel IMAGE. If it does not load, the guest
+                      says why on the console and boots on without tracing
   --append 'ARGS'     extra kernel command-line arguments
   --carveout SIZE     size of the trace carve-out (hyptrace.carveout=SIZE,
                       e.g. 64M; default 32M at the top of RAM)
@@ -68,6 +83,8 @@ Examples:
   ./qemu-run.sh --cmd 'cat /proc/cpuinfo'        # run one command
   ./qemu-run.sh --add ./mytool --cmd './mytool'  # ship a file and run it
   ./qemu-run.sh --uboot --cmd 'uname -a'         # through U-Boot
+  ./qemu-run.sh --kernel "$(scripts/fetch-stock-kernel.sh bookworm)" \
+      --gic 2 --cmd 'uname -r'                   # Debian 12's own kernel
   ./qemu-run.sh --qemu "$(scripts/setup-qemu-new.sh)" --cpu neoverse-n2
                                                  # Debian's newest QEMU
 EOF
@@ -78,10 +95,13 @@ opt_build=1
 opt_qemu=${HYPTRACE_QEMU:-qemu-system-aarch64}	# --qemu, or $HYPTRACE_QEMU
 opt_cpu=cortex-a57
 opt_smp=4
+opt_gic=3
 opt_mem=1G
 opt_hyp=1
 opt_hyp_image=
 opt_uboot=0
+opt_kernel=
+opt_modules=
 opt_append=
 opt_carveout=
 opt_cmd=
@@ -99,6 +119,13 @@ UBOOT_PROMPT='=> '
 
 # Set by check_qemu().
 qemu_version=
+
+# Set by check_kernel(): the Image to boot, its Linux release ("6.1.0-56-arm64",
+# from its banner; empty if not found) and whether the project's modules
+# from the base initramfs suit it.
+guest_kernel=
+guest_release=
+project_modules=1
 
 # Set by main() and used by the cleanup trap.
 run_dir=
@@ -122,10 +149,13 @@ parse_args() {
 		--qemu) need_arg "$1" $#; opt_qemu=$2; shift ;;
 		--cpu) need_arg "$1" $#; opt_cpu=$2; shift ;;
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
+		--gic) need_arg "$1" $#; opt_gic=$2; shift ;;
 		--mem) need_arg "$1" $#; opt_mem=$2; shift ;;
 		--no-hyp) opt_hyp=0 ;;
 		--hyp) need_arg "$1" $#; opt_hyp_image=$2; shift ;;
 		--uboot) opt_uboot=1 ;;
+		--kernel) need_arg "$1" $#; opt_kernel=$2; shift ;;
+		--modules) need_arg "$1" $#; opt_modules=$2; shift ;;
 		--append) need_arg "$1" $#; opt_append+=" $2"; shift ;;
 		--carveout) need_arg "$1" $#; opt_carveout=$2; shift ;;
 		--add) need_arg "$1" $#; opt_adds+=("$2"); shift ;;
@@ -141,8 +171,17 @@ parse_args() {
 	done
 
 	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
-	[ "$opt_smp" -le 8 ] ||
+	[[ $opt_gic =~ ^[23]$ ]] || die "--gic wants 2 or 3, not '$opt_gic'"
+	[ "$opt_gic" = 3 ] || [ "$opt_smp" -le 8 ] ||
+		die "--gic 2: a GICv2 serves at most 8 CPUs, not --smp $opt_smp"
+	[ "$opt_smp" -le 8 ] || [ -n "$opt_kernel" ] ||
 		note "warning: the guest kernel is built for at most 8 CPUs (CONFIG_NR_CPUS)"
+	if [ -n "$opt_kernel" ] && [ ! -f "$opt_kernel" ]; then
+		die "--kernel: $opt_kernel is not a file"
+	fi
+	if [ -n "$opt_modules" ] && [ ! -e "$opt_modules" ]; then
+		die "--modules: $opt_modules does not exist"
+	fi
 	[[ $opt_timeout =~ ^[1-9][0-9]*$ ]] ||
 		die "--timeout wants a number of seconds, not '$opt_timeout'"
 	if [ -n "$opt_carveout" ] && ! [[ $opt_carveout =~ ^[0-9]+[KMG]?$ ]]; then
@@ -179,6 +218,74 @@ kenv() {
 	local env=$HYPTRACE_BUILD/kernel.env
 	[ -f "$env" ] || die "$env missing: run 'make' (or drop --no-build)"
 	sed -n "s/^$1=//p" "$env"
+}
+
+# The Linux release an Image says it is ("Linux version RELEASE (...)" in
+# its banner), or nothing.
+image_release() {
+	LC_ALL=C grep -a -o -m 1 -E 'Linux version [^ %]+ \(' "$1" 2>/dev/null |
+		head -n 1 | cut -d' ' -f3
+}
+
+# What the bytes at OFFSET (COUNT of them) of FILE are, as text.
+bytes_at() {
+	dd if="$1" bs=1 skip="$2" count="$3" status=none 2>/dev/null | tr -d '\0'
+}
+
+# Is FILE an arm64 Linux Image ("ARM\x64" at offset 56 of its header)?
+is_arm64_image() {
+	[ "$(bytes_at "$1" 56 4)" = $'ARM\x64' ]
+}
+
+# Why FILE is no arm64 Image, as the end of a one-line error.
+not_image_reason() {
+	local f=$1 what
+	if [ "$(bytes_at "$f" 0 2)" = MZ ] && [ "$(bytes_at "$f" 4 4)" = zimg ]; then
+		echo "it is an EFI zboot image (compressed with $(bytes_at "$f" 24 8)); give the plain Image (arch/arm64/boot/Image)"
+		return 0
+	fi
+	what=$(file -b "$f" 2>/dev/null | cut -c1-80)
+	case $what in
+	ELF*) echo "it is an ELF file (a vmlinux?); give the Image made from it (arch/arm64/boot/Image)" ;;
+	*compressed*|*"compress'd"*) echo "it is ${what%%,*}; only a plain or gzip-compressed Image boots" ;;
+	*) printf 'no "ARM\\x64" magic at offset 56%s\n' "${what:+ (file: $what)}" ;;
+	esac
+}
+
+# Check --kernel and set guest_kernel, guest_release and project_modules.
+# A gzip-compressed Image is unpacked into the run directory.
+check_kernel() {
+	local f=${opt_kernel:-} project
+	if [ -z "$f" ]; then
+		guest_kernel=$(kenv KERNEL_IMAGE)
+		[ -f "$guest_kernel" ] || die "guest kernel $guest_kernel missing: run 'make kernel'"
+		guest_release=$(kenv KERNEL_VERSION)
+		return 0
+	fi
+	[[ $f == /* ]] || f=$PWD/$f
+	if [ "$(bytes_at "$f" 0 2 | od -An -tx1 | tr -d ' ')" = 1f8b ]; then
+		gzip -dc "$f" >"$run_dir/Image" 2>/dev/null ||
+			die "--kernel: $opt_kernel looks gzip-compressed but does not decompress"
+		is_arm64_image "$run_dir/Image" ||
+			die "--kernel: $opt_kernel is gzip-compressed, but not an arm64 Linux Image inside: $(not_image_reason "$run_dir/Image")"
+		tell "--kernel: decompressed $opt_kernel"
+		f=$run_dir/Image
+	fi
+	is_arm64_image "$f" ||
+		die "--kernel: $opt_kernel is not an arm64 Linux Image: $(not_image_reason "$f")"
+	guest_kernel=$f
+	guest_release=$(image_release "$f")
+	# The base initramfs holds modules built for the project's kernel:
+	# keep them only for an Image of that same release.
+	project=$(image_release "$(kenv KERNEL_IMAGE)")
+	[ -n "$project" ] || project=$(kenv KERNEL_VERSION)
+	if [ -z "$guest_release" ] || [ "$guest_release" != "$project" ]; then
+		project_modules=0
+		tell "the project's modules are built for Linux $project, not" \
+			"${guest_release:-this --kernel}: left out$(
+			[ -n "$opt_modules" ] || echo "; --modules DIR brings modules for it")"
+	fi
+	return 0
 }
 
 build() {
@@ -221,13 +328,50 @@ make_extra_cpio() {
 		cp -a "$src" "$stage$dest"
 		tell "adding $src as $dest"
 	done
+	[ -z "$opt_modules" ] || add_modules "$stage/lib/modules/hyptrace"
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
 		cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$out"
+}
+
+# --modules: copy DIR's .ko files (or the one .ko file) to DEST.
+add_modules() {
+	local dest=$1 src=$opt_modules kos=() ko
+	if [ -d "$src" ]; then
+		for ko in "$src"/*.ko; do
+			[ -f "$ko" ] && kos+=("$ko")
+		done
+		[ ${#kos[@]} -gt 0 ] || die "--modules: no .ko files in $src"
+	elif [[ $src == *.ko ]]; then
+		kos=("$src")
+	else
+		die "--modules: $src is neither a directory nor a .ko file"
+	fi
+	mkdir -p "$dest"
+	cp "${kos[@]}" "$dest/"
+	tell "--modules: /lib/modules/hyptrace/ gets $(cd "$dest" && echo *.ko)"
+}
+
+# The base initramfs without the project's modules (for a --kernel they
+# were not built for): unpacked, thinned and packed again for this run.
+strip_modules() {
+	local base=$1 out=$2 stage=$run_dir/base
+	mkdir -p "$stage"
+	(cd "$stage" && gzip -dc "$base" |
+		cpio -i -d --quiet --no-absolute-filenames) ||
+		die "cannot unpack $base"
+	rm -f "$stage"/lib/modules/hyptrace/*.ko
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) | gzip -1 -n >"$out"
+	rm -rf "$stage"
 }
 
 make_initramfs() {
 	local base=$HYPTRACE_BUILD/initramfs.cpio.gz
 	[ -f "$base" ] || die "$base missing: run 'make' (or drop --no-build)"
+	if [ "$project_modules" = 0 ]; then
+		strip_modules "$base" "$run_dir/base.cpio.gz"
+		base=$run_dir/base.cpio.gz
+	fi
 	make_extra_cpio "$run_dir/extra.cpio.gz"
 	cat "$base" "$run_dir/extra.cpio.gz" >"$run_dir/initramfs.cpio.gz"
 }
@@ -247,10 +391,8 @@ make_boot_disk() {
 
 # Fill the qemu_cmd array.
 qemu_command() {
-	local kernel append hyp_image
+	local kernel=$guest_kernel append hyp_image
 
-	kernel=$(kenv KERNEL_IMAGE)
-	[ -f "$kernel" ] || die "guest kernel $kernel missing: run 'make kernel'"
 	append="console=ttyAMA0 earlycon"
 	# Scripted runs must end: a guest panic resets at once, and with
 	# -no-reboot a reset ends QEMU.
@@ -260,7 +402,7 @@ qemu_command() {
 
 	# shellcheck disable=SC2054 # the commas belong to QEMU options
 	qemu_cmd=("$opt_qemu"
-		-M virt,virtualization=on,gic-version=3
+		-M "virt,virtualization=on,gic-version=$opt_gic"
 		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic
 		-nic none) # the guest has no network driver; this skips the NIC ROM
 	hyp_image=${opt_hyp_image:-$HYPTRACE_BUILD/hyp/hyptrace.bin}
@@ -443,13 +585,15 @@ main() {
 	trap 'exit 143' TERM
 	[ "$opt_build" = 0 ] || build
 	check_qemu
+	check_kernel
 	make_initramfs
 	qemu_command
 
 	tell "QEMU $qemu_version: $opt_qemu"
-	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux $(kenv KERNEL_VERSION)$(
+	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux ${guest_release:-?}$(
+		[ -n "$opt_kernel" ] && echo " ($opt_kernel)" )$(
 		[ "$opt_uboot" = 1 ] && echo " through U-Boot" )," \
-		"$opt_cpu x $opt_smp, $opt_mem RAM"
+		"$opt_cpu x $opt_smp, $opt_mem RAM, GICv$opt_gic"
 	if [ "$opt_cmd_set" = 1 ]; then
 		local rc=0
 		run_scripted || rc=$?
