@@ -128,10 +128,13 @@ main_script() {
 			echo "./hyptrace-bench drain --remote $remote --buffer-kb $kb --seconds $drain_seconds --steps $drain_steps"
 		done
 	done
+	# the same with bench_hvc's null hypercall as the (cheap) writer
+	echo "./hyptrace-bench drain --remote hypervisor --writer hvc --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
 	# hyptrace record (/usr/bin/hyptrace, static) in place of trace_pipe
 	[ -z "$raw_poll_ms" ] ||
 		echo "echo $raw_poll_ms > /sys/module/hyptrace/parameters/raw_poll_ms"
 	echo "./hyptrace-bench drain --remote hypervisor --reader record --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
+	echo "./hyptrace-bench drain --remote hypervisor --reader record --writer hvc --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
 	for i in $(seq "$repeat"); do
 		echo "./hyptrace-bench record-cpu --buffer-kb $BIG_KB --seconds $drain_seconds --rate $RECORD_CPU_RATE"
 	done
@@ -205,21 +208,22 @@ pretty() {
 		print i out (n > 1 ? "." p[2] : "") }'
 }
 
-# drain_line REMOTE KB READER: the drain result line (READER pipe|record).
+# drain_line REMOTE KB READER [WRITER]: the drain result line (READER
+# pipe|record, WRITER event, the default, or hvc).
 drain_line() {
-	local line
-	line=$(bench_lines main | awk -v r="$1" -v kb="$2" -v rd="$3" \
+	local line w=${4:-event}
+	line=$(bench_lines main | awk -v r="$1" -v kb="$2" -v rd="$3" -v w="$w" \
 		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " " &&
-		 $0 ~ " reader=" rd " "' | tail -n 1)
+		 $0 ~ " reader=" rd " " && $0 ~ " writer=" w " "' | tail -n 1)
 	[ -n "$line" ] ||
-		die "no drain result for $1 at $2 KiB ($3) in $OUT/main.log"
+		die "no drain result for $1 at $2 KiB ($3, $w writer) in $OUT/main.log"
 	echo "$line"
 }
 
-# drain_cell REMOTE KB rate|loss [READER]
+# drain_cell REMOTE KB rate|loss [READER [WRITER]]
 drain_cell() {
 	local line
-	line=$(drain_line "$1" "$2" "${4:-pipe}")
+	line=$(drain_line "$1" "$2" "${4:-pipe}" "${5:-event}")
 	case $3 in
 	rate)
 		if [ "$(field "$line" writer_bound)" = 1 ]; then
@@ -326,6 +330,18 @@ rec_cpu=$(bench_lines main | awk '$1 == "record_cpu" {
 [ -n "$rec_cpu" ] || die "no record_cpu result in $OUT/main.log: the guest program failed there"
 row 4g "hyptrace record CPU time, user + sys, at $(pretty "$RECORD_CPU_RATE") events/s, 1 MiB (virtual ms per MiB recorded)" \
 	"$(pretty "$(field "$rec_cpu" ms_per_mib)") ($(pretty "$(field "$rec_cpu" run_ms_per_mib)") of it while draining)" \
+	"–" ""
+
+# 4h-4j: both readers again, with the null hypercall as the writer
+hvc_pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe hvc)" zero_loss_rate)
+hvc_rec_poll=$(field "$(drain_line hypervisor $BIG_KB record hvc)" raw_poll_ms)
+row 4h "drain via trace_pipe, 1 MiB buffer, null-hypercall writer (hyp_enter + hyp_exit): highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $BIG_KB rate pipe hvc)" "–" ""
+row 4i "drain via hyptrace record, 1 MiB buffer, raw_poll_ms=$hvc_rec_poll, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $BIG_KB rate record hvc)" "–" \
+	"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))"); 5 × 4h = $(pretty "$((5 * hvc_pipe_rate))")"
+row 4j "… loss above them, 1 MiB, null-hypercall writer: trace_pipe (4h); hyptrace record (4i) (lost % at events/s)" \
+	"$(drain_cell hypervisor $BIG_KB loss pipe hvc); $(drain_cell hypervisor $BIG_KB loss record hvc)" \
 	"–" ""
 
 # 5: footprint

@@ -34,7 +34,10 @@
  *         With --reader record the reader is `hyptrace record` instead,
  *         draining per_cpu/cpuN/trace_pipe_raw with splice into a trace.dat;
  *         the same writer, rates and search, and the loss is what the
- *         recorder's summary counts.
+ *         recorder's summary counts. With --writer hvc the writer is the
+ *         bench_hvc module's null hypercall instead of write_event: far
+ *         cheaper, so that the reader, not the writer, sets the limit. The
+ *         events are then its hyp_enter and hyp_exit, two a call.
  * record-cpu
  *         The CPU time (user + sys, from wait4()) `hyptrace record` takes
  *         for one such trial at a fixed rate, per MiB of pages recorded.
@@ -69,6 +72,12 @@
 #define __printf(fmt, args)	__attribute__((__format__(printf, fmt, args)))
 #define REMOTES_DIR		"/sys/kernel/tracing/remotes"
 #define BENCH_HVC_DIR		"/sys/module/bench_hvc/parameters"
+/* drain --writer hvc: the null hypercall, and the events each one gives */
+#define BENCH_HVC_BURST		BENCH_HVC_DIR "/burst"
+#define BENCH_HVC_FUNC_ID	BENCH_HVC_DIR "/func_id"
+#define BENCH_HVC_MAX_BURST	100000UL	/* the module's limit a write */
+#define HVC_EVENTS		"hyp_enter,hyp_exit"
+#define HVC_EVENTS_PER_CALL	2
 #define NSEC_PER_SEC		1000000000ULL
 #define NSEC_PER_MSEC		1000000ULL
 
@@ -125,6 +134,16 @@ static unsigned long long monotonic_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static unsigned long long timeval_ns(const struct timeval *tv)
+{
+	return tv->tv_sec * NSEC_PER_SEC + tv->tv_usec * 1000ULL;
+}
+
+static unsigned long long rusage_ns(const struct rusage *ru)
+{
+	return timeval_ns(&ru->ru_utime) + timeval_ns(&ru->ru_stime);
 }
 
 static void sleep_until_ns(unsigned long long deadline)
@@ -352,6 +371,7 @@ enum option_id {
 	OPT_STEPS,
 	OPT_READER,
 	OPT_RATE,
+	OPT_WRITER,
 	OPT_HELP,
 };
 
@@ -370,6 +390,7 @@ struct options {
 	unsigned long steps;
 	bool record;		/* --reader record */
 	unsigned long rate;
+	bool hvc;		/* --writer hvc */
 };
 
 static const struct option long_options[] = {
@@ -384,6 +405,7 @@ static const struct option long_options[] = {
 	{ "steps",	required_argument, NULL, OPT_STEPS },
 	{ "reader",	required_argument, NULL, OPT_READER },
 	{ "rate",	required_argument, NULL, OPT_RATE },
+	{ "writer",	required_argument, NULL, OPT_WRITER },
 	{ "help",	no_argument,	   NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -406,13 +428,17 @@ static void usage(FILE *out)
 		"      CPU C (default 1), with LIST enabled in the hypervisor remote\n"
 		"  drain --remote R --buffer-kb KB --seconds S [--cpu C]\n"
 		"        [--reader-cpu C2] [--steps K] [--reader pipe|record]\n"
+		"        [--writer event|hvc]\n"
 		"      find the highest rate of selftest events per second on\n"
 		"      CPU C (default 1) that a reader of its trace_pipe on CPU C2\n"
 		"      (default 2) keeps up with at zero loss, with KB KiB buffers;\n"
 		"      each trial lasts S virtual seconds (a decimal, e.g. 0.2);\n"
 		"      doubles the rate from %lu/s until the first loss, then\n"
 		"      bisects K times (default 5). --reader record: the reader\n"
-		"      is " RECORDER " record -C C (remote hypervisor only)\n"
+		"      is " RECORDER " record -C C (remote hypervisor only).\n"
+		"      --writer hvc: the events are the hyp_enter and hyp_exit of\n"
+		"      bench_hvc's null hypercalls, two a call, not selftest\n"
+		"      events from write_event (remote hypervisor only)\n"
 		"  record-cpu --buffer-kb KB --seconds S --rate N [--cpu C]\n"
 		"        [--reader-cpu C2]\n"
 		"      one such trial with the recorder at N events per second:\n"
@@ -511,6 +537,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_RATE:
 			o->rate = parse_ulong(optarg, "rate", 1);
 			break;
+		case OPT_WRITER:
+			if (strcmp(optarg, "event") && strcmp(optarg, "hvc"))
+				usage_error("--writer wants event or hvc, not \"%s\"",
+					    optarg);
+			o->hvc = !strcmp(optarg, "hvc");
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
@@ -599,9 +631,20 @@ static int cmd_hvc(const struct options *o)
 
 /* What the reader child saw; sent to the parent through a pipe. */
 struct reader_counts {
-	unsigned long long events;	/* selftest events with ids 1..last */
+	unsigned long long events;	/* the writer's events */
 	unsigned long long lost;	/* sum of the [LOST n EVENTS] lines */
-	bool saw_last;
+	bool saw_last;			/* all accounted for: stop reading */
+	unsigned long long cpu_ns;	/* the reader's user + sys time */
+};
+
+/*
+ * The writer's events, as the reader tells them from others: selftest
+ * events with ids 1..@last_id, or (@hvc_match set) the lines that show
+ * the null hypercall, of which @last_id are due.
+ */
+struct reader_want {
+	unsigned long long last_id;
+	char hvc_match[48];
 };
 
 struct reader {
@@ -630,9 +673,11 @@ static void reader_catch_stop_signals(void)
 
 /*
  * Account one line of trace_pipe: "CPU:<n> [LOST <count> EVENTS]" or an
- * event line, of which only selftest events with ids 1..@last_id count.
+ * event line, of which only the writer's count (see struct reader_want).
+ * With the hypercall writer, whose events carry no id, the reader is done
+ * once the events it read and those lost add up to all that were due.
  */
-static void reader_count_line(const char *line, unsigned long long last_id,
+static void reader_count_line(const char *line, const struct reader_want *w,
 			      struct reader_counts *c)
 {
 	unsigned long long id;
@@ -641,18 +686,19 @@ static void reader_count_line(const char *line, unsigned long long last_id,
 	p = strstr(line, "[LOST ");
 	if (p) {
 		c->lost += strtoull(p + strlen("[LOST "), NULL, 10);
-		return;
+	} else if (w->hvc_match[0]) {
+		if (strstr(line, w->hvc_match))
+			c->events++;
+	} else if (strstr(line, "selftest")) {
+		p = strstr(line, " id=");
+		id = p ? strtoull(p + strlen(" id="), NULL, 10) : 0;
+		if (id >= 1 && id <= w->last_id)
+			c->events++;
+		if (id && id == w->last_id)
+			c->saw_last = true;
 	}
-	if (!strstr(line, "selftest"))
-		return;
-	p = strstr(line, " id=");
-	if (!p)
-		return;
-	id = strtoull(p + strlen(" id="), NULL, 10);
-	if (id >= 1 && id <= last_id)
-		c->events++;
-	if (id == last_id)
-		c->saw_last = true;
+	if (w->hvc_match[0])
+		c->saw_last = c->events + c->lost >= w->last_id;
 }
 
 /*
@@ -661,7 +707,7 @@ static void reader_count_line(const char *line, unsigned long long last_id,
  * length of that partial line.
  */
 static size_t reader_count_lines(char *buf, size_t len, size_t size,
-				 unsigned long long last_id,
+				 const struct reader_want *w,
 				 struct reader_counts *c)
 {
 	char *line = buf;
@@ -669,7 +715,7 @@ static size_t reader_count_lines(char *buf, size_t len, size_t size,
 
 	while ((nl = memchr(line, '\n', buf + len - line))) {
 		*nl = '\0';
-		reader_count_line(line, last_id, c);
+		reader_count_line(line, w, c);
 		line = nl + 1;
 	}
 	len = buf + len - line;
@@ -679,7 +725,7 @@ static size_t reader_count_lines(char *buf, size_t len, size_t size,
 	return len;
 }
 
-static void reader_read_until_last(int fd, unsigned long long last_id,
+static void reader_read_until_last(int fd, const struct reader_want *w,
 				   struct reader_counts *c)
 {
 	static char buf[READ_CHUNK];
@@ -695,18 +741,18 @@ static void reader_read_until_last(int fd, unsigned long long last_id,
 			    strerror(errno));
 		if (n == 0)
 			break;
-		len = reader_count_lines(buf, len + n, sizeof(buf), last_id,
-					 c);
+		len = reader_count_lines(buf, len + n, sizeof(buf), w, c);
 	}
 }
 
 /* The reader child: tells the parent it is ready, reads, reports, exits. */
 static _Noreturn void
-reader_main(const char *path, unsigned long cpu, unsigned long long last_id,
+reader_main(const char *path, unsigned long cpu, const struct reader_want *w,
 	    int report_fd)
 {
 	struct reader_counts c = { 0 };
 	const char ready = 'R';
+	struct rusage ru;
 	int fd;
 
 	reader_catch_stop_signals();
@@ -717,7 +763,9 @@ reader_main(const char *path, unsigned long cpu, unsigned long long last_id,
 	if (write(report_fd, &ready, 1) != 1)
 		_exit(1);
 
-	reader_read_until_last(fd, last_id, &c);
+	reader_read_until_last(fd, w, &c);
+	getrusage(RUSAGE_SELF, &ru);
+	c.cpu_ns = rusage_ns(&ru);
 
 	if (write(report_fd, &c, sizeof(c)) != sizeof(c))
 		_exit(1);
@@ -727,7 +775,7 @@ reader_main(const char *path, unsigned long cpu, unsigned long long last_id,
 /* Fork a reader of @r's per_cpu/cpu@cpu/trace_pipe and wait till it reads. */
 static void reader_start(struct reader *rd, const struct remote *r,
 			 unsigned long cpu, unsigned long reader_cpu,
-			 unsigned long long last_id)
+			 const struct reader_want *w)
 {
 	char file[64], path[PATH_MAX];
 	int fds[2];
@@ -744,7 +792,7 @@ static void reader_start(struct reader *rd, const struct remote *r,
 		die("fork: %s", strerror(errno));
 	if (!rd->pid) {
 		close(fds[0]);
-		reader_main(path, reader_cpu, last_id, fds[1]);
+		reader_main(path, reader_cpu, w, fds[1]);
 	}
 	close(fds[1]);
 	rd->fd = fds[0];
@@ -818,16 +866,6 @@ struct record_counts {
 	unsigned long long run_cpu_ns;	/* ... of it while the writer wrote */
 };
 
-static unsigned long long timeval_ns(const struct timeval *tv)
-{
-	return tv->tv_sec * NSEC_PER_SEC + tv->tv_usec * 1000ULL;
-}
-
-static unsigned long long rusage_ns(const struct rusage *ru)
-{
-	return timeval_ns(&ru->ru_utime) + timeval_ns(&ru->ru_stime);
-}
-
 /*
  * record-gate: the recorder's command in a trial. Says it runs, waits for
  * its stdin to close, then tells the CPU time it took itself: wait4()
@@ -896,23 +934,43 @@ static bool recorder_read(struct recorder *rec, const char *text)
 }
 
 /*
- * Start "hyptrace record -b @kb -e selftest -C @cpu" on CPU @reader_cpu,
- * with our own program @self as the gate, and wait till it records.
+ * Start "hyptrace record -b @kb -e EVENT... -C @cpu" on CPU @reader_cpu,
+ * EVENT each of the comma-separated @events, with our own program @self as
+ * the gate, and wait till it records.
  */
 static void recorder_start(struct recorder *rec, const char *self,
-			   unsigned long kb, unsigned long cpu,
-			   unsigned long reader_cpu)
+			   unsigned long kb, const char *events,
+			   unsigned long cpu, unsigned long reader_cpu)
 {
-	char kb_text[24], cpu_text[24];
-	char *const argv[] = {
-		RECORDER, "record", "-b", kb_text, "-e", "selftest",
-		"-C", cpu_text, "-o", RECORD_FILE, "--", (char *)self,
-		"record-gate", NULL,
-	};
+	char kb_text[24], cpu_text[24], list[64];
+	char *argv[32];
 	int out[2], go[2];
+	unsigned int n = 0;
+	char *save, *ev;
 
 	snprintf(kb_text, sizeof(kb_text), "%lu", kb);
 	snprintf(cpu_text, sizeof(cpu_text), "%lu", cpu);
+	if (snprintf(list, sizeof(list), "%s", events) >= (int)sizeof(list))
+		die("event list too long: %s", events);
+	argv[n++] = RECORDER;
+	argv[n++] = "record";
+	argv[n++] = "-b";
+	argv[n++] = kb_text;
+	for (ev = strtok_r(list, ",", &save); ev;
+	     ev = strtok_r(NULL, ",", &save)) {
+		if (n + 12 > ARRAY_SIZE(argv))
+			die("too many events: %s", events);
+		argv[n++] = "-e";
+		argv[n++] = ev;
+	}
+	argv[n++] = "-C";
+	argv[n++] = cpu_text;
+	argv[n++] = "-o";
+	argv[n++] = RECORD_FILE;
+	argv[n++] = "--";
+	argv[n++] = (char *)self;
+	argv[n++] = "record-gate";
+	argv[n] = NULL;
 	if (pipe2(out, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
 
@@ -1029,12 +1087,16 @@ static void recorder_finish(struct recorder *rec, unsigned long cpu,
 
 struct drain_setup {
 	struct remote remote;
-	int write_fd;
+	int write_fd;			/* write_event, or bench_hvc's burst */
 	unsigned long cpu;
 	unsigned long reader_cpu;
 	unsigned long kb;
 	double seconds;
 	bool record;			/* hyptrace record reads, not trace_pipe */
+	bool hvc;			/* the null hypercall writes, not write_event */
+	const char *events;		/* what the writer's events are */
+	unsigned int per_write;		/* events a write makes: 1, or 2 a call */
+	char hvc_match[48];		/* with hvc: how trace_pipe shows them */
 	char self[PATH_MAX];		/* this program, the recorder's gate */
 };
 
@@ -1042,6 +1104,7 @@ struct trial {
 	unsigned long target;		/* events per second asked for */
 	double achieved;		/* events per second written */
 	unsigned long long total;	/* events written, ids 1..total */
+	unsigned long long other;	/* recorder: events not the writer's */
 	unsigned long ticks;		/* bursts */
 	unsigned long slept;		/* bursts done ahead of schedule */
 	struct reader_counts read;
@@ -1072,24 +1135,49 @@ static unsigned long long trial_lost(const struct trial *t)
 	return t->total > t->read.events ? t->total - t->read.events : 0;
 }
 
+/* The hypercall writer: @calls null hypercalls in as few writes as can be. */
+static void write_hvc_calls(int fd, unsigned long long calls)
+{
+	unsigned long long n;
+	char text[24];
+	int len;
+
+	for (; calls; calls -= n) {
+		n = calls < BENCH_HVC_MAX_BURST ? calls : BENCH_HVC_MAX_BURST;
+		len = snprintf(text, sizeof(text), "%llu\n", n);
+		if (pwrite(fd, text, len, 0) != len)
+			die("cannot write %llu to " BENCH_HVC_BURST ": %s", n,
+			    strerror(errno));
+	}
+}
+
 /*
- * Write ids 1..@total in equal bursts, one every TICK_NS, sleeping between
- * bursts; a writer behind schedule goes on without sleeping. Returns the
- * rate achieved: events per second over the scheduled duration, or over
- * the time actually taken if longer; *@slept counts the bursts done ahead
- * of schedule (the last one too, though nothing follows to sleep for).
+ * Write @total events in equal bursts, one every TICK_NS, sleeping between
+ * bursts; a writer behind schedule goes on without sleeping. The selftest
+ * writer's have ids 1..@total; the hypercall writer makes @total / 2 calls.
+ * Returns the rate achieved: events per second over the scheduled
+ * duration, or over the time actually taken if longer; *@slept counts the
+ * bursts done ahead of schedule (the last one too, though nothing follows
+ * to sleep for).
  */
-static double write_bursts(int fd, unsigned long long total,
-			   unsigned long ticks, unsigned long *slept)
+static double write_bursts(const struct drain_setup *d,
+			   unsigned long long total, unsigned long ticks,
+			   unsigned long *slept)
 {
 	unsigned long long start, elapsed, id = 1, until;
+	unsigned long long writes = total / d->per_write;
 	unsigned long tick;
 
 	*slept = 0;
 	start = monotonic_ns();
 	for (tick = 1; tick <= ticks; tick++) {
-		for (until = total * tick / ticks; id <= until; id++)
-			if (!write_event_id(fd, id))
+		until = writes * tick / ticks;
+		if (d->hvc) {
+			write_hvc_calls(d->write_fd, until - id + 1);
+			id = until + 1;
+		}
+		for (; id <= until; id++)
+			if (!write_event_id(d->write_fd, id))
 				die("write_event refused event %llu: %s", id,
 				    strerror(errno));
 		if (monotonic_ns() >= start + tick * TICK_NS)
@@ -1106,9 +1194,14 @@ static double write_bursts(int fd, unsigned long long total,
 
 /*
  * The same writer with hyptrace record as the reader. The recorder sets up
- * the buffer itself (-b, -e selftest), as a user's recording would, and
+ * the buffer itself (-b, -e EVENT), as a user's recording would, and
  * drains whatever is left once the writer is done, so it needs no grace
  * time: loss is only what it let the writer overwrite meanwhile.
+ *
+ * The hypervisor's count of what it wrote must be the writer's. With the
+ * hypercall writer it may be higher: the host kernel's own hypercalls on
+ * the CPU (a clock update) are traced too. Those few count as events like
+ * the writer's, to be recorded and lost with them, but not in the rate.
  */
 static void record_trial(const struct drain_setup *d, unsigned long ticks,
 			 struct trial *t)
@@ -1117,23 +1210,25 @@ static void record_trial(const struct drain_setup *d, unsigned long ticks,
 	unsigned long long cpu0;
 	struct recorder rec;
 
-	recorder_start(&rec, d->self, d->kb, d->cpu, d->reader_cpu);
+	recorder_start(&rec, d->self, d->kb, d->events, d->cpu,
+		       d->reader_cpu);
 	cpu0 = recorder_cpu_ns(&rec);
-	t->achieved = write_bursts(d->write_fd, t->total, ticks, &t->slept);
+	t->achieved = write_bursts(d, t->total, ticks, &t->slept);
 	c->run_cpu_ns = recorder_cpu_ns(&rec) - cpu0;
 	recorder_finish(&rec, d->cpu, c);
 
-	if (c->written != t->total)
+	if (c->written < t->total || (!d->hvc && c->written != t->total))
 		die("the hypervisor wrote %llu events on CPU %lu, the writer %llu: another writer?",
 		    c->written, d->cpu, t->total);
-	t->read.events = c->events;
+	t->other = c->written - t->total;
+	t->read.events = c->events > t->other ? c->events - t->other : 0;
 	t->read.lost = c->lost + c->dropped + c->lost_unknown;
-	t->read.saw_last = c->events == t->total;
+	t->read.saw_last = c->events == c->written;
 
 	fprintf(stderr,
-		"drain: %s %lu KiB, hyptrace record: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written, %llu recorded, %llu lost (%llu%s counted lost, %llu dropped); %llu pages, %.1f events a page; recorder CPU %.1f ms, %.1f ms of it while writing\n",
-		d->remote.name, d->kb, t->target, t->achieved, t->slept,
-		t->ticks, t->total,
+		"drain: %s %lu KiB, hyptrace record, %s: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written (+%llu not the writer's), %llu recorded, %llu lost (%llu%s counted lost, %llu dropped); %llu pages, %.1f events a page; recorder CPU %.1f ms, %.1f ms of it while writing\n",
+		d->remote.name, d->kb, d->events, t->target, t->achieved,
+		t->slept, t->ticks, t->total, t->other,
 		c->events, trial_lost(t), c->lost, c->lost_unknown ? "+" : "",
 		c->dropped, c->pages,
 		c->pages ? (double)c->events / c->pages : 0.0,
@@ -1145,6 +1240,7 @@ static void drain_trial(const struct drain_setup *d, unsigned long rate,
 			struct trial *t)
 {
 	unsigned long ticks = d->seconds * NSEC_PER_SEC / TICK_NS + 0.5;
+	struct reader_want want = { 0 };
 	struct reader rd;
 
 	if (!ticks)
@@ -1152,23 +1248,29 @@ static void drain_trial(const struct drain_setup *d, unsigned long rate,
 	memset(t, 0, sizeof(*t));
 	t->ticks = ticks;
 	t->target = rate;
-	t->total = (double)rate * ticks * TICK_NS / NSEC_PER_SEC + 0.5;
+	/* Whole writes: a call of the hypercall writer is two events */
+	t->total = (unsigned long long)((double)rate * ticks * TICK_NS /
+					NSEC_PER_SEC / d->per_write + 0.5) *
+		   d->per_write;
 
 	if (d->record) {
 		record_trial(d, ticks, t);
 		return;
 	}
-	remote_configure(&d->remote, d->kb, "selftest");
-	reader_start(&rd, &d->remote, d->cpu, d->reader_cpu, t->total);
-	t->achieved = write_bursts(d->write_fd, t->total, ticks, &t->slept);
+	want.last_id = t->total;
+	snprintf(want.hvc_match, sizeof(want.hvc_match), "%s", d->hvc_match);
+	remote_configure(&d->remote, d->kb, d->events);
+	reader_start(&rd, &d->remote, d->cpu, d->reader_cpu, &want);
+	t->achieved = write_bursts(d, t->total, ticks, &t->slept);
 	reader_finish(&rd, READER_GRACE_MS, &t->read);
 	remote_stop(&d->remote);
 
 	fprintf(stderr,
-		"drain: %s %lu KiB: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written, %llu read, %llu lost (%llu in LOST lines)\n",
-		d->remote.name, d->kb, t->target, t->achieved, t->slept,
-		t->ticks, t->total,
-		t->read.events, trial_lost(t), t->read.lost);
+		"drain: %s %lu KiB, %s: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written, %llu read, %llu lost (%llu in LOST lines); reader CPU %.1f ms\n",
+		d->remote.name, d->kb, d->events, t->target, t->achieved,
+		t->slept, t->ticks, t->total,
+		t->read.events, trial_lost(t), t->read.lost,
+		(double)t->read.cpu_ns / NSEC_PER_MSEC);
 }
 
 struct drain_result {
@@ -1257,8 +1359,9 @@ static void print_drain_result(const struct drain_setup *d,
 			 100.0 * trial_lost(f) / f->total);
 		snprintf(loss_target, sizeof(loss_target), "%lu", f->target);
 	}
-	printf("@bench drain remote=%s reader=%s kb=%lu zero_loss_rate=%.0f zero_loss_target=%lu loss_rate=%s loss_pct=%s loss_target=%s writer_bound=%d loss_writer_bound=%d trials=%u",
-	       d->remote.name, d->record ? "record" : "pipe", d->kb,
+	printf("@bench drain remote=%s reader=%s writer=%s kb=%lu zero_loss_rate=%.0f zero_loss_target=%lu loss_rate=%s loss_pct=%s loss_target=%s writer_bound=%d loss_writer_bound=%d trials=%u",
+	       d->remote.name, d->record ? "record" : "pipe",
+	       d->hvc ? "hvc" : "event", d->kb,
 	       res->have_best ? res->best.achieved : 0.0,
 	       res->have_best ? res->best.target : 0, loss_rate, loss_pct,
 	       loss_target, res->writer_bound, drain_loss_writer_bound(res),
@@ -1273,11 +1376,34 @@ static void print_drain_result(const struct drain_setup *d,
 }
 
 /*
+ * The hypercall writer: bench_hvc's burst file, and how trace_pipe shows
+ * its calls. Its first burst, made here with tracing off, is the only one
+ * that asks whether the hypervisor answers; then every call is one
+ * hyp_enter and one hyp_exit.
+ */
+static void drain_prepare_hvc(struct drain_setup *d)
+{
+	char text[32];
+
+	if (access(BENCH_HVC_BURST, W_OK))
+		die("bench_hvc module not loaded? %s: %s", BENCH_HVC_BURST,
+		    strerror(errno));
+	read_file(BENCH_HVC_FUNC_ID, text, sizeof(text));
+	snprintf(d->hvc_match, sizeof(d->hvc_match), "reason=hvc func_id=%#lx",
+		 strtoul(text, NULL, 10));
+	d->write_fd = open(BENCH_HVC_BURST, O_WRONLY | O_CLOEXEC);
+	if (d->write_fd < 0)
+		die("cannot open %s: %s", BENCH_HVC_BURST, strerror(errno));
+	remote_stop(&d->remote);
+	write_hvc_calls(d->write_fd, 1);
+}
+
+/*
  * Shared by drain and record-cpu: the writer runs here, on --cpu, and the
  * reader on --reader-cpu.
  */
 static void drain_prepare(struct drain_setup *d, const struct options *o,
-			  const char *remote, bool record)
+			  const char *remote, bool record, bool hvc)
 {
 	ssize_t n;
 
@@ -1287,11 +1413,16 @@ static void drain_prepare(struct drain_setup *d, const struct options *o,
 		.kb = o->buffer_kb,
 		.seconds = o->seconds,
 		.record = record,
+		.hvc = hvc,
+		.events = hvc ? HVC_EVENTS : "selftest",
+		.per_write = hvc ? HVC_EVENTS_PER_CALL : 1,
 	};
 	if (d->cpu == d->reader_cpu)
 		usage_error("--cpu and --reader-cpu must differ");
 	if (record && strcmp(remote, "hypervisor"))
 		usage_error("hyptrace record records the hypervisor remote only");
+	if (hvc && strcmp(remote, "hypervisor"))
+		usage_error("--writer hvc writes to the hypervisor remote only");
 	check_cpu_allowed(d->reader_cpu);
 	if (record) {
 		if (access(RECORDER, X_OK))
@@ -1305,7 +1436,10 @@ static void drain_prepare(struct drain_setup *d, const struct options *o,
 	}
 	pin_to_cpu(d->cpu);
 	remote_open(&d->remote, remote);
-	d->write_fd = remote_open_write_event(&d->remote);
+	if (hvc)
+		drain_prepare_hvc(d);
+	else
+		d->write_fd = remote_open_write_event(&d->remote);
 }
 
 static void drain_cleanup(struct drain_setup *d)
@@ -1320,7 +1454,7 @@ static int cmd_drain(const struct options *o)
 	struct drain_result res = { 0 };
 	struct drain_setup d;
 
-	drain_prepare(&d, o, o->remote, o->record);
+	drain_prepare(&d, o, o->remote, o->record, o->hvc);
 	drain_search(&d, o->steps, &res);
 	drain_cleanup(&d);
 	print_drain_result(&d, &res);
@@ -1344,7 +1478,7 @@ static int cmd_record_cpu(const struct options *o)
 	struct trial t;
 	double mib;
 
-	drain_prepare(&d, o, "hypervisor", true);
+	drain_prepare(&d, o, "hypervisor", true, false);
 	drain_trial(&d, o->rate, &t);
 	drain_cleanup(&d);
 
@@ -1392,7 +1526,8 @@ static const struct command commands[] = {
 		.required = OPT_BIT(OPT_REMOTE) | OPT_BIT(OPT_BUFFER_KB) |
 			    OPT_BIT(OPT_SECONDS),
 		.optional = OPT_BIT(OPT_CPU) | OPT_BIT(OPT_READER_CPU) |
-			    OPT_BIT(OPT_STEPS) | OPT_BIT(OPT_READER),
+			    OPT_BIT(OPT_STEPS) | OPT_BIT(OPT_READER) |
+			    OPT_BIT(OPT_WRITER),
 	},
 	{
 		.name = "record-cpu",

@@ -28,7 +28,7 @@ cell() {
 		"$out/results.csv"
 }
 
-for r in 1a 1b 1c 1d 3a 3b 3c 3d 4a 4b 4c 4d 4e 4f 4g 5a 5b 5c 5d 6; do
+for r in 1a 1b 1c 1d 3a 3b 3c 3d 4a 4b 4c 4d 4e 4f 4g 4h 4i 4j 5a 5b 5c 5d 6; do
 	v=$(cell "$r" 2)
 	[[ $v =~ [0-9] ]] || fail "row $r has no figure for hyptrace: '$v'"
 done
@@ -37,4 +37,4 @@ for r in 1a 1b 4a 4c; do
 	[[ $v =~ [0-9] ]] || fail "row $r has no figure for the test remote: '$v'"
 done
 grep -q '^| 1a |' "$out/results.md" || fail "no table in $out/results.md"
-pass "20 rows, each with its figures ($(sed -n 1p "$out/results.md" | cut -c1-60)...)"
+pass "23 rows, each with its figures ($(sed -n 1p "$out/results.md" | cut -c1-60)...)"
