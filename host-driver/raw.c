@@ -116,11 +116,11 @@ static void raw_shadow_sync(unsigned int cpu, bool reader)
 	struct raw_cpu *rc = &raw_cpus[cpu];
 	struct rb_meta *shadow = rc->shadow;
 	struct rb_meta *meta = rc->meta;
-	unsigned long flags;
 
 	if (!meta)
 		return;
-	raw_spin_lock_irqsave(&rc->shadow_lock, flags);
+	/* Never taken from an interrupt: no need to mask them */
+	raw_spin_lock(&rc->shadow_lock);
 	if (atomic_read(&rc->owner) == OWNER_RAW) {
 		WRITE_ONCE(shadow->entries, 0);
 		WRITE_ONCE(shadow->overrun, 0);
@@ -151,7 +151,7 @@ static void raw_shadow_sync(unsigned int cpu, bool reader)
 		WRITE_ONCE(shadow->pages_touched,
 			   READ_ONCE(meta->pages_touched));
 	}
-	raw_spin_unlock_irqrestore(&rc->shadow_lock, flags);
+	raw_spin_unlock(&rc->shadow_lock);
 }
 
 void hyptrace_raw_sync(unsigned int cpu)
