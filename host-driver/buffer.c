@@ -127,12 +127,6 @@ static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 			return -EPROTO;
 		}
 	}
-	/* Checked: now trace_remote gets the shadows (raw.c) */
-	for (i = 0; i < (u32)desc->nr_cpus; i++) {
-		e = rb_desc_entry(desc, desc->struct_len, i);
-		e->meta_va = (unsigned long)
-			hyptrace_raw_shadow_meta(i, (void *)(unsigned long)e->meta_va);
-	}
 	return 0;
 
 outside:
@@ -214,7 +208,6 @@ void hyptrace_buffer_release(struct hyptrace *ht)
 void hyptrace_buffer_unload(struct hyptrace *ht)
 {
 	lockdep_assert_held(&ht->lock);
-	hyptrace_raw_unloaded(ht);
 	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL, 0);
 	kvfree(ht->desc);
 	ht->desc = NULL;

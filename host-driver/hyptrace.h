@@ -82,13 +82,8 @@ void hyptrace_clock_stop(void);
 /* raw.c */
 int hyptrace_raw_init(struct hyptrace *ht);
 int hyptrace_raw_create_files(struct hyptrace *ht, struct dentry *remote);
-void *hyptrace_raw_shadow_meta(unsigned int cpu, void *meta);
 void hyptrace_raw_loaded(struct hyptrace *ht);
-void hyptrace_raw_unloaded(struct hyptrace *ht);
 void hyptrace_raw_reset(unsigned int cpu);
-void hyptrace_raw_swapped(unsigned int cpu);
-void hyptrace_raw_sync(unsigned int cpu);
-void hyptrace_raw_sync_all(void);
 bool hyptrace_raw_claim_tracefs(unsigned int cpu);
 
 /* remote.c */

@@ -22,6 +22,12 @@
  * event therefore reaches exactly one consuming reader. The claim ends when
  * the buffer is unloaded: a recorder resets the buffer when it is done.
  *
+ * trace_remote decides whether a CPU has data from the meta page's counters
+ * and would spin on a CPU whose pages it may not have. So claiming a CPU for
+ * the raw files asks the hypervisor to publish that CPU's counters in its
+ * meta extension instead (TRACE_HIDE_COUNTERS): the meta page trace_remote
+ * reads then says "nothing to read", at no cost to any event.
+ *
  * The page the hypervisor hands over may still be the one it writes to (a
  * swap of a partly written page, ring_buffer.c): events appended after a
  * read are given out by the next read as a page of their own, stamped with
@@ -71,8 +77,6 @@ enum raw_owner {
 struct raw_cpu {
 	atomic_t owner;			/* enum raw_owner */
 	struct rb_meta *meta;		/* the hypervisor's meta page */
-	struct rb_meta *shadow;		/* what trace_remote reads */
-	raw_spinlock_t shadow_lock;	/* counters never seen going back */
 	struct mutex lock;		/* serialises raw reads of this CPU */
 	u32 read;			/* reader-page data bytes given out */
 	u64 read_ts;			/* time stamp of the last of them */
@@ -106,74 +110,9 @@ static const char *const owner_names[] = {
 static void raw_tick(struct work_struct *work);
 static DECLARE_DELAYED_WORK(raw_tick_work, raw_tick);
 
-/*
- * Bring @cpu's shadow meta page up to date (any context). @reader: the
- * reader page changed under trace_remote's own swap, so its id and lost
- * count are copied too; otherwise they are trace_remote's and stay.
- */
-static void raw_shadow_sync(unsigned int cpu, bool reader)
-{
-	struct raw_cpu *rc = &raw_cpus[cpu];
-	struct rb_meta *shadow = rc->shadow;
-	struct rb_meta *meta = rc->meta;
-
-	if (!meta)
-		return;
-	/* Never taken from an interrupt: no need to mask them */
-	raw_spin_lock(&rc->shadow_lock);
-	if (atomic_read(&rc->owner) == OWNER_RAW) {
-		WRITE_ONCE(shadow->entries, 0);
-		WRITE_ONCE(shadow->overrun, 0);
-		WRITE_ONCE(shadow->pages_touched, 0);
-		WRITE_ONCE(shadow->pages_lost, 0);
-	} else {
-		u64 overrun, entries;
-
-		if (reader) {
-			/* The swap ran on this CPU: plain loads see it */
-			WRITE_ONCE(shadow->reader.lost_events,
-				   READ_ONCE(meta->reader.lost_events));
-			WRITE_ONCE(shadow->reader.id, READ_ONCE(meta->reader.id));
-		}
-		/*
-		 * Overrun is read before entries, so that entries >= overrun
-		 * (both only grow); and published after it, so that the
-		 * kernel, which reads entries first, cannot pair an old entries
-		 * with a newer overrun and see fewer than no events unread.
-		 */
-		overrun = READ_ONCE(meta->overrun);
-		smp_rmb();	/* the hypervisor's release stores */
-		entries = READ_ONCE(meta->entries);
-		WRITE_ONCE(shadow->entries, entries);
-		smp_wmb();	/* pairs with the kernel's read order */
-		WRITE_ONCE(shadow->overrun, overrun);
-		WRITE_ONCE(shadow->pages_lost, READ_ONCE(meta->pages_lost));
-		WRITE_ONCE(shadow->pages_touched,
-			   READ_ONCE(meta->pages_touched));
-	}
-	raw_spin_unlock(&rc->shadow_lock);
-}
-
-void hyptrace_raw_sync(unsigned int cpu)
-{
-	raw_shadow_sync(cpu, false);
-}
-
-void hyptrace_raw_sync_all(void)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < raw_ht->nr_cpus; cpu++)
-		raw_shadow_sync(cpu, false);
-}
-
-/*
- * While a buffer is loaded: keep the shadows current for trace_remote's
- * polls, and wake raw readers to look for pages.
- */
+/* While anyone has a raw file open, wake the waiters to look again. */
 static void raw_tick(struct work_struct *work)
 {
-	hyptrace_raw_sync_all();
 	wake_up_interruptible_all(&raw_wait);
 	schedule_delayed_work(&raw_tick_work,
 			      msecs_to_jiffies(max(raw_poll_ms, 1U)));
@@ -186,36 +125,17 @@ int hyptrace_raw_init(struct hyptrace *ht)
 	raw_cpus = kcalloc(ht->nr_cpus, sizeof(*raw_cpus), GFP_KERNEL);
 	if (!raw_cpus)
 		return -ENOMEM;
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
-		struct raw_cpu *rc = &raw_cpus[cpu];
-
-		mutex_init(&rc->lock);
-		raw_spin_lock_init(&rc->shadow_lock);
-		rc->shadow = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
-		if (!rc->shadow)
-			goto nomem;
-	}
+	for (cpu = 0; cpu < ht->nr_cpus; cpu++)
+		mutex_init(&raw_cpus[cpu].lock);
 	raw_ht = ht;
 	return 0;
-
-nomem:
-	while (cpu--)
-		free_page((unsigned long)raw_cpus[cpu].shadow);
-	kfree(raw_cpus);
-	return -ENOMEM;
 }
 
-/*
- * At load: remember CPU @cpu's meta page @meta and give trace_remote its
- * shadow instead, starting as a copy (reader.id 0, counters zero).
- */
-void *hyptrace_raw_shadow_meta(unsigned int cpu, void *meta)
+static struct rb_desc_cpu *raw_desc_cpu(struct hyptrace *ht, unsigned int cpu)
 {
-	struct raw_cpu *rc = &raw_cpus[cpu];
+	struct rb_trace_desc *desc = (struct rb_trace_desc *)ht->desc;
 
-	rc->meta = meta;
-	memcpy(rc->shadow, meta, sizeof(struct rb_meta));
-	return rc->shadow;
+	return rb_desc_entry(desc, desc->struct_len, cpu);
 }
 
 static void raw_cpu_rewind(struct raw_cpu *rc)
@@ -235,20 +155,12 @@ void hyptrace_raw_loaded(struct hyptrace *ht)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
+		struct rb_desc_cpu *e = raw_desc_cpu(ht, cpu);
+
 		atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
+		raw_cpus[cpu].meta = (struct rb_meta *)(unsigned long)e->meta_va;
 		raw_cpu_rewind(&raw_cpus[cpu]);
 	}
-	schedule_delayed_work(&raw_tick_work, 0);
-}
-
-/* The pages go back to the hypervisor: stop looking at them. */
-void hyptrace_raw_unloaded(struct hyptrace *ht)
-{
-	unsigned int cpu;
-
-	cancel_delayed_work_sync(&raw_tick_work);
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++)
-		raw_cpus[cpu].meta = NULL;
 }
 
 /*
@@ -263,13 +175,6 @@ void hyptrace_raw_reset(unsigned int cpu)
 
 	WRITE_ONCE(rc->read, 0);
 	WRITE_ONCE(rc->lost, 0);
-	raw_shadow_sync(cpu, atomic_read(&rc->owner) != OWNER_RAW);
-}
-
-/* After trace_remote's swap of @cpu: it reads the new reader page next. */
-void hyptrace_raw_swapped(unsigned int cpu)
-{
-	raw_shadow_sync(cpu, true);
 }
 
 /* trace_remote wants a page of @cpu: may it have one? (atomic context) */
@@ -279,13 +184,6 @@ bool hyptrace_raw_claim_tracefs(unsigned int cpu)
 				 OWNER_TRACEFS);
 
 	return old != OWNER_RAW;
-}
-
-static struct rb_desc_cpu *raw_desc_cpu(struct hyptrace *ht, unsigned int cpu)
-{
-	struct rb_trace_desc *desc = (struct rb_trace_desc *)ht->desc;
-
-	return rb_desc_entry(desc, desc->struct_len, cpu);
 }
 
 /*
@@ -559,8 +457,16 @@ static int raw_open(struct inode *inode, struct file *file)
 		goto out;
 	}
 	/* From now on trace_remote sees nothing to read on this CPU */
-	raw_shadow_sync(cpu, false);
-	ht->raw_open++;
+	if (old == OWNER_NONE) {
+		ret = hyptrace_call(HYPTRACE_CALL_TRACE_HIDE_COUNTERS, cpu, 1,
+				    0, 0, NULL, 0);
+		if (ret) {
+			atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
+			goto out;
+		}
+	}
+	if (!ht->raw_open++)
+		schedule_delayed_work(&raw_tick_work, 0);
 out:
 	mutex_unlock(&ht->lock);
 	if (ret) {
@@ -578,8 +484,11 @@ static int raw_release(struct inode *inode, struct file *file)
 	struct hyptrace *ht = rf->ht;
 
 	mutex_lock(&ht->lock);
-	if (!--ht->raw_open && ht->unload_deferred)
-		hyptrace_buffer_unload(ht);
+	if (!--ht->raw_open) {
+		cancel_delayed_work(&raw_tick_work);
+		if (ht->unload_deferred)
+			hyptrace_buffer_unload(ht);
+	}
 	mutex_unlock(&ht->lock);
 	free_page((unsigned long)rf->page);
 	kfree(rf);
@@ -605,6 +514,7 @@ static int stats_show(struct seq_file *m, void *v)
 	struct hyptrace *ht = raw_ht;
 	unsigned int cpu = (unsigned long)m->private;
 	struct raw_cpu *rc = &raw_cpus[cpu];
+	const struct rb_counters *counters;
 	const struct rb_meta_ext *ext;
 	const struct rb_meta *meta;
 	u64 dropped = 0;
@@ -617,18 +527,24 @@ static int stats_show(struct seq_file *m, void *v)
 	}
 	meta = rc->meta;
 	ext = (const void *)meta + RB_META_EXT_OFFSET;
-	if (READ_ONCE(ext->magic) == RB_META_EXT_MAGIC)
+	/* Where the hypervisor publishes them for a raw CPU, or as usual */
+	counters = (const struct rb_counters *)&meta->entries;
+	if (READ_ONCE(ext->magic) == RB_META_EXT_MAGIC) {
 		dropped = READ_ONCE(ext->dropped);
+		if (READ_ONCE(ext->hidden))
+			counters = &ext->counters;
+	}
 
 	/*
 	 * Not "entries": in the kernel's stats that means "still unread",
 	 * and trace-cmd says so next to it. These are the writer's totals.
 	 */
-	seq_printf(m, "written events: %llu\n", READ_ONCE(meta->entries));
-	seq_printf(m, "overrun: %llu\n", READ_ONCE(meta->overrun));
+	seq_printf(m, "written events: %llu\n", READ_ONCE(counters->entries));
+	seq_printf(m, "overrun: %llu\n", READ_ONCE(counters->overrun));
 	seq_printf(m, "dropped events: %llu\n", dropped);
-	seq_printf(m, "pages touched: %llu\n", READ_ONCE(meta->pages_touched));
-	seq_printf(m, "pages lost: %llu\n", READ_ONCE(meta->pages_lost));
+	seq_printf(m, "pages touched: %llu\n",
+		   READ_ONCE(counters->pages_touched));
+	seq_printf(m, "pages lost: %llu\n", READ_ONCE(counters->pages_lost));
 	seq_printf(m, "consumer: %s\n", owner_names[atomic_read(&rc->owner)]);
 	seq_printf(m, "raw read events: %llu\n", rc->events);
 	seq_printf(m, "raw read pages: %llu\n", rc->pages);

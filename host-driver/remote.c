@@ -53,8 +53,6 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE, enable, 0, 0, 0, NULL,
 			    0);
-	/* trace_remote reads every CPU's counters next, when stopping */
-	hyptrace_raw_sync_all();
 	if (ret) {
 		/* trace_remote keeps the old state: so does the clock */
 		if (enable)
@@ -67,16 +65,12 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 
 static int hyptrace_swap_reader_page(unsigned int cpu, void *priv)
 {
-	int ret;
-
 	/* A CPU the raw files consume has no page for trace_pipe (raw.c) */
 	if (!hyptrace_raw_claim_tracefs(cpu))
 		return -EBUSY;
 	/* AGAIN is routine here, and the ring buffer says so itself */
-	ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu, 0, 0, 0,
-			    NULL, HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
-	hyptrace_raw_swapped(cpu);
-	return ret;
+	return hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu, 0, 0, 0,
+			     NULL, HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
 }
 
 static int hyptrace_reset(unsigned int cpu, void *priv)
@@ -107,19 +101,14 @@ DEFINE_SHOW_ATTRIBUTE(trace_clock);
 static ssize_t write_event_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	unsigned int cpu;
 	u64 val;
 	int ret;
 
 	ret = kstrtoull_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
-	cpu = get_cpu();
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_WRITE_EVENT, val, 0, 0, 0,
 			    NULL, 0);
-	/* So that reading trace right after shows it */
-	hyptrace_raw_sync(cpu);
-	put_cpu();
 	return ret ? ret : count;
 }
 

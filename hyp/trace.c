@@ -213,6 +213,22 @@ s64 trace_reset(u64 cpu)
 	return trace_cpu_call(cpu, trace_reset_rb);
 }
 
+/* Where CPU @cpu's counters are published (rb_set_hidden()). */
+s64 trace_hide_counters(u64 cpu, u64 hide)
+{
+	s64 ret = HYPTRACE_RET_NOT_LOADED;
+
+	if (!trace_cpu_valid(cpu) || hide > 1)
+		return HYPTRACE_RET_INVALID;
+	spin_lock(&trace_lock);
+	if (trace_loaded) {
+		rb_set_hidden(&hyp_cpus[cpu].trace_rb, hide);
+		ret = HYPTRACE_RET_SUCCESS;
+	}
+	spin_unlock(&trace_lock);
+	return ret;
+}
+
 s64 trace_enable_event(u64 id, u64 enable)
 {
 	if (!id || id > HYP_NR_EVENTS || enable > 1)

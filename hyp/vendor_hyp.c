@@ -60,6 +60,9 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		hyp_trace(selftest, .id = r[1]);
 		ret = HYPTRACE_RET_SUCCESS;
 		break;
+	case HYPTRACE_CALL_TRACE_HIDE_COUNTERS:
+		ret = trace_hide_counters(r[1], r[2]);
+		break;
 	default:
 		ret = HYPTRACE_RET_NOT_SUPPORTED;
 		break;

@@ -18,7 +18,7 @@
  *	x1 = HYPTRACE_ABI_VERSION, x2 = number of CPUs the hypervisor
  *	manages, x3 = HYPTRACE_FEATURE_* bits.
  *
- * Tracing (0xc6000001..0xc6000009). CPU numbers are the hypervisor's, which
+ * Tracing (0xc6000001..0xc600000a). CPU numbers are the hypervisor's, which
  * are the device tree's /cpus order, which is Linux's logical numbering.
  *   HYPTRACE_CALL_TRACE_QUERY
  *	x1 = carve-out physical base, x2 = carve-out size in bytes,
@@ -52,6 +52,12 @@
  *   HYPTRACE_CALL_TRACE_WRITE_EVENT (x1 = u64)
  *	Writes a selftest event carrying x1 on the calling CPU, if that event
  *	is enabled and tracing is on.
+ *   HYPTRACE_CALL_TRACE_HIDE_COUNTERS (x1 = cpu, x2 = 0 or 1) (ABI 1.1)
+ *	1: from now on that CPU's counters (entries, overrun, pages) are
+ *	published in the meta page's extension (struct rb_meta_ext) and the
+ *	meta page shows zeros, so that the kernel's reader sees nothing to
+ *	read while another reader consumes the pages; 0: back in the meta
+ *	page. Until the next load, which starts with them shown.
  *
  * Any other function ID answers SMCCC_RET_NOT_SUPPORTED (-1); an argument
  * out of range answers SMCCC_RET_INVALID_PARAMETER (-3).
@@ -62,7 +68,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		0
+#define HYPTRACE_ABI_MINOR		1
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -87,6 +93,7 @@
 #define HYPTRACE_CALL_TRACE_ENABLE_EVENT HYPTRACE_CALL(7)
 #define HYPTRACE_CALL_TRACE_UPDATE_CLOCK HYPTRACE_CALL(8)
 #define HYPTRACE_CALL_TRACE_WRITE_EVENT	HYPTRACE_CALL(9)
+#define HYPTRACE_CALL_TRACE_HIDE_COUNTERS HYPTRACE_CALL(10)
 
 /* HYPTRACE_CALL_VERSION x3 */
 #define HYPTRACE_FEATURE_TRACING	(1U << 0)

@@ -117,6 +117,11 @@ static u32 rb_slot(const struct rb_cpu *cpu, u32 slot)
 	return slot >= cpu->nr_slots ? slot - cpu->nr_slots : slot;
 }
 
+static struct rb_counters *rb_meta_counters(struct rb_meta *meta)
+{
+	return (struct rb_counters *)&meta->entries;
+}
+
 static void rb_publish_ext(struct rb_cpu *cpu)
 {
 	struct rb_meta_ext *ext = cpu->ext;
@@ -124,7 +129,7 @@ static void rb_publish_ext(struct rb_cpu *cpu)
 	ext->magic = RB_META_EXT_MAGIC;
 	ext->version = RB_META_EXT_VERSION;
 	ext->mode = cpu->mode;
-	ext->__pad = 0;
+	ext->hidden = cpu->pub == &ext->counters;
 	arch_store_once_u64(&ext->dropped, cpu->dropped);
 	arch_store_once_u64(&ext->clamped, cpu->clamped);
 	arch_store_once_u64(&ext->nested, cpu->nested);
@@ -175,7 +180,7 @@ static void rb_start_page(struct rb_cpu *cpu, u64 ts)
  */
 static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 {
-	struct rb_meta *meta = cpu->meta;
+	struct rb_counters *pub = cpu->pub;
 	bool moved = false;
 	u32 lost, id;
 
@@ -188,8 +193,8 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 		lost = cpu->pages[cpu->head].slot_page;
 		cpu->overrun += cpu->pages[lost].entries;
 		cpu->pages_lost++;
-		arch_store_release_u64(&meta->overrun, cpu->overrun);
-		arch_store_release_u64(&meta->pages_lost, cpu->pages_lost);
+		arch_store_release_u64(&pub->overrun, cpu->overrun);
+		arch_store_release_u64(&pub->pages_lost, cpu->pages_lost);
 		cpu->head = rb_slot(cpu, cpu->head + 1);
 		cpu->used--;
 	}
@@ -202,7 +207,7 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 	arch_store_once_u64(&cpu->tail_page->commit, 0);
 	rb_start_page(cpu, ts);
 	cpu->pages_touched++;
-	arch_store_release_u64(&meta->pages_touched, cpu->pages_touched);
+	arch_store_release_u64(&pub->pages_touched, cpu->pages_touched);
 	moved = true;
 out:
 	rb_unlock(cpu);
@@ -326,6 +331,7 @@ int rb_swap_reader(struct rb_cpu *cpu)
 static void rb_zero_counters(struct rb_cpu *cpu)
 {
 	struct rb_meta *meta = cpu->meta;
+	u64 *word;
 
 	cpu->entries = 0;
 	cpu->tail_start_entries = 0;
@@ -348,6 +354,11 @@ static void rb_zero_counters(struct rb_cpu *cpu)
 	arch_store_once_u64(&meta->read, 0);
 	arch_store_once_u64(&meta->pages_lost, 0);
 	arch_store_once_u64(&meta->pages_touched, 0);
+	for (word = (u64 *)&cpu->ext->counters;
+	     word < (u64 *)(&cpu->ext->counters + 1); word++) {
+		RB_OPAQUE(word);
+		arch_store_once_u64(word, 0);
+	}
 	meta->meta_page_size = RB_PAGE_SIZE;
 	meta->meta_struct_len = sizeof(*meta);
 	meta->subbuf_size = RB_PAGE_SIZE;
@@ -413,6 +424,40 @@ int rb_reset(struct rb_cpu *cpu, struct rb_stats *before)
 	return 0;
 }
 
+/*
+ * Publish the counters where the kernel's reader does not look (@hidden) or
+ * where it does. While the pages go to another reader (the host module's
+ * raw files), the kernel's reader must see nothing to read, or it would ask
+ * for pages it cannot have; the other reader finds the counters in the
+ * extension. Waits for a write in flight, as reset does, so that no commit
+ * publishes to the old place afterwards.
+ */
+void rb_set_hidden(struct rb_cpu *cpu, bool hidden)
+{
+	struct rb_counters *shown = rb_meta_counters(cpu->meta);
+	struct rb_counters *pub = hidden ? &cpu->ext->counters : shown;
+	bool was_enabled = rb_disable(cpu);
+
+	rb_lock(cpu);
+	cpu->pub = pub;
+	cpu->meta_entries = &pub->entries;
+	arch_store_once_u64(&pub->overrun, cpu->overrun);
+	arch_store_once_u64(&pub->pages_lost, cpu->pages_lost);
+	arch_store_once_u64(&pub->pages_touched, cpu->pages_touched);
+	arch_store_release_u64(&pub->entries, cpu->entries);
+	if (hidden) {
+		/* entries first: never fewer entries than overrun */
+		arch_store_release_u64(&shown->entries, 0);
+		arch_store_once_u64(&shown->overrun, 0);
+		arch_store_once_u64(&shown->pages_lost, 0);
+		arch_store_once_u64(&shown->pages_touched, 0);
+	}
+	rb_publish_ext(cpu);
+	rb_unlock(cpu);
+	if (was_enabled)
+		rb_enable(cpu);
+}
+
 static bool rb_page_ok(const void *page)
 {
 	return page && !((unsigned long)page & (RB_PAGE_SIZE - 1));
@@ -438,7 +483,8 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 	cpu->status = RB_STATUS_DISABLED;
 	cpu->lock = 0;
 	cpu->meta = meta;
-	cpu->meta_entries = &meta->entries;
+	cpu->pub = rb_meta_counters(meta);
+	cpu->meta_entries = &cpu->pub->entries;
 	cpu->ext = (struct rb_meta_ext *)((u8 *)meta_page + RB_META_EXT_OFFSET);
 	cpu->pages = info;
 	cpu->nr_slots = nr_pages - 1;
@@ -506,7 +552,9 @@ int rb_check(const struct rb_cpu *cpu)
 	}
 	if (cpu->tail_page != cpu->pages[cpu->tail_id].page ||
 	    cpu->tail_commit != &cpu->tail_page->commit ||
-	    cpu->meta_entries != &cpu->meta->entries)
+	    cpu->meta_entries != &cpu->pub->entries ||
+	    (cpu->pub != rb_meta_counters(cpu->meta) &&
+	     cpu->pub != &cpu->ext->counters))
 		return 8;
 	if (cpu->write != RB_WRITE_FRESH &&
 	    (cpu->write > RB_PAGE_CAPACITY || (cpu->write & 7)))

@@ -91,13 +91,33 @@ _Static_assert(__builtin_offsetof(struct rb_data_page, data) ==
 	       RB_PAGE_HDR_SIZE, "buffer_data_page header");
 
 /*
+ * The counters the kernel's reader decides from, laid out as in the meta
+ * page from @entries on (trace_buffer_meta). The writer publishes them
+ * there, or, while the pages are consumed by another reader than the
+ * kernel's (rb_set_hidden()), in the meta extension below, leaving zeros
+ * where the kernel looks: it then sees nothing to read and never asks.
+ */
+struct rb_counters {
+	u64 entries;
+	u64 overrun;
+	u64 read;		/* the reader's own; the writer leaves it 0 */
+	u64 pages_lost;
+	u64 pages_touched;
+};
+
+_Static_assert(__builtin_offsetof(struct rb_meta, pages_touched) -
+	       __builtin_offsetof(struct rb_meta, entries) ==
+	       __builtin_offsetof(struct rb_counters, pages_touched),
+	       "rb_counters is the tail of trace_buffer_meta");
+
+/*
  * hyptrace's own counters, further down the meta page where the kernel never
  * looks. Written from the writer's private copies, for the host module to
  * read; never read back by the writer.
  */
 #define RB_META_EXT_OFFSET	128U
 #define RB_META_EXT_MAGIC	0x42525448U	/* "HTRB" */
-#define RB_META_EXT_VERSION	1U
+#define RB_META_EXT_VERSION	2U
 
 struct rb_meta_ext {
 	u32 magic;
@@ -107,7 +127,8 @@ struct rb_meta_ext {
 	u64 nested;	/* writes refused: a write was already in flight */
 	u64 too_big;	/* writes refused: payload > RB_MAX_PAYLOAD */
 	u32 mode;	/* enum rb_mode */
-	u32 __pad;
+	u32 hidden;	/* 1: the counters are in @counters, not the meta */
+	struct rb_counters counters;
 };
 
 enum rb_mode {
@@ -143,11 +164,12 @@ struct rb_cpu {
 	struct rb_data_page *tail_page;
 	struct rb_meta *meta;
 	/*
-	 * &tail_page->commit and &meta->entries: the release stores of
+	 * &tail_page->commit and &pub->entries: the release stores of
 	 * rb_commit() take no offset, so these save an add on every event.
 	 */
 	u64 *tail_commit;
 	u64 *meta_entries;
+	struct rb_counters *pub;	/* where the counters are published */
 	u64 last_ts;
 	u64 entries;
 
@@ -198,6 +220,7 @@ void rb_enable(struct rb_cpu *cpu);
 bool rb_disable(struct rb_cpu *cpu);
 int rb_swap_reader(struct rb_cpu *cpu);
 int rb_reset(struct rb_cpu *cpu, struct rb_stats *before);
+void rb_set_hidden(struct rb_cpu *cpu, bool hidden);
 void rb_get_stats(struct rb_cpu *cpu, struct rb_stats *stats);
 int rb_check(const struct rb_cpu *cpu);
 

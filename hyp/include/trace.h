@@ -124,6 +124,7 @@ s64 trace_unload(void);
 s64 trace_enable(u64 enable);
 s64 trace_swap_reader(u64 cpu);
 s64 trace_reset(u64 cpu);
+s64 trace_hide_counters(u64 cpu, u64 hide);
 s64 trace_enable_event(u64 id, u64 enable);
 s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
 

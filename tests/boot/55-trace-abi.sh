@@ -15,6 +15,7 @@ enable_unloaded|fid=0xc6000004 a1=1|-6
 disable_unloaded|fid=0xc6000004 a1=0|0
 swap_unloaded|fid=0xc6000005 a1=0|-6
 reset_unloaded|fid=0xc6000006 a1=0|-6
+hide_unloaded|fid=0xc600000a a1=0 a2=1|-6
 unload_unloaded|fid=0xc6000003|-6
 load_zero|fid=0xc6000002 a1=0|-3
 load_bad_flags|fid=0xc6000002 a1=8192 a2=2|-3
@@ -25,6 +26,10 @@ load_again|fid=0xc6000002 a1=8192|-5
 swap_cpu4|fid=0xc6000005 a1=4|-3
 swap_cpu_huge|fid=0xc6000005 a1=0x100000000|-3
 reset_cpu4|fid=0xc6000006 a1=4|-3
+hide_cpu4|fid=0xc600000a a1=4 a2=1|-3
+hide_value_2|fid=0xc600000a a1=1 a2=2|-3
+hide_ok|fid=0xc600000a a1=2 a2=1|0
+show_ok|fid=0xc600000a a1=2 a2=0|0
 enable_2|fid=0xc6000004 a1=2|-3
 event_0|fid=0xc6000007 a1=0 a2=1|-3
 event_4|fid=0xc6000007 a1=4 a2=1|-3
@@ -81,8 +86,8 @@ expect_line "OF: reserved mem: .* $node" "the carve-out QUERY reports"
 [ "$((size))" = $((32 << 20)) ] || fail "QUERY carve-out size $size, want 32 MiB"
 [ "$(field load a1)" = "$base" ] || fail "LOAD put the descriptor at $(field load a1), not at the carve-out base $base"
 [ "$(field load a2)" = 0xd0 ] || fail "LOAD descriptor size $(field load a2), want 0xd0"
-# x3: ABI 1.0, 3 events, 4 CPUs, 4 KiB pages
-[ "$(field query a3)" = 0x100000003040c ] || fail "QUERY x3 $(field query a3), want 0x100000003040c"
+# x3: ABI 1.1, 3 events, 4 CPUs, 4 KiB pages
+[ "$(field query a3)" = 0x100010003040c ] || fail "QUERY x3 $(field query a3), want 0x100010003040c"
 expect_line 'memory canary intact' "Linux and the bad calls left the hypervisor's memory alone"
 expect_healthy
 pass "$n tracing calls answered as documented, bad ones included; carve-out and descriptor where QUERY and LOAD say"

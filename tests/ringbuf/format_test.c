@@ -334,6 +334,52 @@ static int test_overwrite_lost(void)
 	return 0;
 }
 
+/*
+ * Hidden counters: while another reader consumes the pages, the meta page
+ * the kernel reads says nothing was written, the extension says what was;
+ * shown again, the meta page has every count, and the pages themselves
+ * are the same either way.
+ */
+static int test_hidden_counters(void)
+{
+	struct rb_meta_ext *ext;
+	struct seq_state s = { 0 };
+	struct tbuf tb;
+	u64 i, got;
+
+	CHECK(tb_init(&tb, 0, 4, RB_MODE_OVERWRITE) == 0, "init");
+	ext = (struct rb_meta_ext *)((u8 *)tb.meta + RB_META_EXT_OFFSET);
+	rb_enable(&tb.cpu);
+	for (i = 0; i < 100; i++)
+		CHECK(write_seq(&tb, i), "write");
+	rb_set_hidden(&tb.cpu, true);
+	CHECK(rb_check(&tb.cpu) == 0, "invariants hidden");
+	CHECK(ext->hidden == 1, "extension says hidden");
+	CHECK(tb.meta->entries == 0 && tb.meta->overrun == 0 &&
+	      tb.meta->pages_touched == 0, "meta page shows nothing");
+	CHECK(ext->counters.entries == 100, "extension has the 100");
+	for (; i < 1000; i++)
+		CHECK(write_seq(&tb, i), "write while hidden");
+	CHECK(tb.meta->entries == 0 && tb.meta->overrun == 0,
+	      "meta page still shows nothing");
+	CHECK(ext->counters.entries == 1000 && ext->counters.overrun > 0 &&
+	      ext->counters.pages_lost > 0, "extension counts, losses too");
+	rb_set_hidden(&tb.cpu, false);
+	CHECK(rb_check(&tb.cpu) == 0, "invariants shown");
+	CHECK(ext->hidden == 0, "extension says shown");
+	CHECK(tb.meta->entries == 1000 &&
+	      tb.meta->overrun == ext->counters.overrun,
+	      "meta page has every count again");
+	CHECK(drain(&tb, seq_check, &s, &got) == 0, "decode");
+	CHECK(s.next == 1000 && got + s.lost == 1000, "got %llu lost %llu",
+	      (unsigned long long)got, (unsigned long long)s.lost);
+	rb_reset(&tb.cpu, NULL);
+	CHECK(ext->counters.entries == 0 && tb.meta->entries == 0,
+	      "reset zeroes both");
+	tb_free(&tb);
+	return 0;
+}
+
 /* No-overwrite: the newest events are dropped and counted, none lost. */
 static int test_no_overwrite(void)
 {
@@ -566,6 +612,8 @@ int main(void)
 	tb_run("format: oversized events refused", test_too_big);
 	tb_run("format: overwrite counts and lost events", test_overwrite_lost);
 	tb_run("format: no-overwrite drops newest", test_no_overwrite);
+	tb_run("format: counters hidden from the kernel's reader",
+	       test_hidden_counters);
 	tb_run("format: reset", test_reset);
 	tb_run("format: enable/disable and nesting", test_enable_nested);
 	tb_run("format: writer on the reader page", test_writer_on_reader);
