@@ -79,26 +79,9 @@ ensure_arm64() {
 	apt_update
 }
 
-# trixie-backports in the apt sources, as scripts/setup-deps.sh adds it (same
-# file, pinned low so that nothing installs from it by accident).
+# trixie-backports in the apt sources (scripts/lib.sh), lists updated
 ensure_backports() {
-	local src=/etc/apt/sources.list.d/hyptrace-trixie-backports.sources uri
-	grep -rqs 'trixie-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
-		return 0
-	uri=$(debian_archive_uri)
-	step "adding trixie-backports (pinned low) to the apt sources"
-	as_root tee "$src" >/dev/null <<EOS
-Types: deb
-URIs: $uri
-Suites: trixie-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOS
-	as_root tee /etc/apt/preferences.d/hyptrace-trixie-backports >/dev/null <<EOS
-Package: *
-Pin: release n=trixie-backports
-Pin-Priority: 100
-EOS
+	add_backports_source || return 0
 	apt_updated=0
 	apt_update
 }

@@ -52,3 +52,27 @@ debian_archive_uri() {
 		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
 		grep . || die "cannot find the Debian archive in the apt sources"
 }
+
+# Add Debian 13's trixie-backports to the apt sources, pinned low so that
+# nothing installs from it by accident (the Linux 7.x source, the newest
+# QEMU and stock kernels come from there). Returns 1 if it was there
+# already; the caller runs apt-get update when it returns 0.
+add_backports_source() {
+	local src=/etc/apt/sources.list.d/hyptrace-trixie-backports.sources uri
+	grep -rqs 'trixie-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+		return 1
+	uri=$(debian_archive_uri)
+	step "adding trixie-backports (pinned low) to the apt sources"
+	as_root tee "$src" >/dev/null <<EOS
+Types: deb
+URIs: $uri
+Suites: trixie-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+	as_root tee /etc/apt/preferences.d/hyptrace-trixie-backports >/dev/null <<EOS
+Package: *
+Pin: release n=trixie-backports
+Pin-Priority: 100
+EOS
+}

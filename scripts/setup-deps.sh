@@ -36,26 +36,6 @@ missing_packages() {
 }
 
 
-add_backports_source() {
-	local src=/etc/apt/sources.list.d/hyptrace-trixie-backports.sources
-	[ -f "$src" ] && return 0
-	local uri
-	uri=$(debian_archive_uri)
-	step "adding trixie-backports (pinned low) for the Linux 7.x source"
-	as_root tee "$src" >/dev/null <<EOS
-Types: deb
-URIs: $uri
-Suites: trixie-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOS
-	as_root tee /etc/apt/preferences.d/hyptrace-trixie-backports >/dev/null <<EOS
-Package: *
-Pin: release n=trixie-backports
-Pin-Priority: 100
-EOS
-	apt_updated=
-}
 
 install_host_packages() {
 	local missing
@@ -76,7 +56,10 @@ install_linux_source() {
 		note "linux source: $(ls /usr/src/linux-source-7.*.tar.xz | sort -V | tail -n 1)"
 		return 0
 	fi
-	add_backports_source
+	# A source just added needs its lists, even after an earlier update
+	if add_backports_source; then
+		apt_updated=
+	fi
 	apt_update
 	local pkg
 	pkg=$(apt-cache pkgnames linux-source-7. 2>/dev/null |
