@@ -3,58 +3,24 @@
  * Loading the hypervisor's buffers and describing them to the kernel.
  *
  * TRACE_LOAD leaves a descriptor of every CPU's meta and data pages at the
- * start of the carve-out, in physical addresses. The kernel's reader wants
- * the same layout (struct trace_buffer_desc) in kernel virtual addresses,
- * unchanged for as long as the buffer is loaded. So the module copies it out
- * of the carve-out first (what it checks is then what the kernel reads, even
- * if the hypervisor's copy changes), checks it with the hypervisor's own
- * checker, then rewrites each address into the carve-out mapping, refusing
- * any that points elsewhere: the kernel will dereference every one of them.
+ * start of the carve-out, in physical addresses. The readers (trace_remote's,
+ * whose struct trace_buffer_desc has the same layout, and the module's own)
+ * want it in kernel virtual addresses, unchanged for as long as the buffer
+ * is loaded. So the module copies it out of the carve-out first (what it
+ * checks is then what the readers read, even if the hypervisor's copy
+ * changes), checks it with the hypervisor's own checker, then rewrites each
+ * address into the carve-out mapping, refusing any that points elsewhere:
+ * the readers will dereference every one of them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/build_bug.h>
-#include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/mm.h>
-#include <linux/ring_buffer.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <uapi/linux/trace_mmap.h>
 
 #include "hyptrace.h"
-#include "ring_buffer.h"
-#include "trace_desc.h"
-
-/* The kernel reads our descriptor as its own: the layouts must be one. */
-static_assert(sizeof(struct rb_trace_desc) == sizeof(struct trace_buffer_desc));
-static_assert(offsetof(struct rb_trace_desc, nr_cpus) ==
-	      offsetof(struct trace_buffer_desc, nr_cpus));
-static_assert(offsetof(struct rb_trace_desc, struct_len) ==
-	      offsetof(struct trace_buffer_desc, struct_len));
-static_assert(offsetof(struct rb_trace_desc, data) ==
-	      offsetof(struct trace_buffer_desc, __data));
-static_assert(sizeof(struct rb_desc_cpu) == sizeof(struct ring_buffer_desc));
-static_assert(offsetof(struct rb_desc_cpu, cpu) ==
-	      offsetof(struct ring_buffer_desc, cpu));
-static_assert(offsetof(struct rb_desc_cpu, nr_page_va) ==
-	      offsetof(struct ring_buffer_desc, nr_page_va));
-static_assert(offsetof(struct rb_desc_cpu, meta_va) ==
-	      offsetof(struct ring_buffer_desc, meta_va));
-static_assert(offsetof(struct rb_desc_cpu, page_va) ==
-	      offsetof(struct ring_buffer_desc, page_va));
-static_assert(sizeof_field(struct rb_desc_cpu, meta_va) ==
-	      sizeof_field(struct ring_buffer_desc, meta_va));
-
-/* ... and so must the pages the hypervisor writes and the kernel reads. */
-static_assert(sizeof(struct rb_meta) == sizeof(struct trace_buffer_meta));
-static_assert(offsetof(struct rb_meta, reader.id) ==
-	      offsetof(struct trace_buffer_meta, reader.id));
-static_assert(offsetof(struct rb_meta, entries) ==
-	      offsetof(struct trace_buffer_meta, entries));
-static_assert(RB_PAGE_SIZE == PAGE_SIZE);
-static_assert(RB_PAGE_HDR_SIZE == BUF_PAGE_HDR_SIZE);
 
 static bool carveout_holds(const struct hyptrace *ht, u64 pa, u64 len)
 {
@@ -135,18 +101,19 @@ outside:
 }
 
 /*
- * The load_trace_buffer callback's work: never NULL, an ERR_PTR on failure
- * (trace_remote would dereference NULL), and nothing left loaded then.
+ * Load a buffer of @size bytes per CPU, with @ht->lock held: never NULL, an
+ * ERR_PTR on failure (trace_remote would dereference NULL), and nothing left
+ * loaded then.
  */
-struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
-					       unsigned long size)
+struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
+						  unsigned long size)
 {
 	struct arm_smccc_res res;
 	struct rb_trace_desc *desc;
 	u64 pa, len;
 	int ret;
 
-	guard(mutex)(&ht->lock);
+	lockdep_assert_held(&ht->lock);
 	if (ht->unload_deferred) {
 		pr_info_ratelimited("the last buffer is still being read through trace_pipe_raw: close those files first\n");
 		return ERR_PTR(-EBUSY);
@@ -181,13 +148,24 @@ struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
 		kvfree(desc);
 		goto unload;
 	}
-	ht->desc = (struct trace_buffer_desc *)desc;
+	ht->desc = desc;
 	hyptrace_raw_loaded(ht);
 	return ht->desc;
 
 unload:
 	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL, 0);
 	return ERR_PTR(ret);
+}
+
+struct rb_trace_desc *hyptrace_buffer_load(struct hyptrace *ht,
+					   unsigned long size)
+{
+	struct rb_trace_desc *desc;
+
+	mutex_lock(&ht->lock);
+	desc = hyptrace_buffer_load_locked(ht, size);
+	mutex_unlock(&ht->lock);
+	return desc;
 }
 
 /*
@@ -197,11 +175,12 @@ unload:
  */
 void hyptrace_buffer_release(struct hyptrace *ht)
 {
-	guard(mutex)(&ht->lock);
+	mutex_lock(&ht->lock);
 	if (ht->raw_open)
 		ht->unload_deferred = true;
 	else
 		hyptrace_buffer_unload(ht);
+	mutex_unlock(&ht->lock);
 }
 
 /* Nobody reads the pages any more: the hypervisor may have them back. */
@@ -212,4 +191,10 @@ void hyptrace_buffer_unload(struct hyptrace *ht)
 	kvfree(ht->desc);
 	ht->desc = NULL;
 	ht->unload_deferred = false;
+}
+
+/* @cpu's pages in the loaded buffer's descriptor */
+struct rb_desc_cpu *hyptrace_desc_cpu(struct hyptrace *ht, unsigned int cpu)
+{
+	return rb_desc_entry(ht->desc, ht->desc->struct_len, cpu);
 }

@@ -20,6 +20,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/clocksource.h>
+#include <linux/irqflags.h>
 #include <linux/clocksource_ids.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -31,6 +32,7 @@
 
 #include <asm/arch_timer.h>
 
+#include "compat.h"
 #include "hyptrace.h"
 
 /* As clocksources with a counter wider than 32 bits: 10 minutes */
@@ -62,20 +64,53 @@ module_param(clock_worst_error_ns, ullong, 0444);
 MODULE_PARM_DESC(clock_worst_error_ns,
 		 "largest hypervisor trace clock error seen, in ns");
 
-static int snapshot(struct system_time_snapshot *snap)
+/* A CLOCK_BOOTTIME time and the arch counter's value at that time */
+struct clock_sample {
+	u64 boot_ns;
+	u64 cycles;
+};
+
+#if IS_ENABLED(CONFIG_TRACE_REMOTE)
+/* Kernels with trace_remote take both at once, as pKVM's hyp_trace.c does */
+static int sample(struct clock_sample *s)
 {
-	ktime_get_snapshot_id(CLOCK_BOOTTIME, snap);
-	if (!snap->valid)
+	struct system_time_snapshot snap;
+
+	ktime_get_snapshot_id(CLOCK_BOOTTIME, &snap);
+	if (!snap.valid)
 		return -EAGAIN;
 	/* The hypervisor reads the arch counter: so must the snapshot */
-	if (snap->cs_id != CSID_ARM_ARCH_COUNTER)
+	if (snap.cs_id != CSID_ARM_ARCH_COUNTER)
 		return -EOPNOTSUPP;
+	s->boot_ns = ktime_to_ns(snap.systime);
+	s->cycles = snap.cycles;
 	return 0;
 }
-
-static int push(const struct system_time_snapshot *snap)
+#else
+/*
+ * Older kernels have no snapshot of CLOCK_BOOTTIME with its counter value:
+ * read the counter on both sides of the clock, with interrupts off, and
+ * pair the clock with the middle. The error is at most half the time the
+ * clock read takes (a few hundred ns), and the checks below report it.
+ */
+static int sample(struct clock_sample *s)
 {
-	clk.epoch_ns = ktime_to_ns(snap->systime);
+	unsigned long flags;
+	u64 before, after;
+
+	local_irq_save(flags);
+	before = __arch_counter_get_cntvct();
+	s->boot_ns = ktime_get_boottime_ns();
+	after = __arch_counter_get_cntvct();
+	local_irq_restore(flags);
+	s->cycles = before + (after - before) / 2;
+	return 0;
+}
+#endif
+
+static int push(const struct clock_sample *snap)
+{
+	clk.epoch_ns = snap->boot_ns;
 	clk.epoch_cyc = snap->cycles;
 	return hyptrace_call(HYPTRACE_CALL_TRACE_UPDATE_CLOCK, clk.mult,
 			     clk.shift, clk.epoch_ns, clk.epoch_cyc, NULL, 0);
@@ -83,13 +118,13 @@ static int push(const struct system_time_snapshot *snap)
 
 static void check_work(struct work_struct *work)
 {
-	struct system_time_snapshot snap;
+	struct clock_sample snap;
 	u64 delta, stamp, boot, err;
 
-	if (snapshot(&snap))
+	if (sample(&snap))
 		goto resched;
 
-	boot = ktime_to_ns(snap.systime);
+	boot = snap.boot_ns;
 	delta = snap.cycles - clk.epoch_cyc;
 	stamp = clk.epoch_ns + mul_u64_u32_shr(delta, clk.mult, clk.shift);
 	err = abs_diff(stamp, boot);
@@ -111,11 +146,11 @@ resched:
  */
 int hyptrace_clock_start(void)
 {
-	struct system_time_snapshot snap;
+	struct clock_sample snap;
 	u32 freq = arch_timer_get_cntfrq();
 	int ret;
 
-	ret = snapshot(&snap);
+	ret = sample(&snap);
 	if (ret) {
 		pr_err("no CLOCK_BOOTTIME snapshot of the arch counter (%d)\n",
 		       ret);
@@ -141,4 +176,32 @@ int hyptrace_clock_start(void)
 void hyptrace_clock_stop(void)
 {
 	cancel_delayed_work_sync(&clk.work);
+}
+
+/*
+ * Start or stop the hypervisor's writers. The clock goes first, so that the
+ * first event is stamped right; it stops with tracing, since nothing is
+ * stamped then. On failure both keep their old state.
+ */
+int hyptrace_tracing_enable(bool enable)
+{
+	int ret;
+
+	if (enable) {
+		ret = hyptrace_clock_start();
+		if (ret)
+			return ret;
+	} else {
+		hyptrace_clock_stop();
+	}
+
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE, enable, 0, 0, 0, NULL,
+			    0);
+	if (ret) {
+		if (enable)
+			hyptrace_clock_stop();
+		else
+			hyptrace_clock_start();
+	}
+	return ret;
 }

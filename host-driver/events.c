@@ -1,35 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hypervisor's events as trace_remote wants them: one struct
- * remote_event per entry of HYPTRACE_EVENTS (shared/hyp_events.h), so that
+ * The hypervisor's events as the front ends show them: one struct
+ * hyptrace_event per entry of HYPTRACE_EVENTS (shared/hyp_events.h), so that
  * the hypervisor's emitters and what tracefs shows cannot disagree.
  *
  * This is what <trace/define_remote_events.h> would produce from REMOTE_EVENT
  * declarations, generated from our own table instead: that header wants a
- * file of REMOTE_EVENT() lines inside the kernel tree, and a second
- * declaration of the events could drift from the hypervisor's. Each event
- * gets
+ * file of REMOTE_EVENT() lines inside the kernel tree, exists only in
+ * kernels with trace_remote, and a second declaration of the events could
+ * drift from the hypervisor's. remote.c copies the table into the struct
+ * remote_event array trace_remote takes. Each event gets
  *   - a print function writing the name, then " ", the formatted arguments
  *     and "\n", as define_remote_events.h's do;
  *   - its payload fields for the format file;
  *   - a print_fmt string that libtraceevent can evaluate, which is why
  *     symbolic values become __print_symbolic() rather than a C call.
  */
-#include <linux/args.h>
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/stddef.h>
 #include <linux/trace_events.h>
-#include <linux/trace_remote_event.h>
 #include <linux/trace_seq.h>
 
+#include "compat.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
 
-/* The remote writes the payload structs, the kernel reads the id at 0. */
-static_assert(sizeof(struct hyp_event_hdr) == sizeof(struct remote_event_hdr));
-static_assert(offsetof(struct hyp_event_hdr, id) ==
-	      offsetof(struct remote_event_hdr, id));
+/* Names longer than this are cut short in tracefs (REMOTE_EVENT_NAME_MAX) */
+#define HYPTRACE_EVENT_NAME_MAX	30
 
 /* "0x" and 16 hex digits: an unknown value of any field type */
 #define SYM_BUF_LEN	19
@@ -92,8 +90,7 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 #undef HE_REC
 
 /*
- * The array trace_remote_register() takes, sorted by id as the table is.
- * trace_remote writes .remote and .enabled, so it is not const. In it:
+ * The table, sorted by id as trace_remote_register() wants it. In it:
  *
  * - the payload fields, in the order and with the sizes the format file
  *   shows;
@@ -102,7 +99,7 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
  *   { 1, "hvc" }, ...), REC->func_id. Built by string concatenation rather
  *   than __stringify() so that the spacing is exactly this.
  *
- * A name longer than REMOTE_EVENT_NAME_MAX would be cut short in tracefs
+ * A name longer than trace_remote keeps would be cut short in tracefs
  * without a word: it fails the build instead.
  */
 #define HE_FIELD(__type, __field)					\
@@ -125,23 +122,24 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 #define he_fmt_args6(a, b...)	", " a he_fmt_args5(b)
 #define HE_PRINT(fmt, args...)						\
 	"\"" fmt "\"" CONCATENATE(he_fmt_args, COUNT_ARGS(args))(args)
-#define HE_REMOTE_EVENT(__name, __id, __fields, __print)		\
+#define HE_EVENT(__name, __id, __fields, __print)			\
 	{								\
 		.name		= #__name,				\
 		.id		= (__id) + BUILD_BUG_ON_ZERO(sizeof(#__name) > \
-						  REMOTE_EVENT_NAME_MAX), \
+						  HYPTRACE_EVENT_NAME_MAX), \
 		.fields		= (struct trace_event_fields[]) {	\
 			__fields					\
 			{}						\
 		},							\
 		.print_fmt	= __print,				\
 		.print		= hyptrace_print_##__name,		\
+		.size		= sizeof(struct hyp_event_##__name),	\
 	},
-struct remote_event hyptrace_events[] = {
-	HYPTRACE_EVENTS(HE_REMOTE_EVENT)
+const struct hyptrace_event hyptrace_events[] = {
+	HYPTRACE_EVENTS(HE_EVENT)
 };
 
-#undef HE_REMOTE_EVENT
+#undef HE_EVENT
 #undef HE_PRINT
 #undef HE_SYMBOLIC
 #undef HE_REC
@@ -149,3 +147,11 @@ struct remote_event hyptrace_events[] = {
 
 const size_t hyptrace_nr_events = ARRAY_SIZE(hyptrace_events);
 static_assert(ARRAY_SIZE(hyptrace_events) == HYP_NR_EVENTS);
+
+/* Ids are 1..N in table order (shared/hyp_events.h checks it) */
+const struct hyptrace_event *hyptrace_find_event(unsigned short id)
+{
+	if (!id || id > hyptrace_nr_events)
+		return NULL;
+	return &hyptrace_events[id - 1];
+}

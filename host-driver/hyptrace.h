@@ -2,14 +2,22 @@
 /*
  * hyptrace.ko internals: what each file offers the others.
  *
- *   main.c	finds the hypervisor, maps its carve-out, registers the remote
+ *   main.c	finds the hypervisor, maps its carve-out, starts the front end
  *   hvc.c	issues one hypercall and turns its status into an errno
- *   buffer.c	turns the hypervisor's buffer descriptor into the kernel's
- *   remote.c	the trace_remote callbacks and the extra tracefs files
+ *   buffer.c	loads the hypervisor's buffers and checks their descriptor
  *   raw.c	per_cpu/cpuN/trace_pipe_raw and stats: whole pages, and who
  *		consumes which CPU
+ *   page.c	decodes one record of a data page
  *   clock.c	keeps the hypervisor's timestamps on CLOCK_BOOTTIME
- *   events.c	the struct remote_event array, from shared/hyp_events.h
+ *   events.c	the events' names, fields, formats and printers, from
+ *		shared/hyp_events.h
+ *
+ * and one of two front ends, chosen at build time from the kernel's config:
+ *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
+ *		under /sys/kernel/tracing/remotes/hypervisor/
+ *   fallback*.c without it: the same files in debugfs, under
+ *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
+ *		fallback_events.c events/, fallback_read.c the readers)
  */
 #ifndef HYPTRACE_HOST_HYPTRACE_H
 #define HYPTRACE_HOST_HYPTRACE_H
@@ -29,12 +37,15 @@
 #include <linux/arm-smccc.h>
 #include <linux/bits.h>
 #include <linux/mutex.h>
-#include <linux/trace_remote_event.h>
 #include <linux/types.h>
 
+#include "ring_buffer.h"
+#include "trace_desc.h"
+
 struct dentry;
-struct trace_buffer_desc;
-struct trace_remote_callbacks;
+struct file_operations;
+struct trace_event_fields;
+struct trace_seq;
 
 /*
  * What discovery found, fixed once the module is loaded, and the buffer the
@@ -43,6 +54,7 @@ struct trace_remote_callbacks;
  * which outlive trace_remote's interest in a buffer: when trace_remote
  * unloads while a raw file is open, the hypervisor keeps the buffer until
  * the last one closes (@unload_deferred), and no new one can be loaded.
+ * The fallback front end does all of it under @lock.
  */
 struct hyptrace {
 	phys_addr_t carveout_base;
@@ -52,7 +64,7 @@ struct hyptrace {
 	unsigned int abi_minor;
 
 	struct mutex lock;
-	struct trace_buffer_desc *desc;	/* kernel VAs; NULL when unloaded */
+	struct rb_trace_desc *desc;	/* kernel VAs; NULL when unloaded */
 	bool unload_deferred;		/* trace_remote is done with @desc */
 	unsigned int raw_open;		/* trace_pipe_raw files open */
 	bool no_overwrite;		/* the next load drops newest events */
@@ -70,27 +82,81 @@ int hyptrace_call(u32 fid, unsigned long a1, unsigned long a2,
 int hyptrace_errno(long ret);
 
 /* buffer.c */
-struct trace_buffer_desc *hyptrace_buffer_load(struct hyptrace *ht,
-					       unsigned long size);
+struct rb_trace_desc *hyptrace_buffer_load(struct hyptrace *ht,
+					   unsigned long size);
+struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
+						  unsigned long size);
 void hyptrace_buffer_release(struct hyptrace *ht);
 void hyptrace_buffer_unload(struct hyptrace *ht);
+struct rb_desc_cpu *hyptrace_desc_cpu(struct hyptrace *ht, unsigned int cpu);
 
 /* clock.c */
 int hyptrace_clock_start(void);
 void hyptrace_clock_stop(void);
+int hyptrace_tracing_enable(bool enable);
 
 /* raw.c */
+extern const struct file_operations hyptrace_raw_fops;	/* i_private: CPU */
+extern const struct file_operations hyptrace_stats_fops;	/* i_private: CPU */
 int hyptrace_raw_init(struct hyptrace *ht);
-int hyptrace_raw_create_files(struct hyptrace *ht, struct dentry *remote);
 void hyptrace_raw_loaded(struct hyptrace *ht);
 void hyptrace_raw_reset(unsigned int cpu);
 bool hyptrace_raw_claim_tracefs(unsigned int cpu);
+int hyptrace_raw_claim_raw(struct hyptrace *ht, unsigned int cpu);
+struct mutex *hyptrace_cpu_lock(unsigned int cpu);
+int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
+		      struct rb_data_page *dst);
+void hyptrace_readers_wake(void);
 
-/* remote.c */
-extern struct trace_remote_callbacks hyptrace_remote_callbacks;
+/*
+ * The front end (remote.c, or fallback*.c) for the raw files: attach and
+ * detach with @ht->lock held, the next page with the CPU's lock held.
+ */
+int hyptrace_raw_attach(struct hyptrace *ht, unsigned int cpu);
+void hyptrace_raw_detach(struct hyptrace *ht);
+int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
+			struct rb_data_page *dst);
+int hyptrace_frontend_init(struct hyptrace *ht);
 
-/* events.c */
-extern struct remote_event hyptrace_events[];
+/* files.c: write_event, trace_clock, overwrite (i_private: @ht) */
+extern const struct file_operations hyptrace_write_event_fops;
+extern const struct file_operations hyptrace_trace_clock_fops;
+extern const struct file_operations hyptrace_overwrite_fops;
+
+/* page.c: one record of a data page */
+enum hyptrace_rec_kind {
+	HYPTRACE_REC_DATA,	/* an event: @payload, @payload_len */
+	HYPTRACE_REC_DELTA,	/* time moves on by @delta */
+	HYPTRACE_REC_ABSOLUTE,	/* time is @delta (its low 59 bits) */
+	HYPTRACE_REC_SKIP,	/* padding */
+	HYPTRACE_REC_END,	/* padding to the end of the page */
+};
+
+struct hyptrace_rec {
+	enum hyptrace_rec_kind kind;
+	u32 size;		/* bytes the record takes */
+	u64 delta;
+	const u8 *payload;
+	u32 payload_len;
+};
+
+/* 0, -ENODATA at the end of @len bytes, -EIO for a malformed record */
+int hyptrace_rec_decode(const u8 *data, u32 len, u32 off,
+			struct hyptrace_rec *rec);
+u64 hyptrace_rec_time(const struct hyptrace_rec *rec, u64 ts);
+
+/* events.c: one per entry of HYPTRACE_EVENTS, in id order */
+struct hyptrace_event {
+	const char *name;
+	unsigned short id;
+	struct trace_event_fields *fields;
+	const char *print_fmt;
+	void (*print)(void *evt, struct trace_seq *seq);
+	size_t size;		/* of the payload, id included */
+};
+
+extern const struct hyptrace_event hyptrace_events[];
 extern const size_t hyptrace_nr_events;
+const struct hyptrace_event *hyptrace_find_event(unsigned short id);
 
 #endif /* HYPTRACE_HOST_HYPTRACE_H */

@@ -2,32 +2,35 @@
 /*
  * hyptrace.ko: shows the hyptrace hypervisor's trace buffers in tracefs, at
  * /sys/kernel/tracing/remotes/hypervisor/, through the kernel's trace_remote
- * framework, as pKVM's arch/arm64/kvm/hyp_trace.c does for pKVM.
+ * framework, as pKVM's arch/arm64/kvm/hyp_trace.c does for pKVM; on kernels
+ * without trace_remote (before 7.1, and distribution configs that leave it
+ * out), the same files at /sys/kernel/debug/hyptrace/ (fallback.c).
  *
  * Loading finds the hypervisor, checks that what it reports agrees with the
- * device tree and with this kernel, maps the trace carve-out and registers
- * the remote. Anything unexpected fails the load with one line saying what:
+ * device tree and with this kernel, maps the trace carve-out and starts the
+ * front end. Anything unexpected fails the load with one line saying what:
  * the module reads pages another agent writes, and guessing is how a reader
  * ends up following a bad pointer.
  *
  * There is no module_exit: trace_remote has no way to unregister a remote,
- * and it keeps pointers to our callbacks and events for good.
+ * and it keeps pointers to our callbacks and events for good; the fallback
+ * keeps the same rule, so that both behave alike.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
 #include <linux/init.h>
 #include <linux/io.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_reserved_mem.h>
-#include <linux/trace_remote.h>
-#include <linux/unaligned.h>
 
 #include <asm/cpufeature.h>
 #include <asm/sysreg.h>
 #include <asm/virt.h>
 
+#include "compat.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
 
@@ -231,30 +234,10 @@ static int __init hyptrace_init(void)
 		return -ENOMEM;
 	}
 
-	ret = trace_remote_register("hypervisor", &hyptrace_remote_callbacks,
-				    ht, hyptrace_events, hyptrace_nr_events);
-	if (ret && !ht->remote_attached && ret == -ENOMEM) {
-		/* Nothing in tracefs points at us: the load can fail */
-		pr_err("cannot create remotes/hypervisor in tracefs (%d)\n",
-		       ret);
+	ret = hyptrace_frontend_init(ht);
+	if (ret)
 		memunmap(ht->carveout);
-		return ret;
-	}
-	if (ret) {
-		/*
-		 * trace_remote leaves a half-made remote holding our
-		 * callbacks: unloading the module would leave it pointing
-		 * at freed code.
-		 */
-		pr_err("remotes/hypervisor is incomplete (%d); the module stays loaded\n",
-		       ret);
-		return 0;
-	}
-
-	pr_info("hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/tracing/remotes/hypervisor\n",
-		HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
-		&ht->carveout_base, ht->carveout_size >> 20);
-	return 0;
+	return ret;
 }
 module_init(hyptrace_init);
 

@@ -40,26 +40,20 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/splice.h>
-#include <linux/tracefs.h>
 #include <linux/uio.h>
-#include <linux/unaligned.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "hyptrace.h"
-#include "ring_buffer.h"
-#include "trace_desc.h"
 
 /* How often a waiting reader looks for a new page: the hypervisor never calls */
 static unsigned int raw_poll_ms = 10;
@@ -131,11 +125,10 @@ int hyptrace_raw_init(struct hyptrace *ht)
 	return 0;
 }
 
-static struct rb_desc_cpu *raw_desc_cpu(struct hyptrace *ht, unsigned int cpu)
+/* Serialises the consumption of @cpu's pages, by any reader */
+struct mutex *hyptrace_cpu_lock(unsigned int cpu)
 {
-	struct rb_trace_desc *desc = (struct rb_trace_desc *)ht->desc;
-
-	return rb_desc_entry(desc, desc->struct_len, cpu);
+	return &raw_cpus[cpu].lock;
 }
 
 static void raw_cpu_rewind(struct raw_cpu *rc)
@@ -155,7 +148,7 @@ void hyptrace_raw_loaded(struct hyptrace *ht)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
-		struct rb_desc_cpu *e = raw_desc_cpu(ht, cpu);
+		struct rb_desc_cpu *e = hyptrace_desc_cpu(ht, cpu);
 
 		atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
 		raw_cpus[cpu].meta = (struct rb_meta *)(unsigned long)e->meta_va;
@@ -187,6 +180,30 @@ bool hyptrace_raw_claim_tracefs(unsigned int cpu)
 }
 
 /*
+ * Claim @cpu for the raw files (trace_remote's front end, @ht->lock held):
+ * -EBUSY if trace_pipe already took a page of it.
+ */
+int hyptrace_raw_claim_raw(struct hyptrace *ht, unsigned int cpu)
+{
+	int old, ret;
+
+	old = atomic_cmpxchg(&raw_cpus[cpu].owner, OWNER_NONE, OWNER_RAW);
+	if (old == OWNER_TRACEFS) {
+		pr_info_ratelimited("trace_pipe_raw of CPU %u: trace_pipe is consuming this CPU's pages; reset the buffer (write to trace) to read it raw\n",
+				    cpu);
+		return -EBUSY;
+	}
+	if (old == OWNER_RAW)
+		return 0;
+	/* From now on trace_remote sees nothing to read on this CPU */
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_HIDE_COUNTERS, cpu, 1, 0, 0,
+			    NULL, 0);
+	if (ret)
+		atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
+	return ret;
+}
+
+/*
  * Walk the events in the @len bytes at @data, from time @ts, but no record
  * that would end past @limit: returns where the walk stopped, with *@ts
  * the time of the last event walked and *@events the data events among
@@ -197,76 +214,37 @@ bool hyptrace_raw_claim_tracefs(unsigned int cpu)
 static u32 raw_walk(const u8 *data, u32 len, u32 limit, u64 *ts,
 		    u64 *events, bool *malformed)
 {
+	struct hyptrace_rec rec;
 	u32 off = 0;
+	int ret;
 
 	*malformed = false;
-	while (len - off >= RB_EVENT_HDR_SIZE) {
-		u32 hdr = get_unaligned_le32(data + off);
-		u32 type = hdr & ((1U << RB_TYPE_LEN_BITS) - 1);
-		u32 delta = hdr >> RB_TYPE_LEN_BITS;
-		u64 t = *ts;
-		u32 array0 = 0, size;
-		bool data_event = false;
-
-		if (type == 0 || type > RB_TYPE_DATA_MAX) {
-			if (len - off < 8)
-				break;
-			array0 = get_unaligned_le32(data + off + 4);
-		}
-		switch (type) {
-		case 0:
-			size = array0 + 4;
-			if (array0 < 4)
-				goto bad;
-			t += delta;
-			data_event = true;
-			break;
-		case RB_TYPE_PADDING:
-			if (!delta)	/* the rest of the page is unused */
-				return len;
-			size = array0 + 4;
-			break;
-		case RB_TYPE_TIME_EXTEND:
-			size = RB_TS_EXTEND_SIZE;
-			t += delta + ((u64)array0 << RB_TS_SHIFT);
-			break;
-		case RB_TYPE_TIME_STAMP:
-			size = RB_TS_EXTEND_SIZE;
-			t = (t & ~((1ULL << RB_TS_EXT_BITS) - 1)) |
-			    (delta + ((u64)array0 << RB_TS_SHIFT));
-			break;
-		default:
-			size = RB_EVENT_HDR_SIZE + 4 * type;
-			t += delta;
-			data_event = true;
-			break;
-		}
-		if (size > len - off)
-			goto bad;
-		if (size > limit - off)
+	while (!(ret = hyptrace_rec_decode(data, len, off, &rec))) {
+		if (rec.kind == HYPTRACE_REC_END)
+			return len;
+		if (rec.size > limit - off)
 			return off;
-		off += size;
-		*ts = t;
-		*events += data_event;
+		off += rec.size;
+		*ts = hyptrace_rec_time(&rec, *ts);
+		*events += rec.kind == HYPTRACE_REC_DATA;
 	}
-	if (off == len)
+	if (ret == -ENODATA && off == len)
 		return off;
-bad:
 	*malformed = true;
 	return len;
 }
 
 /*
- * Put the events of the reader page from @rc->read to @commit into @rf's
- * page, in the kernel's format. When events were lost before them, their
- * count goes after the data; if the events fill the page, the last ones
- * wait for the next read so that the count always fits (the kernel would
- * set the flag alone and leave the count unknown).
+ * Put the events of @cpu's reader page from @rc->read to @commit into @dst,
+ * in the kernel's format. When events were lost before them, their count
+ * goes after the data; if the events fill the page, the last ones wait for
+ * the next read so that the count always fits (the kernel would set the
+ * flag alone and leave the count unknown).
  */
-static void raw_take(struct raw_file *rf, struct raw_cpu *rc,
-		     const struct rb_data_page *src, u32 commit)
+static void raw_take(struct rb_data_page *dst, unsigned int cpu,
+		     struct raw_cpu *rc, const struct rb_data_page *src,
+		     u32 commit)
 {
-	struct rb_data_page *dst = rf->page;
 	u32 len = commit - rc->read, limit = len, end;
 	u64 flags = 0, ts, events = 0;
 	bool malformed;
@@ -279,7 +257,7 @@ static void raw_take(struct raw_file *rf, struct raw_cpu *rc,
 	len = raw_walk(dst->data, len, limit, &ts, &events, &malformed);
 	if (malformed)
 		pr_warn_ratelimited("CPU %u: the hypervisor's page holds a malformed event\n",
-				    rf->cpu);
+				    cpu);
 	end = len;
 	if (rc->lost) {
 		flags |= RB_MISSED_EVENTS;
@@ -299,18 +277,18 @@ static void raw_take(struct raw_file *rf, struct raw_cpu *rc,
 	rc->events += events;
 	rc->pages++;
 	rc->bytes += len;
-	rf->len = RB_PAGE_SIZE;
-	rf->pos = 0;
 }
 
 /*
- * Fill @rf's page with the next events of its CPU: 0, -EAGAIN when there
- * are none yet, or another -errno. Called with the CPU's raw lock held.
+ * Fill @dst with the next events of @cpu from the hypervisor: 0, -EAGAIN
+ * when there are none yet, or another -errno. Called with the CPU's lock
+ * held.
  */
-static int raw_fill(struct raw_file *rf)
+int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
+		      struct rb_data_page *dst)
 {
-	struct raw_cpu *rc = &raw_cpus[rf->cpu];
-	struct rb_desc_cpu *e = raw_desc_cpu(rf->ht, rf->cpu);
+	struct raw_cpu *rc = &raw_cpus[cpu];
+	struct rb_desc_cpu *e = hyptrace_desc_cpu(ht, cpu);
 	struct rb_meta *meta = rc->meta;
 	bool swapped = false;
 	int ret;
@@ -323,7 +301,7 @@ static int raw_fill(struct raw_file *rf)
 
 		if (id >= e->nr_page_va) {
 			pr_err_ratelimited("CPU %u: reader page %u, the buffer has %u\n",
-					   rf->cpu, id, e->nr_page_va);
+					   cpu, id, e->nr_page_va);
 			return -EIO;
 		}
 		src = (const struct rb_data_page *)(unsigned long)e->page_va[id];
@@ -331,17 +309,17 @@ static int raw_fill(struct raw_file *rf)
 		commit = smp_load_acquire(&src->commit) & ~RB_COMMIT_FLAGS;
 		if (commit > RB_PAGE_CAPACITY) {
 			pr_err_ratelimited("CPU %u: page %u claims %u bytes\n",
-					   rf->cpu, id, commit);
+					   cpu, id, commit);
 			return -EIO;
 		}
 		if (commit > rc->read) {
-			raw_take(rf, rc, src, commit);
+			raw_take(dst, cpu, rc, src, commit);
 			return 0;
 		}
 		if (swapped)
 			return -EAGAIN;
 
-		ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, rf->cpu,
+		ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu,
 				    0, 0, 0, NULL,
 				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
 		if (ret)
@@ -351,6 +329,18 @@ static int raw_fill(struct raw_file *rf)
 		rc->lost += READ_ONCE(meta->reader.lost_events);
 		swapped = true;
 	}
+}
+
+/* The next page for @rf from the front end, if there is one */
+static int raw_fill(struct raw_file *rf)
+{
+	int ret = hyptrace_raw_source(rf->ht, rf->cpu, rf->page);
+
+	if (!ret) {
+		rf->len = RB_PAGE_SIZE;
+		rf->pos = 0;
+	}
+	return ret;
 }
 
 /*
@@ -429,7 +419,7 @@ static int raw_open(struct inode *inode, struct file *file)
 	struct hyptrace *ht = raw_ht;
 	unsigned int cpu = (unsigned long)inode->i_private;
 	struct raw_file *rf;
-	int old, ret = 0;
+	int ret;
 
 	rf = kzalloc_obj(*rf);
 	if (!rf)
@@ -443,31 +433,9 @@ static int raw_open(struct inode *inode, struct file *file)
 	rf->cpu = cpu;
 
 	mutex_lock(&ht->lock);
-	if (!ht->desc || ht->unload_deferred) {
-		pr_info_ratelimited("trace_pipe_raw of CPU %u: no buffer is loaded (write 1 to tracing_on first)\n",
-				    cpu);
-		ret = -ENODATA;
-		goto out;
-	}
-	old = atomic_cmpxchg(&raw_cpus[cpu].owner, OWNER_NONE, OWNER_RAW);
-	if (old == OWNER_TRACEFS) {
-		pr_info_ratelimited("trace_pipe_raw of CPU %u: trace_pipe is consuming this CPU's pages; reset the buffer (write to trace) to read it raw\n",
-				    cpu);
-		ret = -EBUSY;
-		goto out;
-	}
-	/* From now on trace_remote sees nothing to read on this CPU */
-	if (old == OWNER_NONE) {
-		ret = hyptrace_call(HYPTRACE_CALL_TRACE_HIDE_COUNTERS, cpu, 1,
-				    0, 0, NULL, 0);
-		if (ret) {
-			atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
-			goto out;
-		}
-	}
-	if (!ht->raw_open++)
+	ret = hyptrace_raw_attach(ht, cpu);
+	if (!ret && !ht->raw_open++)
 		schedule_delayed_work(&raw_tick_work, 0);
-out:
 	mutex_unlock(&ht->lock);
 	if (ret) {
 		free_page((unsigned long)rf->page);
@@ -484,23 +452,21 @@ static int raw_release(struct inode *inode, struct file *file)
 	struct hyptrace *ht = rf->ht;
 
 	mutex_lock(&ht->lock);
-	if (!--ht->raw_open) {
+	if (!--ht->raw_open)
 		cancel_delayed_work(&raw_tick_work);
-		if (ht->unload_deferred)
-			hyptrace_buffer_unload(ht);
-	}
+	hyptrace_raw_detach(ht);
 	mutex_unlock(&ht->lock);
 	free_page((unsigned long)rf->page);
 	kfree(rf);
 	return 0;
 }
 
-static const struct file_operations raw_fops = {
+const struct file_operations hyptrace_raw_fops = {
 	.owner		= THIS_MODULE,
 	.open		= raw_open,
 	.release	= raw_release,
 	.read_iter	= raw_read_iter,
-	.splice_read	= copy_splice_read,
+	.splice_read	= hyptrace_splice_read,
 	.poll		= raw_poll,
 };
 
@@ -559,42 +525,10 @@ static int stats_open(struct inode *inode, struct file *file)
 	return single_open(file, stats_show, inode->i_private);
 }
 
-static const struct file_operations stats_fops = {
+const struct file_operations hyptrace_stats_fops = {
 	.owner		= THIS_MODULE,
 	.open		= stats_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
-
-/*
- * Put the files into the per_cpu/cpuN directories trace_remote made for
- * every possible CPU. tracefs offers modules no way to make directories,
- * but a file may go into any of them.
- */
-int hyptrace_raw_create_files(struct hyptrace *ht, struct dentry *remote)
-{
-	struct dentry *per_cpu, *dir;
-	unsigned int cpu;
-	char name[16];
-	int ret = 0;
-
-	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), remote);
-	if (IS_ERR(per_cpu))
-		return PTR_ERR(per_cpu);
-	for (cpu = 0; cpu < ht->nr_cpus && !ret; cpu++) {
-		snprintf(name, sizeof(name), "cpu%u", cpu);
-		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
-		if (IS_ERR(dir))	/* not a possible CPU */
-			continue;
-		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
-					 (void *)(unsigned long)cpu, &raw_fops) ||
-		    !tracefs_create_file("stats", 0440, dir,
-					 (void *)(unsigned long)cpu,
-					 &stats_fops))
-			ret = -ENOMEM;
-		dput(dir);
-	}
-	dput(per_cpu);
-	return ret;
-}

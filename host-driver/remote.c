@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace_remote callbacks for remotes/hypervisor/, each one hypercall,
- * the two files pKVM's hypervisor remote adds: write_event, for the ftrace
- * selftests, and trace_clock, which tells readers what the timestamps are;
- * overwrite, which picks what a full buffer loses, and the per-CPU raw
- * files (raw.c).
+ * The front end for kernels with CONFIG_TRACE_REMOTE: the remote
+ * remotes/hypervisor/ in tracefs. Here are the trace_remote callbacks, each
+ * one hypercall, the two files pKVM's hypervisor remote adds: write_event,
+ * for the ftrace selftests, and trace_clock, which tells readers what the
+ * timestamps are; overwrite, which picks what a full buffer loses, and the
+ * per-CPU raw files (raw.c), which share the CPUs with trace_remote's reader
+ * one consumer per CPU.
  *
  * trace_remote calls load, unload, enable_tracing and enable_event under its
  * mutex, and swap_reader_page and reset under a raw spinlock with interrupts
@@ -12,55 +14,77 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/build_bug.h>
 #include <linux/cleanup.h>
+#include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
+#include <linux/namei.h>
+#include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 #include <linux/trace_remote.h>
+#include <linux/trace_remote_event.h>
 #include <linux/tracefs.h>
+#include <uapi/linux/trace_mmap.h>
 
 #include "hyptrace.h"
+#include "hyp_events.h"
+
+/* The kernel reads our descriptor as its own: the layouts must be one. */
+static_assert(sizeof(struct rb_trace_desc) == sizeof(struct trace_buffer_desc));
+static_assert(offsetof(struct rb_trace_desc, nr_cpus) ==
+	      offsetof(struct trace_buffer_desc, nr_cpus));
+static_assert(offsetof(struct rb_trace_desc, struct_len) ==
+	      offsetof(struct trace_buffer_desc, struct_len));
+static_assert(offsetof(struct rb_trace_desc, data) ==
+	      offsetof(struct trace_buffer_desc, __data));
+static_assert(sizeof(struct rb_desc_cpu) == sizeof(struct ring_buffer_desc));
+static_assert(offsetof(struct rb_desc_cpu, cpu) ==
+	      offsetof(struct ring_buffer_desc, cpu));
+static_assert(offsetof(struct rb_desc_cpu, nr_page_va) ==
+	      offsetof(struct ring_buffer_desc, nr_page_va));
+static_assert(offsetof(struct rb_desc_cpu, meta_va) ==
+	      offsetof(struct ring_buffer_desc, meta_va));
+static_assert(offsetof(struct rb_desc_cpu, page_va) ==
+	      offsetof(struct ring_buffer_desc, page_va));
+static_assert(sizeof_field(struct rb_desc_cpu, meta_va) ==
+	      sizeof_field(struct ring_buffer_desc, meta_va));
+
+/* ... and so must the pages the hypervisor writes and the kernel reads. */
+static_assert(sizeof(struct rb_meta) == sizeof(struct trace_buffer_meta));
+static_assert(offsetof(struct rb_meta, reader.id) ==
+	      offsetof(struct trace_buffer_meta, reader.id));
+static_assert(offsetof(struct rb_meta, entries) ==
+	      offsetof(struct trace_buffer_meta, entries));
+static_assert(RB_PAGE_SIZE == PAGE_SIZE);
+static_assert(RB_PAGE_HDR_SIZE == BUF_PAGE_HDR_SIZE);
+
+/* The remote writes the payload structs, the kernel reads the id at 0. */
+static_assert(sizeof(struct hyp_event_hdr) == sizeof(struct remote_event_hdr));
+static_assert(offsetof(struct hyp_event_hdr, id) ==
+	      offsetof(struct remote_event_hdr, id));
+
+/* events.c's table as trace_remote takes it; it writes .remote, .enabled */
+static struct remote_event remote_events[HYP_NR_EVENTS];
 
 static struct trace_buffer_desc *hyptrace_load(unsigned long size, void *priv)
 {
-	return hyptrace_buffer_load(priv, size);
+	return (struct trace_buffer_desc *)hyptrace_buffer_load(priv, size);
 }
 
 static void hyptrace_unload(struct trace_buffer_desc *desc, void *priv)
 {
 	struct hyptrace *ht = priv;
 
-	if (WARN_ON(desc != ht->desc))
+	if (WARN_ON(desc != (struct trace_buffer_desc *)ht->desc))
 		return;
 	hyptrace_buffer_release(ht);
 }
 
-/*
- * The clock goes first, so that the first event is stamped right; it stops
- * with tracing, since nothing is stamped then.
- */
 static int hyptrace_enable_tracing(bool enable, void *priv)
 {
-	int ret;
-
-	if (enable) {
-		ret = hyptrace_clock_start();
-		if (ret)
-			return ret;
-	} else {
-		hyptrace_clock_stop();
-	}
-
-	ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE, enable, 0, 0, 0, NULL,
-			    0);
-	if (ret) {
-		/* trace_remote keeps the old state: so does the clock */
-		if (enable)
-			hyptrace_clock_stop();
-		else
-			hyptrace_clock_start();
-	}
-	return ret;
+	return hyptrace_tracing_enable(enable);
 }
 
 static int hyptrace_swap_reader_page(unsigned int cpu, void *priv)
@@ -89,71 +113,38 @@ static int hyptrace_enable_event(unsigned short id, bool enable, void *priv)
 			     NULL, 0);
 }
 
-/* The hypervisor stamps events with CLOCK_BOOTTIME (clock.c). */
-static int trace_clock_show(struct seq_file *m, void *v)
-{
-	seq_puts(m, "[boot]\n");
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(trace_clock);
-
-/* A selftest event carrying the number written, on the writer's CPU. */
-static ssize_t write_event_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	u64 val;
-	int ret;
-
-	ret = kstrtoull_from_user(ubuf, count, 10, &val);
-	if (ret)
-		return ret;
-	ret = hyptrace_call(HYPTRACE_CALL_TRACE_WRITE_EVENT, val, 0, 0, 0,
-			    NULL, 0);
-	return ret ? ret : count;
-}
-
-static const struct file_operations write_event_fops = {
-	.write = write_event_write,
-};
-
 /*
- * What a full buffer loses: 1 (the default, as the kernel's own
- * options/overwrite) the oldest page, a flight recorder; 0 the newest
- * events, counted as "dropped events" in per_cpu/cpuN/stats. Like
- * buffer_size_kb it applies at the next load, so it cannot change while a
- * buffer is loaded.
+ * Put the raw files into the per_cpu/cpuN directories trace_remote made for
+ * every possible CPU. tracefs offers modules no way to make directories,
+ * but a file may go into any of them.
  */
-static ssize_t overwrite_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos)
+static int create_raw_files(struct hyptrace *ht, struct dentry *remote)
 {
-	struct hyptrace *ht = file_inode(file)->i_private;
-	char buf[3];
+	struct dentry *per_cpu, *dir;
+	unsigned int cpu;
+	char name[16];
+	int ret = 0;
 
-	snprintf(buf, sizeof(buf), "%d\n", !READ_ONCE(ht->no_overwrite));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), remote);
+	if (IS_ERR(per_cpu))
+		return PTR_ERR(per_cpu);
+	for (cpu = 0; cpu < ht->nr_cpus && !ret; cpu++) {
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
+		if (IS_ERR(dir))	/* not a possible CPU */
+			continue;
+		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
+					 (void *)(unsigned long)cpu,
+					 &hyptrace_raw_fops) ||
+		    !tracefs_create_file("stats", 0440, dir,
+					 (void *)(unsigned long)cpu,
+					 &hyptrace_stats_fops))
+			ret = -ENOMEM;
+		dput(dir);
+	}
+	dput(per_cpu);
+	return ret;
 }
-
-static ssize_t overwrite_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	struct hyptrace *ht = file_inode(file)->i_private;
-	bool val;
-	int ret;
-
-	ret = kstrtobool_from_user(ubuf, count, &val);
-	if (ret)
-		return ret;
-	guard(mutex)(&ht->lock);
-	if (ht->desc && ht->no_overwrite == val)
-		return -EBUSY;
-	ht->no_overwrite = !val;
-	return count;
-}
-
-static const struct file_operations overwrite_fops = {
-	.read = overwrite_read,
-	.write = overwrite_write,
-};
 
 static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 {
@@ -162,17 +153,17 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 	/* From here on trace_remote keeps pointers to us even on failure */
 	ht->remote_attached = true;
 	if (!tracefs_create_file("write_event", 0200, d, NULL,
-				 &write_event_fops))
+				 &hyptrace_write_event_fops))
 		return -ENOMEM;
 	if (!tracefs_create_file("trace_clock", 0440, d, NULL,
-				 &trace_clock_fops))
+				 &hyptrace_trace_clock_fops))
 		return -ENOMEM;
-	if (!tracefs_create_file("overwrite", 0640, d, ht, &overwrite_fops))
+	if (!tracefs_create_file("overwrite", 0640, d, ht, &hyptrace_overwrite_fops))
 		return -ENOMEM;
-	return hyptrace_raw_create_files(ht, d);
+	return create_raw_files(ht, d);
 }
 
-struct trace_remote_callbacks hyptrace_remote_callbacks = {
+static struct trace_remote_callbacks hyptrace_remote_callbacks = {
 	.init			= hyptrace_init_tracefs,
 	.load_trace_buffer	= hyptrace_load,
 	.unload_trace_buffer	= hyptrace_unload,
@@ -181,3 +172,73 @@ struct trace_remote_callbacks hyptrace_remote_callbacks = {
 	.reset			= hyptrace_reset,
 	.enable_event		= hyptrace_enable_event,
 };
+
+/*
+ * A raw file of @cpu opens: the buffer trace_remote loaded must still be
+ * there, and the CPU must not be trace_pipe's.
+ */
+int hyptrace_raw_attach(struct hyptrace *ht, unsigned int cpu)
+{
+	lockdep_assert_held(&ht->lock);
+	if (!ht->desc || ht->unload_deferred) {
+		pr_info_ratelimited("trace_pipe_raw of CPU %u: no buffer is loaded (write 1 to tracing_on first)\n",
+				    cpu);
+		return -ENODATA;
+	}
+	return hyptrace_raw_claim_raw(ht, cpu);
+}
+
+/* The last raw file closed after trace_remote let the buffer go: unload */
+void hyptrace_raw_detach(struct hyptrace *ht)
+{
+	lockdep_assert_held(&ht->lock);
+	if (!ht->raw_open && ht->unload_deferred)
+		hyptrace_buffer_unload(ht);
+}
+
+/* A raw CPU's pages come straight from the hypervisor */
+int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
+			struct rb_data_page *dst)
+{
+	return hyptrace_raw_fill(ht, cpu, dst);
+}
+
+int hyptrace_frontend_init(struct hyptrace *ht)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < HYP_NR_EVENTS; i++) {
+		const struct hyptrace_event *ev = &hyptrace_events[i];
+
+		strscpy(remote_events[i].name, ev->name);
+		remote_events[i].id = ev->id;
+		remote_events[i].fields = ev->fields;
+		/* trace_remote only reads the format through its char * */
+		remote_events[i].print_fmt = (char *)ev->print_fmt;
+		remote_events[i].print = ev->print;
+	}
+
+	ret = trace_remote_register("hypervisor", &hyptrace_remote_callbacks,
+				    ht, remote_events, HYP_NR_EVENTS);
+	if (ret && !ht->remote_attached && ret == -ENOMEM) {
+		/* Nothing in tracefs points at us: the load can fail */
+		pr_err("cannot create remotes/hypervisor in tracefs (%d)\n",
+		       ret);
+		return ret;
+	}
+	if (ret) {
+		/*
+		 * trace_remote leaves a half-made remote holding our
+		 * callbacks: unloading the module would leave it pointing
+		 * at freed code.
+		 */
+		pr_err("remotes/hypervisor is incomplete (%d); the module stays loaded\n",
+		       ret);
+		return 0;
+	}
+	pr_info("hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/tracing/remotes/hypervisor\n",
+		HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
+		&ht->carveout_base, ht->carveout_size >> 20);
+	return 0;
+}

@@ -217,9 +217,8 @@ static int set(const char *dir, const char *file, const char *val)
 }
 
 /* An empty hypervisor buffer, the events asked for, and tracing on. */
-static int start_hypervisor(const struct rec_opts *o)
+static int start_hypervisor(const char *dir, const struct rec_opts *o)
 {
-	const char *dir = TRACEFS_HYP_REMOTE;
 	char file[PATH_MAX], kb[32];
 	unsigned int i;
 
@@ -274,11 +273,11 @@ static int start_host(const struct rec_opts *o)
 	return set(dir, "tracing_on", "1");
 }
 
-static void stop_tracing(bool host)
+static void stop_tracing(const char *hyp_dir, bool host)
 {
 	char err[512];
 
-	if (tfs_write(TRACEFS_HYP_REMOTE, "tracing_on", "0", err, sizeof(err)))
+	if (tfs_write(hyp_dir, "tracing_on", "0", err, sizeof(err)))
 		ht_err(SUB, "%s", err);
 	if (host &&
 	    (tfs_write(TRACEFS_ROOT, "tracing_on", "0", err, sizeof(err)) ||
@@ -421,8 +420,7 @@ static int finish(struct rec_source *src)
 int cmd_record(int argc, char **argv)
 {
 	struct rec_source srcs[2] = {
-		{ .what = "hypervisor", .dir = TRACEFS_HYP_REMOTE,
-		  .system = "hypervisor" },
+		{ .what = "hypervisor", .system = "hypervisor" },
 		{ .what = "host kernel", .dir = TRACEFS_ROOT },
 	};
 	unsigned int nr = 1, i;
@@ -434,9 +432,10 @@ int cmd_record(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o))
 		return HT_EXIT_USAGE;
-	if (!tfs_exists(TRACEFS_HYP_REMOTE, "tracing_on")) {
-		ht_err(SUB, "no %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
-		       TRACEFS_HYP_REMOTE);
+	srcs[0].dir = tfs_hyp_dir();
+	if (!srcs[0].dir) {
+		ht_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
+		       TRACEFS_HYP_REMOTE, DEBUGFS_HYP);
 		return HT_EXIT_FAIL;
 	}
 	srcs[0].output = strdup(o.output);
@@ -451,7 +450,7 @@ int cmd_record(int argc, char **argv)
 		if (!srcs[i].output || pick_cpus(&srcs[i], &o))
 			return HT_EXIT_FAIL;
 	}
-	if (start_hypervisor(&o) || (o.nr_host && start_host(&o)))
+	if (start_hypervisor(srcs[0].dir, &o) || (o.nr_host && start_host(&o)))
 		goto out_stop;
 	for (i = 0; i < nr; i++) {
 		if (rec_open(&srcs[i], err, sizeof(err))) {
@@ -472,7 +471,7 @@ int cmd_record(int argc, char **argv)
 		/* Ctrl-C went to the command too; let it finish */
 		waitpid(child, &child_status, 0);
 	}
-	stop_tracing(o.nr_host);
+	stop_tracing(srcs[0].dir, o.nr_host);
 	ret = HT_EXIT_OK;
 	for (i = 0; i < nr; i++) {
 		if (finish(&srcs[i]))
@@ -494,8 +493,8 @@ out_close:
 	for (i = 0; i < nr; i++)
 		rec_close(&srcs[i], false);
 out_stop:
-	stop_tracing(o.nr_host);
+	stop_tracing(srcs[0].dir, o.nr_host);
 	/* Give the pages back: the buffer unloads once it is empty */
-	tfs_write(TRACEFS_HYP_REMOTE, "trace", "0", err, sizeof(err));
+	tfs_write(srcs[0].dir, "trace", "0", err, sizeof(err));
 	return ret;
 }

@@ -122,3 +122,12 @@ int tfs_exists(const char *dir, const char *file)
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	return access(path, F_OK) == 0;
 }
+
+const char *tfs_hyp_dir(void)
+{
+	if (tfs_exists(TRACEFS_HYP_REMOTE, "tracing_on"))
+		return TRACEFS_HYP_REMOTE;
+	if (tfs_exists(DEBUGFS_HYP, "tracing_on"))
+		return DEBUGFS_HYP;
+	return NULL;
+}

@@ -10,6 +10,8 @@
 
 #define TRACEFS_ROOT		"/sys/kernel/tracing"
 #define TRACEFS_HYP_REMOTE	TRACEFS_ROOT "/remotes/hypervisor"
+/* The same files, where the kernel has no trace_remote (hyptrace.ko) */
+#define DEBUGFS_HYP		"/sys/kernel/debug/hyptrace"
 
 /* One tracefs file's text, read whole. */
 struct tfs_text {
@@ -31,5 +33,11 @@ unsigned long long tfs_stat(const char *dir, const char *file,
 
 /* Whether @dir/@file exists. */
 int tfs_exists(const char *dir, const char *file);
+
+/*
+ * The hypervisor's files: the trace_remote remote, or else the module's own
+ * copy in debugfs; NULL when neither is there.
+ */
+const char *tfs_hyp_dir(void);
 
 #endif /* HYPTRACE_TOOLS_TRACEFS_H */
