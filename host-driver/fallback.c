@@ -245,16 +245,15 @@ static int create_per_cpu(struct hyptrace *ht, struct dentry *root)
 			continue;
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		dir = debugfs_create_dir(name, per_cpu);
-		debugfs_create_file("trace", 0640, dir, FB_CPU_PRIVATE(cpu),
-				    &fb_trace_fops);
-		debugfs_create_file("trace_pipe", 0440, dir,
-				    FB_CPU_PRIVATE(cpu), &fb_trace_pipe_fops);
-		debugfs_create_file("trace_pipe_raw", 0440, dir,
-				    (void *)(unsigned long)cpu,
-				    &hyptrace_raw_fops);
-		debugfs_create_file("stats", 0440, dir,
-				    (void *)(unsigned long)cpu,
-				    &hyptrace_stats_fops);
+		/* The raw files' i_private is the CPU itself (raw.c) */
+		fb_file("trace", 0640, dir, FB_CPU_PRIVATE(cpu),
+			&fb_trace_fops);
+		fb_file("trace_pipe", 0440, dir, FB_CPU_PRIVATE(cpu),
+			&fb_trace_pipe_fops);
+		fb_file("trace_pipe_raw", 0440, dir, (void *)(unsigned long)cpu,
+			&hyptrace_raw_fops);
+		fb_file("stats", 0440, dir, (void *)(unsigned long)cpu,
+			&hyptrace_stats_fops);
 	}
 	return IS_ERR(per_cpu) ? PTR_ERR(per_cpu) : 0;
 }
@@ -279,19 +278,15 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 		       FB_DIR, PTR_ERR(root));
 		return PTR_ERR(root);
 	}
-	debugfs_create_file("tracing_on", 0640, root, ht, &tracing_on_fops);
-	debugfs_create_file("buffer_size_kb", 0640, root, ht,
-			    &buffer_size_kb_fops);
-	debugfs_create_file("trace", 0640, root, FB_CPU_PRIVATE(FB_ALL_CPUS),
-			    &fb_trace_fops);
-	debugfs_create_file("trace_pipe", 0440, root,
-			    FB_CPU_PRIVATE(FB_ALL_CPUS), &fb_trace_pipe_fops);
-	debugfs_create_file("trace_clock", 0440, root, ht,
-			    &hyptrace_trace_clock_fops);
-	debugfs_create_file("write_event", 0200, root, ht,
-			    &hyptrace_write_event_fops);
-	debugfs_create_file("overwrite", 0640, root, ht,
-			    &hyptrace_overwrite_fops);
+	fb_file("tracing_on", 0640, root, ht, &tracing_on_fops);
+	fb_file("buffer_size_kb", 0640, root, ht, &buffer_size_kb_fops);
+	fb_file("trace", 0640, root, FB_CPU_PRIVATE(FB_ALL_CPUS),
+		&fb_trace_fops);
+	fb_file("trace_pipe", 0440, root, FB_CPU_PRIVATE(FB_ALL_CPUS),
+		&fb_trace_pipe_fops);
+	fb_file("trace_clock", 0440, root, ht, &hyptrace_trace_clock_fops);
+	fb_file("write_event", 0200, root, ht, &hyptrace_write_event_fops);
+	fb_file("overwrite", 0640, root, ht, &hyptrace_overwrite_fops);
 	ret = create_per_cpu(ht, root);
 	if (!ret)
 		ret = fb_events_create(ht, root);

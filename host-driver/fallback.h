@@ -9,6 +9,7 @@
 #ifndef HYPTRACE_HOST_FALLBACK_H
 #define HYPTRACE_HOST_FALLBACK_H
 
+#include <linux/debugfs.h>
 #include <linux/types.h>
 
 struct dentry;
@@ -25,6 +26,19 @@ struct hyptrace;
 #define FB_ALL_CPUS		(-1)
 #define FB_CPU_PRIVATE(cpu)	((void *)(unsigned long)((cpu) + 1))
 int fb_file_cpu(const void *i_private);
+
+/*
+ * A file in debugfs, "unsafe": without debugfs' proxy around each call. The
+ * proxy passes on read() but not read_iter() or splice_read(), which
+ * trace_pipe_raw needs, and it only guards against removal, which never
+ * happens (the module stays loaded, as with trace_remote).
+ */
+static inline void fb_file(const char *name, umode_t mode,
+			   struct dentry *parent, void *data,
+			   const struct file_operations *fops)
+{
+	debugfs_create_file_unsafe(name, mode, parent, data, fops);
+}
 
 /* fallback.c: get and put with @ht->lock held */
 extern struct hyptrace *fb_ht;

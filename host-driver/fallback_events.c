@@ -10,7 +10,6 @@
  * The format files say what events.c describes, in the kernel's words, so
  * that trace-cmd and libtraceevent read them as they read trace_remote's.
  */
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
 #include <linux/seq_file.h>
@@ -230,11 +229,9 @@ int fb_events_create(struct hyptrace *ht, struct dentry *root)
 	size_t i;
 
 	events = debugfs_create_dir("events", root);
-	debugfs_create_file("enable", 0640, events, NULL, &all_enable_fops);
-	debugfs_create_file("header_page", 0440, events, NULL,
-			    &header_page_fops);
-	debugfs_create_file("header_event", 0440, events, NULL,
-			    &header_event_fops);
+	fb_file("enable", 0640, events, NULL, &all_enable_fops);
+	fb_file("header_page", 0440, events, NULL, &header_page_fops);
+	fb_file("header_event", 0440, events, NULL, &header_event_fops);
 	/* One system, named after the remote, as trace_remote makes it */
 	system = debugfs_create_dir("hypervisor", events);
 	for (i = 0; i < hyptrace_nr_events; i++) {
@@ -242,11 +239,9 @@ int fb_events_create(struct hyptrace *ht, struct dentry *root)
 		void *ev = (void *)&hyptrace_events[i];
 
 		dir = debugfs_create_dir(hyptrace_events[i].name, system);
-		debugfs_create_file("enable", 0640, dir, ev,
-				    &event_enable_fops);
-		debugfs_create_file("id", 0440, dir, ev, &event_id_fops);
-		debugfs_create_file("format", 0440, dir, ev,
-				    &event_format_fops);
+		fb_file("enable", 0640, dir, ev, &event_enable_fops);
+		fb_file("id", 0440, dir, ev, &event_id_fops);
+		fb_file("format", 0440, dir, ev, &event_format_fops);
 	}
 	return IS_ERR(system) ? PTR_ERR(system) : 0;
 }

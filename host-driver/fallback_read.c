@@ -21,8 +21,9 @@
  * Each page carries a sequence number, and pages leave the list only from
  * the front, below the consumers' place (or all at once, which moves that
  * place past them): so a place not before the consumers' names a page that
- * is still kept, and its pointer is good. A place before it is moved up. Everything per CPU is under
- * the CPU's lock (hyptrace_cpu_lock()), which the raw files take too.
+ * is still kept, and its pointer is good. A place before it is moved up.
+ * Everything per CPU is under the CPU's lock (hyptrace_cpu_lock()), which
+ * the raw files take too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

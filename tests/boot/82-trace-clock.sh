@@ -17,7 +17,7 @@ PROG=$HYPTRACE_BUILD/guest/clock_check
 
 # shellcheck disable=SC2016 # expands in the guest
 GUEST=$(trace_on_script 128 selftest)'
-/root/clock_check '$N' > /tmp/stamps
+/root/clock_check '$N' "$PWD/write_event" > /tmp/stamps
 echo 0 > tracing_on
 # "id ts_us" from the trace, "id before_ns after_ns" from the program.
 # Within the first second ts_us starts with 0, which busybox awk would

@@ -47,7 +47,7 @@ hyptrace record -o keep.dat -e selftest -b 7 -C 1 --no-overwrite -- sh stall.sh
 echo "@rc_keep=$?"
 hyptrace record -e nosuch -o bad.dat -- true 2>&1 | sed "s/^/@bad_event /"
 echo "@bad_event_rc=$?"
-cat /sys/kernel/tracing/remotes/hypervisor/buffer_size_kb | sed "s/^/@after_record /"
+cat "$(hyptrace-dir)/buffer_size_kb" | sed "s/^/@after_record /"
 for f in main.dat main-host.dat flight.dat keep.dat; do
 	echo "@B64 $f"; base64 $f; echo "@END $f"
 done

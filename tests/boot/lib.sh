@@ -17,7 +17,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 TEST_NAME=$(basename "$0" .sh)
-TEST_LOGS=$HYPTRACE_BUILD/test-logs
+TEST_LOGS=${HYPTRACE_TEST_LOGS:-$HYPTRACE_BUILD/test-logs}
 mkdir -p "$TEST_LOGS"
 
 # Set by boot().
@@ -102,14 +102,15 @@ cpu_list() {
 	if [ "$1" = 1 ]; then echo 0; else echo "0-$(($1 - 1))"; fi
 }
 
-# trace_on_script KB EVENT...: guest shell lines that go to the hypervisor
-# remote, start from an empty unloaded buffer of KB KiB per CPU, enable
+# trace_on_script KB EVENT...: guest shell lines that go to the hypervisor's
+# trace files (the remote, or hyptrace.ko's own on a kernel without
+# trace_remote: boot/rootfs/sbin/hyptrace-dir says which), start from an empty unloaded buffer of KB KiB per CPU, enable
 # only the named events ("all" for every one) and turn tracing on.
 trace_on_script() {
 	local kb=$1 ev
 	shift
 	echo 'set -e'
-	echo 'cd /sys/kernel/tracing/remotes/hypervisor'
+	echo 'cd "$(hyptrace-dir)"'
 	echo 'echo 0 > tracing_on'
 	echo 'echo 0 > trace'
 	echo "echo $kb > buffer_size_kb"

@@ -11,17 +11,23 @@
  * dropped the ones it does not.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#define WRITE_EVENT "/sys/kernel/tracing/remotes/hypervisor/write_event"
+/* The remote's file, or hyptrace.ko's own where the kernel lacks trace_remote */
+static const char *const write_event_paths[] = {
+	"/sys/kernel/tracing/remotes/hypervisor/write_event",
+	"/sys/kernel/debug/hyptrace/write_event",
+};
 
 int main(int argc, char **argv)
 {
 	unsigned long long first, i;
+	int p;
 	unsigned long count;
 	cpu_set_t set;
 	char buf[32];
@@ -40,9 +46,13 @@ int main(int argc, char **argv)
 		perror("sched_setaffinity");
 		return 1;
 	}
-	fd = open(WRITE_EVENT, O_WRONLY);
+	for (p = 0; p < 2; p++) {
+		fd = open(write_event_paths[p], O_WRONLY);
+		if (fd >= 0 || errno != ENOENT || p == 1)
+			break;
+	}
 	if (fd < 0) {
-		perror(WRITE_EVENT);
+		perror(write_event_paths[p]);
 		return 1;
 	}
 	for (i = first; i < first + count; i++) {
