@@ -587,6 +587,11 @@ static int fb_trace_show(struct seq_file *m, void *v)
 	mutex_lock(hyptrace_cpu_lock(cpu));
 	/* The page of cur may have been consumed since: print what is there */
 	if (!fb_next(&fb_cpus[cpu], cpu, &it->pos[cpu], &ev)) {
+		/*
+		 * As the kernel's non-consuming iterator, trace says nothing
+		 * of events lost before it started: trace_pipe reports them.
+		 */
+		ev.lost = 0;
 		trace_seq_init(&it->seq);
 		fb_print(&it->seq, &ev);
 		if (trace_seq_has_overflowed(&it->seq))
