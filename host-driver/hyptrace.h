@@ -10,6 +10,7 @@
  *		consumes which CPU
  *   clock.c	keeps the hypervisor's timestamps on CLOCK_BOOTTIME
  *   events.c	the struct remote_event array, from shared/hyp_events.h
+ *   cpumap.c	checks that the hypervisor's CPU numbers are Linux's
  */
 #ifndef HYPTRACE_HOST_HYPTRACE_H
 #define HYPTRACE_HOST_HYPTRACE_H
@@ -88,6 +89,9 @@ bool hyptrace_raw_claim_tracefs(unsigned int cpu);
 
 /* remote.c */
 extern struct trace_remote_callbacks hyptrace_remote_callbacks;
+
+/* cpumap.c */
+int hyptrace_check_cpu_map(struct hyptrace *ht);
 
 /* events.c */
 extern struct remote_event hyptrace_events[];
