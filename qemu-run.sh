@@ -31,6 +31,12 @@ Machine:
                       3); 2 is a GICv2 (GIC-400, as on a Raspberry Pi 4),
                       which serves at most 8 CPUs
   --mem SIZE          RAM size as QEMU takes it, e.g. 1G, 2048M (default 1G)
+  --dtb FILE          boot with this device tree instead of the one QEMU
+                      makes (QEMU -dtb; QEMU still fills in /chosen and
+                      /memory), e.g. one from --dump-dtb edited with dtc
+  --dump-dtb FILE     write the device tree QEMU makes for this machine
+                      (--cpu, --smp, --gic, --mem) to FILE and exit without
+                      booting
   --no-hyp            boot Linux directly, without the hypervisor (Linux then
                       enters at EL2); a baseline to compare with
   --hyp FILE          boot this hypervisor image instead of
@@ -73,6 +79,7 @@ Environment:
 Output:
   --log FILE          save the whole console output to FILE
   --quiet             do not show the console (or progress lines) on stdout
+                      (with --cmd or --dump-dtb)
   -h, --help          show this help
 
 Anything after '--' goes to QEMU unchanged, e.g. -- -icount shift=0
@@ -83,6 +90,8 @@ Examples:
   ./qemu-run.sh --cmd 'cat /proc/cpuinfo'        # run one command
   ./qemu-run.sh --add ./mytool --cmd './mytool'  # ship a file and run it
   ./qemu-run.sh --uboot --cmd 'uname -a'         # through U-Boot
+  ./qemu-run.sh --dump-dtb virt.dtb && dtc -I dtb -O dts virt.dtb >virt.dts
+  ./qemu-run.sh --dtb edited.dtb                 # after dtc -O dtb edited.dts
   ./qemu-run.sh --kernel "$(scripts/fetch-stock-kernel.sh bookworm)" \
       --gic 2 --cmd 'uname -r'                   # Debian 12's own kernel
   ./qemu-run.sh --qemu "$(scripts/setup-qemu-new.sh)" --cpu neoverse-n2
@@ -97,6 +106,8 @@ opt_cpu=cortex-a57
 opt_smp=4
 opt_gic=3
 opt_mem=1G
+opt_dtb=
+opt_dump_dtb=
 opt_hyp=1
 opt_hyp_image=
 opt_uboot=0
@@ -151,6 +162,8 @@ parse_args() {
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
 		--gic) need_arg "$1" $#; opt_gic=$2; shift ;;
 		--mem) need_arg "$1" $#; opt_mem=$2; shift ;;
+		--dtb) need_arg "$1" $#; opt_dtb=$2; shift ;;
+		--dump-dtb) need_arg "$1" $#; opt_dump_dtb=$2; shift ;;
 		--no-hyp) opt_hyp=0 ;;
 		--hyp) need_arg "$1" $#; opt_hyp_image=$2; shift ;;
 		--uboot) opt_uboot=1 ;;
@@ -178,6 +191,13 @@ parse_args() {
 		note "warning: the guest kernel is built for at most 8 CPUs (CONFIG_NR_CPUS)"
 	if [ -n "$opt_kernel" ] && [ ! -f "$opt_kernel" ]; then
 		die "--kernel: $opt_kernel is not a file"
+	fi
+	if [ -n "$opt_dtb" ]; then
+		[ -f "$opt_dtb" ] || die "--dtb: $opt_dtb is not a file"
+		# A flattened device tree starts with the magic 0xd00dfeed.
+		[ "$(od -An -tx1 -N4 "$opt_dtb" | tr -d ' ')" = d00dfeed ] ||
+			die "--dtb: $opt_dtb is not a device tree blob (compile a .dts with dtc -O dtb)"
+		[[ $opt_dtb == /* ]] || opt_dtb=$PWD/$opt_dtb
 	fi
 	if [ -n "$opt_modules" ] && [ ! -e "$opt_modules" ]; then
 		die "--modules: $opt_modules does not exist"
@@ -389,6 +409,26 @@ make_boot_disk() {
 		"$run_dir/initramfs.cpio.gz" "$append"
 }
 
+# The machine, the same for a boot and for --dump-dtb: the QEMU arguments,
+# each on a line, after "-M virt,..." (which comes first, so that
+# --dump-dtb can add to it).
+machine_args() {
+	printf '%s\n' -M "virt,virtualization=on,gic-version=$opt_gic" \
+		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
+		-nic none # the guest has no network driver; this skips the NIC ROM
+}
+
+# --dump-dtb: QEMU writes the device tree it made and exits.
+dump_dtb() {
+	local args out=$opt_dump_dtb
+	mapfile -t args < <(machine_args)
+	args[1]+=",dumpdtb=$out"
+	"$opt_qemu" "${args[@]}" </dev/null >"$run_dir/dumpdtb.log" 2>&1 ||
+		die "QEMU did not dump its device tree: $(tail -n 1 "$run_dir/dumpdtb.log")"
+	[ -s "$out" ] || die "QEMU did not write $out"
+	tell "device tree for virt, $opt_cpu x $opt_smp, GICv$opt_gic, $opt_mem RAM: $out"
+}
+
 # Fill the qemu_cmd array.
 qemu_command() {
 	local kernel=$guest_kernel append hyp_image
@@ -400,11 +440,9 @@ qemu_command() {
 	[ -n "$opt_carveout" ] && append+=" hyptrace.carveout=$opt_carveout"
 	append+=$opt_append
 
-	# shellcheck disable=SC2054 # the commas belong to QEMU options
-	qemu_cmd=("$opt_qemu"
-		-M "virt,virtualization=on,gic-version=$opt_gic"
-		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic
-		-nic none) # the guest has no network driver; this skips the NIC ROM
+	qemu_cmd=("$opt_qemu")
+	mapfile -t -O 1 qemu_cmd < <(machine_args)
+	[ -z "$opt_dtb" ] || qemu_cmd+=(-dtb "$opt_dtb")
 	hyp_image=${opt_hyp_image:-$HYPTRACE_BUILD/hyp/hyptrace.bin}
 	if [ "$opt_hyp" = 1 ] && [ ! -f "$hyp_image" ]; then
 		[ -z "$opt_hyp_image" ] ||
@@ -574,9 +612,10 @@ run_scripted() {
 
 main() {
 	parse_args "$@"
-	if [ "$opt_cmd_set" = 0 ] && [ "$opt_quiet" = 1 ]; then
+	if [ "$opt_cmd_set" = 0 ] && [ -z "$opt_dump_dtb" ] &&
+	   [ "$opt_quiet" = 1 ]; then
 		opt_quiet=0
-		note "--quiet applies to --cmd runs only; showing the console"
+		note "--quiet applies to --cmd and --dump-dtb runs only; showing the console"
 	fi
 
 	run_dir=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-run.XXXXXX")
@@ -585,6 +624,10 @@ main() {
 	trap 'exit 143' TERM
 	[ "$opt_build" = 0 ] || build
 	check_qemu
+	if [ -n "$opt_dump_dtb" ]; then
+		dump_dtb
+		exit 0
+	fi
 	check_kernel
 	make_initramfs
 	qemu_command
@@ -593,7 +636,7 @@ main() {
 	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux ${guest_release:-?}$(
 		[ -n "$opt_kernel" ] && echo " ($opt_kernel)" )$(
 		[ "$opt_uboot" = 1 ] && echo " through U-Boot" )," \
-		"$opt_cpu x $opt_smp, $opt_mem RAM, GICv$opt_gic"
+		"$opt_cpu x $opt_smp, $opt_mem RAM, GICv$opt_gic${opt_dtb:+, device tree $opt_dtb}"
 	if [ "$opt_cmd_set" = 1 ]; then
 		local rc=0
 		run_scripted || rc=$?

@@ -9,6 +9,7 @@
  *		consumes which CPU
  *   page.c	decodes one record of a data page
  *   clock.c	keeps the hypervisor's timestamps on CLOCK_BOOTTIME
+ *   cpumap.c	checks that the hypervisor's CPU numbers are Linux's
  *   events.c	the events' names, fields, formats and printers, from
  *		shared/hyp_events.h
  *
@@ -122,6 +123,9 @@ int hyptrace_frontend_init(struct hyptrace *ht);
 extern const struct file_operations hyptrace_write_event_fops;
 extern const struct file_operations hyptrace_trace_clock_fops;
 extern const struct file_operations hyptrace_overwrite_fops;
+
+/* cpumap.c */
+int hyptrace_check_cpu_map(struct hyptrace *ht);
 
 /* page.c: one record of a data page */
 enum hyptrace_rec_kind {

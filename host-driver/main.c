@@ -217,6 +217,8 @@ static int __init hyptrace_init(void)
 	if (!ret)
 		ret = query_tracing(ht);
 	if (!ret)
+		ret = hyptrace_check_cpu_map(ht);
+	if (!ret)
 		ret = check_carveout(ht);
 	if (!ret)
 		ret = disable_events();

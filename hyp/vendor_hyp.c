@@ -63,6 +63,9 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 	case HYPTRACE_CALL_TRACE_HIDE_COUNTERS:
 		ret = trace_hide_counters(r[1], r[2]);
 		break;
+	case HYPTRACE_CALL_CPU_MPIDR:
+		ret = hyp_cpu_mpidr(r[1], &r[1]);
+		break;
 	default:
 		ret = HYPTRACE_RET_NOT_SUPPORTED;
 		break;

@@ -18,8 +18,17 @@
  *	x1 = HYPTRACE_ABI_VERSION, x2 = number of CPUs the hypervisor
  *	manages, x3 = HYPTRACE_FEATURE_* bits.
  *
- * Tracing (0xc6000001..0xc600000a). CPU numbers are the hypervisor's, which
- * are the device tree's /cpus order, which is Linux's logical numbering.
+ * CPU numbers, here and in every call that takes one, are Linux's logical
+ * CPU numbers on arm64 with a device tree: the boot CPU is 0, the other
+ * /cpus entries follow in device-tree order.
+ *   HYPTRACE_CALL_CPU_MPIDR (0xc600000b, x1 = cpu) (ABI 1.2)
+ *	x1 = the MPIDR_EL1 affinity (Aff3..Aff0) of that CPU, so that a host
+ *	can check that its numbers name the same CPUs; all ones
+ *	(HYPTRACE_MPIDR_NONE) for a /cpus entry that has a number but no
+ *	usable reg, which Linux never starts. INVALID for a cpu at or
+ *	above VERSION's x2.
+ *
+ * Tracing (0xc6000001..0xc600000a).
  *   HYPTRACE_CALL_TRACE_QUERY
  *	x1 = carve-out physical base, x2 = carve-out size in bytes,
  *	x3 = HYPTRACE_QUERY_* fields (ABI version, CPUs, events, page shift).
@@ -68,7 +77,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		1
+#define HYPTRACE_ABI_MINOR		2
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -94,6 +103,10 @@
 #define HYPTRACE_CALL_TRACE_UPDATE_CLOCK HYPTRACE_CALL(8)
 #define HYPTRACE_CALL_TRACE_WRITE_EVENT	HYPTRACE_CALL(9)
 #define HYPTRACE_CALL_TRACE_HIDE_COUNTERS HYPTRACE_CALL(10)
+#define HYPTRACE_CALL_CPU_MPIDR		HYPTRACE_CALL(11)
+
+/* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
+#define HYPTRACE_MPIDR_NONE		(~0UL)
 
 /* HYPTRACE_CALL_VERSION x3 */
 #define HYPTRACE_FEATURE_TRACING	(1U << 0)

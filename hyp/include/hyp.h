@@ -29,8 +29,8 @@ struct hyp_cpu {
 	 * site.
 	 */
 	struct rb_cpu trace_rb;
-	unsigned int idx;		/* logical number, the DT /cpus order */
-	u64 mpidr;			/* affinity, MPIDR_HWID_MASK bits */
+	unsigned int idx;		/* Linux's logical number (dt.c) */
+	u64 mpidr;			/* affinity, or HYPTRACE_MPIDR_NONE */
 	/*
 	 * CPU_ON arguments, owned by whoever holds on_lock: the caller of
 	 * CPU_ON takes it, the target drops it once it has read them.
@@ -84,6 +84,7 @@ void dcache_clean_range(u64 start, u64 end);
 unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count);
 void __noreturn hyp_cpu_start(unsigned int idx, unsigned int entry_kind);
 int hyp_cpu_index(u64 mpidr);
+s64 hyp_cpu_mpidr(u64 idx, u64 *mpidr);
 
 /* el2_regs.c */
 void el2_setup_cpu(void);

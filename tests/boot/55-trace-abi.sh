@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The tracing hypercalls check every argument and the state they find, and
-# answer with the codes shared/hyptrace_abi.h documents, issued one by one
-# from the guest kernel (hvc_probe.ko). Bad calls change nothing: the good
-# call after them still works, and the hypervisor's memory canary is intact
-# at power-off.
+# The tracing hypercalls and CPU_MPIDR check every argument and the state
+# they find, and answer with the codes shared/hyptrace_abi.h documents,
+# issued one by one from the guest kernel (hvc_probe.ko). Bad calls change
+# nothing: the good call after them still works, and the hypervisor's memory
+# canary is intact at power-off.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -46,6 +46,10 @@ disable|fid=0xc6000004 a1=0|0
 unload|fid=0xc6000003|0
 unload_again|fid=0xc6000003|-6
 query|fid=0xc6000001|0
+mpidr_0|fid=0xc600000b a1=0|0
+mpidr_3|fid=0xc600000b a1=3|0
+mpidr_cpu4|fid=0xc600000b a1=4|-3
+mpidr_cpu_huge|fid=0xc600000b a1=0x100000000|-3
 "
 
 guest_script() {
@@ -86,8 +90,11 @@ expect_line "OF: reserved mem: .* $node" "the carve-out QUERY reports"
 [ "$((size))" = $((32 << 20)) ] || fail "QUERY carve-out size $size, want 32 MiB"
 [ "$(field load a1)" = "$base" ] || fail "LOAD put the descriptor at $(field load a1), not at the carve-out base $base"
 [ "$(field load a2)" = 0xd0 ] || fail "LOAD descriptor size $(field load a2), want 0xd0"
-# x3: ABI 1.1, 3 events, 4 CPUs, 4 KiB pages
-[ "$(field query a3)" = 0x100010003040c ] || fail "QUERY x3 $(field query a3), want 0x100010003040c"
+# x3: ABI 1.2, 3 events, 4 CPUs, 4 KiB pages
+[ "$(field query a3)" = 0x100020003040c ] || fail "QUERY x3 $(field query a3), want 0x100020003040c"
+# QEMU's CPU N has MPIDR N (Aff0), and its /cpus lists them in that order.
+[ "$(field mpidr_0 a1)" = 0x0 ] || fail "CPU_MPIDR(0) answered $(field mpidr_0 a1), want 0x0"
+[ "$(field mpidr_3 a1)" = 0x3 ] || fail "CPU_MPIDR(3) answered $(field mpidr_3 a1), want 0x3"
 expect_line 'memory canary intact' "Linux and the bad calls left the hypervisor's memory alone"
 expect_healthy
 pass "$n tracing calls answered as documented, bad ones included; carve-out and descriptor where QUERY and LOAD say"
