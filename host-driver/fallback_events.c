@@ -75,6 +75,7 @@ static int event_id_show(struct seq_file *m, void *v)
 	seq_printf(m, "%d\n", ev->id);
 	return 0;
 }
+DEFINE_SHOW_ATTRIBUTE(event_id);
 
 /* The payload follows the u16 id, each field right after the one before */
 static int event_format_show(struct seq_file *m, void *v)
@@ -97,30 +98,8 @@ static int event_format_show(struct seq_file *m, void *v)
 	seq_printf(m, "print fmt: %s\n", ev->print_fmt);
 	return 0;
 }
+DEFINE_SHOW_ATTRIBUTE(event_format);
 
-static int event_id_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, event_id_show, inode->i_private);
-}
-
-static int event_format_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, event_format_show, inode->i_private);
-}
-
-static const struct file_operations event_id_fops = {
-	.open		= event_id_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
-static const struct file_operations event_format_fops = {
-	.open		= event_format_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
 
 /* "0" or "1" when all events agree, "X" when they do not */
 static ssize_t all_enable_read(struct file *file, char __user *ubuf,
@@ -184,6 +163,7 @@ static int header_page_show(struct seq_file *m, void *v)
 		   is_signed_type(char));
 	return 0;
 }
+DEFINE_SHOW_ATTRIBUTE(header_page);
 
 /* The compressed event header, as ring_buffer_print_entry_header() says */
 static int header_event_show(struct seq_file *m, void *v)
@@ -198,30 +178,8 @@ static int header_event_show(struct seq_file *m, void *v)
 	seq_printf(m, "\tdata max type_len  == %u\n", RB_TYPE_DATA_MAX);
 	return 0;
 }
+DEFINE_SHOW_ATTRIBUTE(header_event);
 
-static int header_page_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, header_page_show, NULL);
-}
-
-static int header_event_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, header_event_show, NULL);
-}
-
-static const struct file_operations header_page_fops = {
-	.open		= header_page_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
-static const struct file_operations header_event_fops = {
-	.open		= header_event_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
 
 int fb_events_create(struct hyptrace *ht, struct dentry *root)
 {
