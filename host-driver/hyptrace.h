@@ -107,7 +107,6 @@ int hyptrace_raw_claim_raw(struct hyptrace *ht, unsigned int cpu);
 struct mutex *hyptrace_cpu_lock(unsigned int cpu);
 int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 		      struct rb_data_page *dst);
-void hyptrace_readers_wake(void);
 
 /*
  * The front end (remote.c, or fallback*.c) for the raw files: attach and

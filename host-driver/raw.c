@@ -28,6 +28,10 @@
  * meta extension instead (TRACE_HIDE_COUNTERS): the meta page trace_remote
  * reads then says "nothing to read", at no cost to any event.
  *
+ * Without trace_remote (the fallback front end) there is no mirror to keep
+ * right: the raw files take their pages through fallback_read.c, which
+ * shares one place per CPU between them and trace_pipe, and nobody claims.
+ *
  * The page the hypervisor hands over may still be the one it writes to (a
  * swap of a partly written page, ring_buffer.c): events appended after a
  * read are given out by the next read as a page of their own, stamped with
@@ -511,7 +515,10 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "pages touched: %llu\n",
 		   READ_ONCE(counters->pages_touched));
 	seq_printf(m, "pages lost: %llu\n", READ_ONCE(counters->pages_lost));
-	seq_printf(m, "consumer: %s\n", owner_names[atomic_read(&rc->owner)]);
+	/* Without trace_remote, trace_pipe and the raw files share a place */
+	seq_printf(m, "consumer: %s\n",
+		   IS_ENABLED(CONFIG_TRACE_REMOTE) ?
+		   owner_names[atomic_read(&rc->owner)] : "shared");
 	seq_printf(m, "raw read events: %llu\n", rc->events);
 	seq_printf(m, "raw read pages: %llu\n", rc->pages);
 	seq_printf(m, "raw read bytes: %llu\n", rc->bytes);
