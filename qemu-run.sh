@@ -310,6 +310,13 @@ check_kernel() {
 
 build() {
 	local log=$run_dir/build.log
+	# A new machine may not have make yet: the package set-up that
+	# 'make all' starts with installs it.
+	if ! command -v make >/dev/null 2>&1; then
+		say "installing the packages the build needs (make is missing)"
+		bash "$HYPTRACE_TOP/scripts/setup-deps.sh" ||
+			die "scripts/setup-deps.sh failed"
+	fi
 	say "building (make all; --no-build skips this)"
 	if [ "$opt_quiet" = 0 ]; then
 		make -C "$HYPTRACE_TOP" -s all && return 0

@@ -79,9 +79,10 @@ ensure_arm64() {
 	apt_update
 }
 
-# trixie-backports in the apt sources (scripts/lib.sh), lists updated
-ensure_backports() {
-	add_backports_source || return 0
+# SUITE in the apt sources (scripts/lib.sh; trixie-backports, or bookworm
+# on Debian 13), lists updated
+ensure_suite() {
+	add_suite_source "$1" || return 0
 	apt_updated=0
 	apt_update
 }
@@ -191,7 +192,7 @@ main() {
 	mkdir -p "$STOCK" "$HYPTRACE_CACHE/logs"
 	step "looking up the newest stock arm64 kernel in $suite"
 	ensure_arm64
-	[ "$suite" != trixie-backports ] || ensure_backports
+	ensure_suite "$suite"
 	lookup "$suite"
 	if ! vmlinuz=$(cached_vmlinuz "$version"); then
 		tmp=$(mktemp -d "$STOCK/.fetch.XXXXXX")

@@ -35,44 +35,56 @@ as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# The Debian release this machine runs, by its code name (bookworm on
+# Debian 12, trixie on Debian 13), from /etc/os-release.
+debian_codename() {
+	local c
+	c=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	echo "${c:-bookworm}"
+}
+
 # The URI of the machine's own Debian archive, read from its apt sources so
 # that no registry host is ever written into the project.
 debian_archive_uri() {
-	local f
+	local f suite
+	suite=$(debian_codename)
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -r "$f" ] || continue
-		awk 'BEGIN { RS = ""; FS = "\n" }
-		     /Suites:[^\n]*bookworm( |$|\n)/ && /URIs:/ {
+		awk -v s="$suite" 'BEGIN { RS = ""; FS = "\n" }
+		     $0 ~ ("Suites:[^\n]*" s "( |$|\n)") && /URIs:/ {
 			for (i = 1; i <= NF; i++)
 				if ($i ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", $i);
 						     split($i, u, " "); print u[1]; exit }
 		     }' "$f"
 	done | head -n 1 | grep . && return 0
-	awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
+	awk -v s="$suite" '$1 == "deb" && $3 == s { print $2; exit }' \
 		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
 		grep . || die "cannot find the Debian archive in the apt sources"
 }
 
-# Add Debian 13's trixie-backports to the apt sources, pinned low so that
-# nothing installs from it by accident (the Linux 7.x source, the newest
-# QEMU and stock kernels come from there). Returns 1 if it was there
-# already; the caller runs apt-get update when it returns 0.
-add_backports_source() {
-	local src=/etc/apt/sources.list.d/hyptrace-trixie-backports.sources uri
-	grep -rqs 'trixie-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+# add_suite_source SUITE: add Debian's SUITE to the apt sources, pinned low
+# so that nothing installs from it by accident: Debian 13's trixie-backports
+# (the Linux 7.x source, the newest QEMU and stock kernels come from there),
+# or on a later release Debian 12's bookworm (its stock kernel). Returns 1 if
+# it was there already; the caller runs apt-get update when it returns 0.
+add_suite_source() {
+	local suite=$1 src=/etc/apt/sources.list.d/hyptrace-$1.sources uri
+	grep -rqsw -- "$suite" /etc/apt/sources.list /etc/apt/sources.list.d/ &&
 		return 1
 	uri=$(debian_archive_uri)
-	step "adding trixie-backports (pinned low) to the apt sources"
+	step "adding $suite (pinned low) to the apt sources"
 	as_root tee "$src" >/dev/null <<EOS
 Types: deb
 URIs: $uri
-Suites: trixie-backports
+Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
-	as_root tee /etc/apt/preferences.d/hyptrace-trixie-backports >/dev/null <<EOS
+	as_root tee "/etc/apt/preferences.d/hyptrace-$suite" >/dev/null <<EOS
 Package: *
-Pin: release n=trixie-backports
+Pin: release n=$suite
 Pin-Priority: 100
 EOS
 }
+
+add_backports_source() { add_suite_source trixie-backports; }

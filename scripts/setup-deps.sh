@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install every host package hyptrace needs on Debian 12, the Linux source
+# Install every host package hyptrace needs on Debian 12 or 13, the Linux source
 # package (7.2 or the newest 7.N that Debian ships in trixie-backports) and
 # Debian's static arm64 busybox for the guest. Safe to run again: it only does
 # what is missing.
@@ -16,8 +16,14 @@ PACKAGES=(
 	device-tree-compiler libfdt-dev
 	bc bison flex libssl-dev libelf-dev kmod
 	libtraceevent-dev trace-cmd protobuf-compiler
-	clang llvm libclang-rt-14-dev valgrind
+	clang llvm valgrind
 )
+# The sanitizer and fuzzer runtimes of the release's default clang: Debian 12
+# names its version (clang 14); later releases have libclang-rt-dev for it.
+case $(debian_codename) in
+bookworm) PACKAGES+=(libclang-rt-14-dev) ;;
+*) PACKAGES+=(libclang-rt-dev) ;;
+esac
 
 apt_updated=
 apt_update() {
@@ -88,6 +94,11 @@ fetch_busybox() {
 		die "apt-get download busybox-static:arm64 failed"
 	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
 	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$dir.tmp"
+	# Debian 13's package has it in usr/bin (merged /usr), Debian 12's in bin.
+	if [ ! -e "$dir.tmp/bin/busybox" ] && [ -f "$dir.tmp/usr/bin/busybox" ]; then
+		mkdir -p "$dir.tmp/bin"
+		mv "$dir.tmp/usr/bin/busybox" "$dir.tmp/bin/busybox"
+	fi
 	rm -rf "$tmp" "$dir" && mv "$dir.tmp" "$dir"
 	[ -x "$dir/bin/busybox" ] || die "busybox-static:arm64 has no bin/busybox"
 }
