@@ -55,30 +55,6 @@ host_release() {
 	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 }
 
-# run_quiet WHAT LOG COMMAND...: run COMMAND with its output in LOG and a
-# heartbeat line every 15 s. On failure, return 1 with quiet_why set to one
-# line: WHAT failed, the last line of the log that says why (any URI in it
-# replaced by <URI>) and where the log is.
-quiet_why=
-run_quiet() {
-	local what=$1 log=$2 start=$SECONDS pid why
-	shift 2
-	"$@" >"$log" 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if kill -0 "$pid" 2>/dev/null && [ $(((SECONDS - start) % 15)) = 0 ]; then
-			note "... $((SECONDS - start))s ($what)"
-		fi
-	done
-	wait "$pid" && return 0
-	why=$(grep -E '^(E|W|Err):' "$log" | tail -n 1)
-	[ -n "$why" ] || why=$(grep . "$log" | tail -n 1)
-	why=$(sed -E 's#[a-z]+://[^ ]*#<URI>#g' <<<"${why:-no output}")
-	quiet_why="$what failed after $((SECONDS - start))s: $why (log: $log)"
-	return 1
-}
-
 apt_updated=0
 apt_update() {
 	[ "$apt_updated" = 0 ] || return 0
@@ -199,17 +175,6 @@ ensure_host_gcc() {
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
 		--no-install-recommends -o DPkg::Lock::Timeout=600 \
 		"gcc-$1-aarch64-linux-gnu" || die "$quiet_why"
-}
-
-# Unmount whatever debootstrap left mounted under DIR (deepest first), then
-# remove DIR without crossing into another file system.
-remove_tree() {
-	local dir=$1 m
-	[ -e "$dir" ] || return 0
-	while read -r m; do
-		as_root umount -l "$m" 2>/dev/null || true
-	done < <(awk -v d="$dir/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r)
-	as_root rm -rf --one-file-system "$dir"
 }
 
 # in_root ROOT COMMAND...: run COMMAND as root inside ROOT (no network

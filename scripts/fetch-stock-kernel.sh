@@ -37,30 +37,6 @@ name_pattern() {
 	esac
 }
 
-# run_quiet WHAT LOG COMMAND...: run COMMAND with its output in LOG and a
-# heartbeat line every 15 s. On failure, return 1 with quiet_why set to one
-# line: WHAT failed, the last line of the log that says why (any URI in it
-# replaced by <URI>) and where the log is.
-quiet_why=
-run_quiet() {
-	local what=$1 log=$2 start=$SECONDS pid why
-	shift 2
-	"$@" >"$log" 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if kill -0 "$pid" 2>/dev/null && [ $(((SECONDS - start) % 15)) = 0 ]; then
-			note "... $((SECONDS - start))s ($what)"
-		fi
-	done
-	wait "$pid" && return 0
-	why=$(grep -E '^(E|W|Err):' "$log" | tail -n 1)
-	[ -n "$why" ] || why=$(grep . "$log" | tail -n 1)
-	why=$(sed -E 's#[a-z]+://[^ ]*#<URI>#g' <<<"${why:-no output}")
-	quiet_why="$what failed after $((SECONDS - start))s: $why (log: $log)"
-	return 1
-}
-
 apt_updated=0
 apt_update() {
 	[ "$apt_updated" = 0 ] || return 0

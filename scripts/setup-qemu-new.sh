@@ -87,17 +87,6 @@ finish() {
 	exit 0
 }
 
-# Unmount whatever debootstrap or apt left mounted under DIR (deepest first),
-# then remove DIR without ever crossing into another file system.
-remove_tree() {
-	local dir=$1 m
-	[ -e "$dir" ] || return 0
-	while read -r m; do
-		as_root umount -l "$m" 2>/dev/null || true
-	done < <(awk -v d="$dir/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r)
-	as_root rm -rf --one-file-system "$dir"
-}
-
 ensure_debootstrap() {
 	command -v debootstrap >/dev/null 2>&1 ||
 		[ -x /usr/sbin/debootstrap ] && return 0
