@@ -108,12 +108,45 @@ static int sample(struct clock_sample *s)
 }
 #endif
 
-static int push(const struct clock_sample *snap)
+/*
+ * Hand the hypervisor the anchor (@ns, @cyc), remembered only once it is
+ * taken. It refuses (CLOCK_STEP) a clock that would go backwards or leap
+ * ahead; events are then stamped on as before, and one line says so unless
+ * the caller has a better try (@quiet).
+ */
+static int push(u64 ns, u64 cyc, bool quiet)
 {
-	clk.epoch_ns = snap->boot_ns;
-	clk.epoch_cyc = snap->cycles;
-	return hyptrace_call(HYPTRACE_CALL_TRACE_UPDATE_CLOCK, clk.mult,
-			     clk.shift, clk.epoch_ns, clk.epoch_cyc, NULL, 0);
+	int ret;
+
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_UPDATE_CLOCK, clk.mult,
+			    clk.shift, ns, cyc, NULL,
+			    HYPTRACE_QUIET(HYPTRACE_RET_CLOCK_STEP));
+	if (!ret) {
+		clk.epoch_ns = ns;
+		clk.epoch_cyc = cyc;
+	} else if (ret == -ERANGE && !quiet) {
+		pr_warn_ratelimited("hyp trace clock: the hypervisor refused %llu ns at counter %llu (CLOCK_STEP); it keeps its clock\n",
+				    ns, cyc);
+	}
+	return ret;
+}
+
+/* What the hypervisor stamps at counter value @cyc, by the last anchor */
+static u64 hyp_stamp(u64 cyc)
+{
+	return clk.epoch_ns + mul_u64_u32_shr(cyc - clk.epoch_cyc, clk.mult,
+					      clk.shift);
+}
+
+/*
+ * Re-anchor on @snap, whose counter value the hypervisor stamps @stamp,
+ * without moving its time backwards, which it would refuse: where it is
+ * ahead of CLOCK_BOOTTIME the anchor is its own stamp, plus the 1 ns that
+ * rounding the product in two parts can lose.
+ */
+static int reanchor(const struct clock_sample *snap, u64 stamp, bool quiet)
+{
+	return push(max(snap->boot_ns, stamp + 1), snap->cycles, quiet);
 }
 
 static void check_work(struct work_struct *work)
@@ -126,14 +159,15 @@ static void check_work(struct work_struct *work)
 
 	boot = snap.boot_ns;
 	delta = snap.cycles - clk.epoch_cyc;
-	stamp = clk.epoch_ns + mul_u64_u32_shr(delta, clk.mult, clk.shift);
+	stamp = hyp_stamp(snap.cycles);
 	err = abs_diff(stamp, boot);
 	clock_worst_error_ns = max(clock_worst_error_ns, err);
 	if (err > NSEC_PER_USEC)
 		pr_warn_ratelimited("hyp trace clock off by %llu ns, re-anchored\n",
 				    err);
-	if (err || delta >= clk.max_delta_cyc)
-		push(&snap);
+	/* Ahead, it waits for CLOCK_BOOTTIME: at the same rate, by nothing */
+	if (stamp < boot || delta >= clk.max_delta_cyc)
+		reanchor(&snap, stamp, false);
 
 resched:
 	schedule_delayed_work(&clk.work, msecs_to_jiffies(CLOCK_CHECK_MS));
@@ -148,6 +182,7 @@ int hyptrace_clock_start(void)
 {
 	struct clock_sample snap;
 	u32 freq = arch_timer_get_cntfrq();
+	bool anchored;
 	int ret;
 
 	ret = sample(&snap);
@@ -160,13 +195,23 @@ int hyptrace_clock_start(void)
 		pr_err("CNTFRQ_EL0 is 0: no counter rate for the trace clock\n");
 		return -EINVAL;
 	}
+	anchored = clk.mult;
 	clocks_calc_mult_shift(&clk.mult, &clk.shift, freq, NSEC_PER_SEC,
 			       CLOCK_MAX_CONVERSION_S);
 	/* Half of the overflow bound: the check may run late */
 	clk.max_delta_cyc = div_u64(U64_MAX, clk.mult) / 2;
 
-	ret = push(&snap);
-	if (ret)
+	/*
+	 * A freshly loaded buffer takes any clock. One still loaded from the
+	 * last time tracing was on keeps the clock it was stamped with, which
+	 * may be a nanosecond ahead: re-anchor as the checks do. If the
+	 * hypervisor still refuses (someone else moved its clock), tracing
+	 * starts on its clock, and the checks report how far off it is.
+	 */
+	ret = push(snap.boot_ns, snap.cycles, anchored);
+	if (ret == -ERANGE && anchored)
+		ret = reanchor(&snap, hyp_stamp(snap.cycles), false);
+	if (ret && ret != -ERANGE)
 		return ret;
 
 	schedule_delayed_work(&clk.work, msecs_to_jiffies(CLOCK_CHECK_MS));

@@ -40,6 +40,7 @@ static const struct {
 	{ HYPTRACE_RET_BUSY,		-EBUSY,		"BUSY" },
 	{ HYPTRACE_RET_NOT_LOADED,	-ENODEV,	"NOT_LOADED" },
 	{ HYPTRACE_RET_AGAIN,		-EAGAIN,	"AGAIN" },
+	{ HYPTRACE_RET_CLOCK_STEP,	-ERANGE,	"CLOCK_STEP" },
 };
 
 /* Anything the ABI does not define means the hypervisor is not one of ours. */

@@ -94,6 +94,7 @@ void hyp_vprintf(const char *fmt, va_list ap)
 
 	if (locked)
 		spin_lock(&print_lock);
+	uart_begin();
 	format(fmt, ap);
 	if (locked)
 		spin_unlock(&print_lock);

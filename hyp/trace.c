@@ -128,6 +128,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 		goto out;
 	}
 	trace_loaded = true;
+	trace_clock_unbind();
 	res[0] = (u64)desc;
 	res[1] = desc_size;
 	ret = HYPTRACE_RET_SUCCESS;

@@ -3,8 +3,21 @@
  * The trace clock: the architected counter turned into the host's
  * CLOCK_BOOTTIME nanoseconds with the mult/shift/epoch the host module
  * supplies (HYPTRACE_CALL_TRACE_UPDATE_CLOCK). Readers are in trace.h.
+ *
+ * The writer keeps each CPU's timestamps monotonic, so a clock moved
+ * backwards freezes every later stamp until time catches up again, and a
+ * step of 2^59 ns between two events does not fit an event's time extend
+ * and costs a page. An update is therefore checked against the clock it
+ * replaces, both read at the current counter value: the new one may not
+ * be behind, nor ahead by more than HYPTRACE_CLOCK_MAX_STEP_NS, and it must
+ * run at one second per second of counter, give or take
+ * 1/HYPTRACE_CLOCK_RATE_SLACK, so that no later moment can step either.
+ * The first update after TRACE_LOAD is free: its buffer holds no stamp yet,
+ * and the clock before it may be the boot clock (raw counter values) or a
+ * previous user's.
  */
 #include "spinlock.h"
+#include "sysregs.h"
 #include "trace.h"
 #include "../shared/hyptrace_abi.h"
 
@@ -17,9 +30,33 @@ const struct hyp_clock *hyp_clock_cur = &clock_banks[0];
 
 static struct spinlock clock_lock;
 
+/* The next update is not bounded by the current clock (see above) */
+static bool clock_free = true;
+
+/* A buffer was loaded: nothing is stamped yet with the current clock */
+void trace_clock_unbind(void)
+{
+	WRITE_ONCE(clock_free, true);
+}
+
+/* @next's nanoseconds per second of counter are within the slack of 10^9 */
+static bool clock_rate_ok(const struct hyp_clock *next)
+{
+	u64 freq = read_sysreg(cntfrq_el0);
+	u64 rate, slack = 1000000000ULL / HYPTRACE_CLOCK_RATE_SLACK;
+
+	/* No rate to check against: a firmware bug Linux warns about */
+	if (!freq)
+		return true;
+	rate = (u64)(((u128)freq * next->mult) >> next->shift);
+	return rate >= 1000000000ULL - slack && rate <= 1000000000ULL + slack;
+}
+
 s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 {
 	struct hyp_clock *next;
+	u64 now, old_ns, new_ns;
+	s64 ret = HYPTRACE_RET_SUCCESS;
 
 	/* The kernel's clocksource mult is 32 bits; anything else is junk. */
 	if (!mult || mult > 0xffffffffULL || shift >= 64)
@@ -33,8 +70,25 @@ s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 	next->epoch_ns = epoch_ns;
 	next->epoch_cyc = epoch_cyc;
 	next->max_delta = ~0ULL / mult;
+	if (!clock_rate_ok(next)) {
+		ret = HYPTRACE_RET_CLOCK_STEP;
+		goto out;
+	}
+	if (!READ_ONCE(clock_free)) {
+		now = read_cntvct();
+		old_ns = hyp_clock_at(hyp_clock_cur, now);
+		new_ns = hyp_clock_at(next, now);
+		/* Differences, not comparisons: the stamps may wrap */
+		if ((s64)(new_ns - old_ns) < 0 ||
+		    new_ns - old_ns > HYPTRACE_CLOCK_MAX_STEP_NS) {
+			ret = HYPTRACE_RET_CLOCK_STEP;
+			goto out;
+		}
+	}
+	WRITE_ONCE(clock_free, false);
 	/* The bank's fields before the pointer that leads to them */
 	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+out:
 	spin_unlock(&clock_lock);
-	return HYPTRACE_RET_SUCCESS;
+	return ret;
 }

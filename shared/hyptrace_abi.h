@@ -57,7 +57,13 @@
  *				       x3 = epoch ns, x4 = epoch counter)
  *	From then on an event at counter value c is stamped
  *	epoch_ns + ((c - epoch_counter) * mult >> shift), on every CPU at once.
- *	mult must be non-zero and shift below 64.
+ *	mult must be non-zero and shift below 64 (else INVALID). CLOCK_STEP,
+ *	and the clock stays as it was, if the new clock does not run at one
+ *	second per CNTFRQ_EL0 counter ticks within 1/HYPTRACE_CLOCK_RATE_SLACK,
+ *	or if, read at the current counter value, it is behind the clock it
+ *	replaces or ahead of it by more than HYPTRACE_CLOCK_MAX_STEP_NS: time
+ *	never goes backwards nor leaps. The first update after a TRACE_LOAD
+ *	is only held to the rate: that buffer has no stamp yet.
  *   HYPTRACE_CALL_TRACE_WRITE_EVENT (x1 = u64)
  *	Writes a selftest event carrying x1 on the calling CPU, if that event
  *	is enabled and tracing is on.
@@ -136,6 +142,15 @@
 #define HYPTRACE_RET_BUSY		(-5)	/* already loaded */
 #define HYPTRACE_RET_NOT_LOADED		(-6)	/* needs a loaded buffer */
 #define HYPTRACE_RET_AGAIN		(-7)	/* nothing to swap yet */
+#define HYPTRACE_RET_CLOCK_STEP		(-8)	/* clock backwards or leaping */
+
+/*
+ * HYPTRACE_CALL_TRACE_UPDATE_CLOCK's bounds: the largest step forward
+ * (the host re-anchors every 500 ms with corrections of nanoseconds), and
+ * the rate's tolerance, 1/8 (NTP slews by at most 500 ppm).
+ */
+#define HYPTRACE_CLOCK_MAX_STEP_NS	(4ULL * 1000000000ULL)
+#define HYPTRACE_CLOCK_RATE_SLACK	8
 
 /*
  * The device-tree node the hypervisor adds under /reserved-memory for the

@@ -98,6 +98,9 @@ main() {
 		run_test ringbuf "$logs/ringbuf.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/ringbuf" test \
 			BUILD="$HYPTRACE_BUILD/ringbuf"
+		run_test uart "$logs/uart.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP/tests/uart" test \
+			BUILD="$HYPTRACE_BUILD/uart"
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"

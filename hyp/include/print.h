@@ -7,6 +7,8 @@
 
 void uart_init(phys_addr_t base);
 void uart_putc(char c);
+/* A print begins (under the print lock): reports what was dropped before */
+void uart_begin(void);
 
 /* Called once the MMU is on: from then on CPUs print under a lock. */
 void print_enable_locking(void);

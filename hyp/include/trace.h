@@ -69,21 +69,24 @@ static inline u64 read_cntvct(void)
 	return cyc;
 }
 
-static inline u64 hyp_clock_ns(void)
+/* What @clk stamps at counter value @cyc */
+static inline u64 hyp_clock_at(const struct hyp_clock *clk, u64 cyc)
 {
-	const struct hyp_clock *clk;
-	u64 delta;
+	u64 delta = cyc - clk->epoch_cyc;
 
-	/*
-	 * No acquire needed: the loads below depend on the pointer's value,
-	 * which arm64 orders after the pointer's load, as rcu_dereference()
-	 * relies on.
-	 */
-	clk = READ_ONCE(hyp_clock_cur);
-	delta = read_cntvct() - clk->epoch_cyc;
 	if (__builtin_expect(delta > clk->max_delta, 0))
 		return hyp_clock_ns_wide(clk, delta) + clk->epoch_ns;
 	return ((delta * clk->mult) >> clk->shift) + clk->epoch_ns;
+}
+
+static inline u64 hyp_clock_ns(void)
+{
+	/*
+	 * No acquire needed: the loads in hyp_clock_at() depend on the
+	 * pointer's value, which arm64 orders after the pointer's load, as
+	 * rcu_dereference() relies on.
+	 */
+	return hyp_clock_at(READ_ONCE(hyp_clock_cur), read_cntvct());
 }
 
 static inline struct rb_cpu *this_trace_rb(void)
@@ -127,5 +130,6 @@ s64 trace_reset(u64 cpu);
 s64 trace_hide_counters(u64 cpu, u64 hide);
 s64 trace_enable_event(u64 id, u64 enable);
 s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
+void trace_clock_unbind(void);
 
 #endif /* HYP_TRACE_H */

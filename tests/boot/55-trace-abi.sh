@@ -38,7 +38,12 @@ event_ok|fid=0xc6000007 a1=3 a2=1|0
 clock_mult0|fid=0xc6000008 a1=0 a2=0|-3
 clock_mult33|fid=0xc6000008 a1=0x100000000 a2=0|-3
 clock_shift64|fid=0xc6000008 a1=16 a2=64|-3
-clock_ok|fid=0xc6000008 a1=16 a2=0 a3=5 a4=0|0
+clock_ok|fid=0xc6000008 clock=1 offset_ns=-5000000000|0
+clock_back|fid=0xc6000008 clock=1 offset_ns=-6000000000|-8
+clock_leap|fid=0xc6000008 clock=1 offset_ns=576460752303423488|-8
+clock_5s|fid=0xc6000008 clock=1 offset_ns=0|-8
+clock_rate|fid=0xc6000008 a1=0xffffffff a2=0 a3=0 a4=0|-8
+clock_fwd|fid=0xc6000008 clock=1 offset_ns=-4000000000|0
 enable|fid=0xc6000004 a1=1|0
 write|fid=0xc6000009 a1=42|0
 reset_ok|fid=0xc6000006 a1=3|0
