@@ -263,6 +263,22 @@ ensure_root_depends() {
 	[ ${#missing[@]} = 0 ] || root_install "$root" "$(basename "$(dirname "$root")")" "${missing[@]}"
 }
 
+# ensure_host_depends: the same on this machine, when it builds here (Linux
+# 7.x's kbuild needs pahole, which Debian 13 does not install by default).
+ensure_host_depends() {
+	local p missing=()
+	[ -f "$(headers_dir)/kbuild-depends" ] || return 0
+	while read -r p; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+	done <"$(headers_dir)/kbuild-depends"
+	[ ${#missing[@]} = 0 ] && return 0
+	step "installing on this machine what kbuild needs: ${missing[*]}"
+	run_quiet "apt-get install ${missing[*]}" "$LOGS/stock-kbuild-apt.log" \
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends -o DPkg::Lock::Timeout=600 \
+		"${missing[@]}" || die "$quiet_why"
+}
+
 # copy_sources SRC: SRC, and its sibling ../shared, into a new $work
 # without build products.
 copy_sources() {
@@ -367,6 +383,7 @@ main() {
 	gcc=$(kernel_gcc "$hdr")
 	if [ "$(host_release)" = "$rel" ]; then
 		ensure_host_gcc "$gcc"
+		ensure_host_depends
 		note "compiler: $("${CROSS}gcc-$gcc" --version | head -n 1) (this machine)"
 	else
 		root=$(ensure_root "$rel" "$gcc")
