@@ -89,13 +89,20 @@ test: all bench-build
 # (the baseline for the cost of a disabled site), the null-hypercall module,
 # the guest program and a host helper.
 BENCH_DIR := $(BUILD)/bench
-bench-build: all hyp-nosites bench-module $(BENCH_DIR)/hyptrace-bench \
+bench-build: all hyp-nosites hyp-nostage2 bench-module $(BENCH_DIR)/hyptrace-bench \
 	$(BENCH_DIR)/carveout_use
 
 hyp-nosites: deps
 	@bash scripts/build-kernel.sh --source
 	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp \
 		BUILD=$(BUILD)/hyp-nosites HYP_TRACE_SITES=0 \
+		CROSS_COMPILE=$(CROSS_COMPILE) \
+		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
+
+hyp-nostage2: deps
+	@bash scripts/build-kernel.sh --source
+	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp \
+		BUILD=$(BUILD)/hyp-nostage2 HYP_STAGE2=0 \
 		CROSS_COMPILE=$(CROSS_COMPILE) \
 		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
 
@@ -123,6 +130,7 @@ check-style: kernel
 clean:
 	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp
 	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp-nosites
+	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp-nostage2
 	rm -rf $(BUILD)
 	rm -f tests/modules/*.ko tests/modules/*.o tests/modules/*.mod* \
 		tests/modules/modules.order tests/modules/Module.symvers \

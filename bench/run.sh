@@ -69,6 +69,7 @@ done
 
 OUT=$HYPTRACE_BUILD/bench
 HYP_NOSITES=$HYPTRACE_BUILD/hyp-nosites/hyptrace.bin
+HYP_NOSTAGE2=$HYPTRACE_BUILD/hyp-nostage2/hyptrace.bin
 PROG=$OUT/hyptrace-bench
 MODULE=$HYPTRACE_TOP/bench/module/bench_hvc.ko
 ICOUNT=(-icount shift=0,sleep=off)
@@ -79,8 +80,12 @@ BIG_KB=1024
 # The fixed rate of the recorder's CPU-time row: below both 4c and 4e, so
 # that trace_pipe and the recorder would both keep up with it.
 RECORD_CPU_RATE=100000
+# The proof rows (7): hypercalls for the fuzzer's two rounds, scribbling time
+FUZZ_BENCH_CALLS=1000000
+FUZZ_BENCH_HOSTILE=100000
+SCRIBBLE_BENCH_SECONDS=60
 
-for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$PROG" \
+for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$HYP_NOSTAGE2" "$PROG" \
 	"$MODULE" "$OUT/carveout_use"; do
 	[ -f "$f" ] || die "$f missing: run 'make bench' (it builds it)"
 done
@@ -148,6 +153,23 @@ nosites_script() {
 	echo 'insmod /root/bench_hvc.ko'
 	for i in $(seq "$repeat"); do
 		echo "./hyptrace-bench hvc --events none --calls $iterations"
+	done
+}
+
+# The stage-2 comparison: the hypervisor built without stage 2, the same
+# null hypercall and write_event loops as the main boot.
+nostage2_script() {
+	local i ev
+
+	echo 'set -e'
+	echo 'insmod /root/bench_hvc.ko'
+	for i in $(seq "$repeat"); do
+		for ev in none selftest; do
+			echo "./hyptrace-bench loop --remote hypervisor --events $ev --iterations $iterations"
+		done
+		for ev in none hyp_enter,hyp_exit; do
+			echo "./hyptrace-bench hvc --events $ev --calls $iterations"
+		done
 	done
 }
 
@@ -258,6 +280,7 @@ row() {
 mkdir -p "$OUT"
 boot main "$(main_script)"
 boot nosites "$(nosites_script)" --hyp "$HYP_NOSITES"
+boot nostage2 "$(nostage2_script)" --hyp "$HYP_NOSTAGE2"
 
 step "host-side writer cost (callgrind, tests/ringbuf)"
 make -s -C "$HYPTRACE_TOP/tests/ringbuf" bench BUILD="$HYPTRACE_BUILD/ringbuf" \
@@ -299,6 +322,21 @@ row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
 	"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
 row 3d "one disabled trace site: (3a − same call, sites compiled out) / 2 (instr)" \
 	"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "≤ 3"
+
+# 3e-3g: what stage 2 costs (the same loops, hypervisor built without it)
+s2_hvc_off=$(best nostage2 hvc "events=none" per_call)
+s2_hvc_on=$(best nostage2 hvc "events=hyp_enter,hyp_exit" per_call)
+s2_off=$(best nostage2 loop "remote=hypervisor events=none" per_op)
+s2_st=$(best nostage2 loop "remote=hypervisor events=selftest" per_op)
+row 3e "null hypercall, tracing off / hyp_enter + hyp_exit on: stage 2 on (3a / 3b); off (instr)" \
+	"$(pretty "$hvc_off") / $(pretty "$hvc_on"); $(pretty "$s2_hvc_off") / $(pretty "$s2_hvc_on")" "–" ""
+row 3f "traced event (write_event: 1b − 1a): stage 2 on; off (instr)" \
+	"$ev1; $(calc "$s2_st - $s2_off")" "–" ""
+s2_boot=$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/nostage2.log" |
+	head -n 1 | cut -d' ' -f1)
+[ -n "$s2_boot" ] || die "no boot time line in $OUT/nostage2.log"
+row 3g "instructions from hypervisor entry to Linux entry: stage 2 on (5d); off" \
+	"$(pretty "$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/main.log" | head -n 1 | cut -d' ' -f1)"); $(pretty "$s2_boot")" "–" ""
 
 # 4: drain
 row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
@@ -350,8 +388,9 @@ read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
 	$1 ~ /^\.(data|rela|got)/ { d += $2 }
 	$1 ~ /^\.bss/ { b += $2 }
 	END { print t, d, b }')
-row 5a "hypervisor image: text / data / bss (bytes)" \
-	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss")" "–" ""
+hyp_end=$(nm "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '$3 == "__hyp_end" { print $1 }')
+row 5a "hypervisor image: text / data / bss (bytes); laid out, page-aligned (KiB)" \
+	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss"); $((16#$hyp_end / 1024))" "–" "≤ 64 KiB"
 resmem=$(bench_lines main | awk '$1 == "resmem" {
 	split($3, r, "="); h = r[2]
 	size = 0
@@ -378,6 +417,45 @@ row 5d "instructions from hypervisor entry to Linux entry (±16: counter tick)" 
 row 6 "host writer, callgrind: reserve+fill+commit 8 B / 16 B payload (instr/event)" \
 	"$(cg 'rb_reserve+fill+rb_commit, 8 B') / $(cg 'rb_reserve+fill+rb_commit, 16 B')" \
 	"–" "≤ 40"
+
+# 7: the proof runs, long (tests/boot/57-fuzz.sh, 58-scribble.sh at full
+# speed, not under -icount: they count calls and writes, not time). A smoke
+# run leaves them out: make test runs both, short.
+proof_cell() {	# LOG HOSTILE: "code count, ..." of an hvc_fuzz result line
+	grep -a -o "hvc_fuzz: result .* hostile=$2 .*" "$1" | tail -n 1 |
+		sed 's/\r$//; s/\[ *[0-9.]*\].*//' | tr ' ' '\n' | awk -F= '
+		$1 ~ /^(ok|not_supported|invalid|no_memory|busy|not_loaded|again|clock_step|positive|other|skipped|unexpected|clobbered)$/ {
+			printf "%s%s %s", sep, $1, $2; sep = ", " }
+		$1 == "calls" { calls = $2 }
+		END { if (!calls) exit 1 }'
+}
+if [ "$smoke" = 0 ]; then
+	step "hypercall fuzzer, $FUZZ_BENCH_CALLS calls (tests/boot/57-fuzz.sh)"
+	HYPTRACE_TEST_LOGS=$OUT FUZZ_CALLS=$FUZZ_BENCH_CALLS \
+		FUZZ_HOSTILE_CALLS=$FUZZ_BENCH_HOSTILE BOOT_TIMEOUT=3000 \
+		bash "$HYPTRACE_TOP/tests/boot/57-fuzz.sh" >"$OUT/fuzz.txt" 2>&1 ||
+		die "the fuzz run failed: $(tail -n 1 "$OUT/fuzz.txt")"
+	step "scribbler, $SCRIBBLE_BENCH_SECONDS s (tests/boot/58-scribble.sh)"
+	HYPTRACE_TEST_LOGS=$OUT SCRIBBLE_SECONDS=$SCRIBBLE_BENCH_SECONDS \
+		BOOT_TIMEOUT=3000 \
+		bash "$HYPTRACE_TOP/tests/boot/58-scribble.sh" >"$OUT/scribble.txt" 2>&1 ||
+		die "the scribble run failed: $(tail -n 1 "$OUT/scribble.txt")"
+	fuzz0=$(proof_cell "$OUT/57-fuzz-smp4.log" 0) ||
+		die "no fuzz result in $OUT/57-fuzz-smp4.log"
+	fuzz1=$(proof_cell "$OUT/57-fuzz-smp4.log" 1) ||
+		die "no hostile fuzz result in $OUT/57-fuzz-smp4.log"
+	# a kernel message may run into the line's end: "[ 12.3] ..."
+	scr=$(grep -a -o 'carveout_scribble: result .*' "$OUT/58-scribble-smp4.log" |
+		tail -n 1 | sed 's/\r$//; s/\[ *[0-9.]*\].*//')
+	[ -n "$scr" ] || die "no scribble result in $OUT/58-scribble-smp4.log"
+	row 7a "hypercall fuzzer, $(pretty "$FUZZ_BENCH_CALLS") random calls from 4 CPUs while tracing, hyptrace.ko's buffer left alone: answers per status code" \
+		"$fuzz0" "–" "unexpected 0, clobbered 0; image sum and canary unchanged"
+	row 7b "… $(pretty "$FUZZ_BENCH_HOSTILE") calls with nothing held back (UNLOAD, RESET, ENABLE 0 ...)" \
+		"$fuzz1" "–" "unexpected 0, clobbered 0; no oops"
+	row 7c "scribbler: random 8-byte writes into the descriptor / meta / data pages from 4 CPUs while tracing, in $(field "$scr" seconds) s" \
+		"$(pretty "$(field "$scr" writes)") ($(pretty "$(field "$scr" desc_writes)") / $(pretty "$(field "$scr" meta_writes)") / $(pretty "$(field "$scr" data_writes)")) over $(field "$scr" pages) pages; $(pretty "$(field "$scr" events)") events meanwhile; $(pretty "$(field "$scr" guard_bytes)") guard bytes $(field "$scr" guard), image sum $(field "$scr" sum), canary $(field "$scr" canary), $(field "$scr" cpus_alive) CPUs answering" \
+		"–" "guard intact, sum same, no oops"
+fi
 
 # The table
 kernel=$(bench_lines main | awk '$1 == "info" { sub(/^kernel=/, "", $2); print $2 }' | head -n 1)

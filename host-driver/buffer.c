@@ -17,6 +17,7 @@
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -40,16 +41,24 @@ static int translate(const struct hyptrace *ht, u64 *addr)
 /*
  * What the hypervisor needs for @size bytes per CPU, by the rule it uses
  * itself (shared/trace_desc.h), so that a user who asked for too much
- * learns how much the carve-out can take.
+ * learns how much the carve-out can take. Every figure is exact, however
+ * absurd @size, and one line per interval is enough: a script that retries
+ * in a loop must not flood the log.
  */
 static void report_no_memory(const struct hyptrace *ht, unsigned long size)
 {
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL, 1);
 	u64 pages = rb_load_pages(ht->nr_cpus,
 				  rb_nr_data_pages(size, RB_PAGE_CAPACITY),
 				  PAGE_SIZE);
 	size_t holds = ht->carveout_size >> PAGE_SHIFT;
 
-	if (pages > holds)
+	if (!__ratelimit(&rs))
+		return;
+	if (pages == RB_LOAD_PAGES_OVERFLOW)
+		pr_err("buffer_size_kb %lu needs more than %llu pages for %u CPUs and the carve-out holds %zu\n",
+		       size >> 10, pages, ht->nr_cpus, holds);
+	else if (pages > holds)
 		pr_err("buffer_size_kb %lu needs %llu pages for %u CPUs and the carve-out holds %zu\n",
 		       size >> 10, pages, ht->nr_cpus, holds);
 	else
@@ -65,7 +74,16 @@ static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 	struct rb_desc_cpu *e;
 	u32 i, id;
 
-	if (rb_desc_check(desc, len)) {
+	/*
+	 * The CPU count first: the check walks every entry, and the count is
+	 * the hypervisor's word until it is held to what TRACE_QUERY said.
+	 */
+	if (desc->nr_cpus <= 0 || (u32)desc->nr_cpus > ht->nr_cpus) {
+		pr_err("the hypervisor's buffer descriptor has %d CPUs, TRACE_QUERY said %u\n",
+		       desc->nr_cpus, ht->nr_cpus);
+		return -EPROTO;
+	}
+	if (rb_desc_check(desc, len, ht->nr_cpus)) {
 		pr_err("the hypervisor's buffer descriptor is malformed\n");
 		return -EPROTO;
 	}
@@ -78,7 +96,7 @@ static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 	for (i = 0; i < (u32)desc->nr_cpus; i++) {
 		struct rb_meta *meta;
 
-		e = rb_desc_entry(desc, desc->struct_len, i);
+		e = rb_desc_checked_entry(desc, i);
 		if (translate(ht, &e->meta_va))
 			goto outside;
 		for (id = 0; id < e->nr_page_va; id++) {
@@ -196,5 +214,5 @@ void hyptrace_buffer_unload(struct hyptrace *ht)
 /* @cpu's pages in the loaded buffer's descriptor */
 struct rb_desc_cpu *hyptrace_desc_cpu(struct hyptrace *ht, unsigned int cpu)
 {
-	return rb_desc_entry(ht->desc, ht->desc->struct_len, cpu);
+	return rb_desc_checked_entry(ht->desc, cpu);
 }

@@ -1,46 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linux must never touch the hypervisor's reserved region. The unused tail
- * of that region is filled with an address-dependent pattern at boot and
- * checked when Linux shuts the machine down: any write by Linux (or a DMA
- * it started) into our memory shows up as a mismatch.
+ * Linux must never touch the hypervisor's region, and stage 2 sees to it
+ * for the CPUs. The region's free memory (hyp_mem.c) carries an
+ * address-dependent pattern, written at boot and wherever memory is given
+ * back, and checked when Linux shuts the machine down: a write that stage 2
+ * does not stop (a DMA master, a build without stage 2, a stray write of
+ * our own) shows up as a mismatch.
+ *
+ * The image's text and read-only data never change after head.S relocated
+ * them, so a checksum of them, asked for before and after a test
+ * (HYPTRACE_CALL_IMAGE_SUM), shows whether anything wrote there.
  */
 #include "hyp.h"
 
 #define CANARY_SEED	0x6879707472616365UL	/* "hyptrace" */
-
-static u64 canary_start(void)
-{
-	return ALIGN_UP((u64)__hyp_end, SZ_4K);
-}
-
-static u64 canary_end(void)
-{
-	return hyp_layout.hyp_base + HYP_REGION_SIZE;
-}
 
 static u64 pattern(u64 addr)
 {
 	return CANARY_SEED ^ (addr * 0x9e3779b97f4a7c15UL);
 }
 
-void canary_fill(void)
+void canary_fill_range(u64 start, u64 end)
 {
 	u64 a;
 
-	for (a = canary_start(); a < canary_end(); a += 8)
+	for (a = start; a < end; a += 8)
 		WRITE_ONCE(*(u64 *)a, pattern(a));
+}
+
+void canary_fill(void)
+{
+	canary_fill_range(hyp_mem_mark(), hyp_mem_end());
 }
 
 bool canary_intact(u64 *bad_addr)
 {
 	u64 a;
 
-	for (a = canary_start(); a < canary_end(); a += 8) {
+	for (a = hyp_mem_mark(); a < hyp_mem_end(); a += 8) {
 		if (READ_ONCE(*(u64 *)a) != pattern(a)) {
 			*bad_addr = a;
 			return false;
 		}
 	}
 	return true;
+}
+
+/*
+ * 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over
+ * the bytes of [__hyp_start, __rodata_end) in address order. Both ends are
+ * page aligned, so the bytes are fetched eight at a time and taken lowest
+ * address first, which on a little-endian CPU is the byte-wise sum.
+ */
+u64 image_sum(u64 *len)
+{
+	const u64 *p = (const u64 *)__hyp_start;
+	const u64 *end = (const u64 *)__rodata_end;
+	u64 sum = 0xcbf29ce484222325UL;
+	unsigned int i;
+	u64 w;
+
+	for (; p < end; p++) {
+		w = READ_ONCE(*p);
+		for (i = 0; i < 8; i++, w >>= 8) {
+			sum ^= w & 0xff;
+			sum *= 0x100000001b3UL;
+		}
+	}
+	*len = (u64)__rodata_end - (u64)__hyp_start;
+	return sum;
 }

@@ -21,6 +21,10 @@
 #define CHOSEN_KERNEL		"hyptrace,kernel"
 #define CHOSEN_CARVEOUT_SIZE	"hyptrace,carveout-size"
 #define BOOTARG_CARVEOUT	"hyptrace.carveout="
+/* Test only: lose the first CPU_ON start of this CPU (psci_relay.c) */
+#define BOOTARG_LOSE_CPU_ON	"hyptrace.test_lose_cpu_on="
+#define BOOTARG_STALL_CPU_ON	"hyptrace.test_stall_cpu_on="
+#define CPU_NUMBER_MAX_DIGITS	4	/* HYP_MAX_CPUS and more */
 
 struct dt_initrd {
 	u64 start, end;
@@ -193,22 +197,62 @@ static u64 parse_size(const char *s, const char *end)
 	return 0;
 }
 
+/*
+ * The value of "@name" (which ends in '=') on the command line @args of
+ * @len bytes, as [*@val, *@end); false if it is not there.
+ */
+static bool find_bootarg(const char *args, int len, const char *name,
+			 const char **val, const char **end)
+{
+	size_t n = strlen(name);
+	const char *p = args, *stop = args + strnlen(args, len);
+
+	for (; p + n <= stop; p++) {
+		const char *e;
+
+		if ((p != args && p[-1] != ' ') || strncmp(p, name, n))
+			continue;
+		for (e = p + n; e < stop && *e != ' '; e++)
+			;
+		*val = p + n;
+		*end = e;
+		return true;
+	}
+	return false;
+}
+
 static u64 carveout_from_bootargs(const char *args, int len)
 {
-	size_t n = strlen(BOOTARG_CARVEOUT);
-	const char *p = args, *end = args + strnlen(args, len);
+	const char *v, *e;
 
-	for (; p + n <= end; p++) {
-		const char *v, *e;
+	if (!find_bootarg(args, len, BOOTARG_CARVEOUT, &v, &e))
+		return 0;
+	return parse_size(v, e) ?: (u64)-1;
+}
 
-		if ((p != args && p[-1] != ' ') || strncmp(p, BOOTARG_CARVEOUT, n))
-			continue;
-		v = p + n;
-		for (e = v; e < end && *e != ' '; e++)
-			;
-		return parse_size(v, e) ?: (u64)-1;
-	}
-	return 0;
+/*
+ * hyptrace.test_lose_cpu_on=N, hyptrace.test_stall_cpu_on=N: the boot
+ * loader (never Linux, which cannot change the command line the hypervisor
+ * read) asks that CPU N's first CPU_ON start be lost, the CPU turning off
+ * again or hanging before it reaches Linux, so that a test can check what
+ * the PSCI relay answers then.
+ */
+static void lose_cpu_on_from_bootargs(const char *args, int len,
+				      const char *name, bool stall)
+{
+	const char *v, *e;
+	u64 cpu = 0;
+
+	if (!find_bootarg(args, len, name, &v, &e))
+		return;
+	if (v == e || e - v > CPU_NUMBER_MAX_DIGITS)
+		cpu = ~0ULL;
+	for (; v < e && cpu != ~0ULL; v++)
+		cpu = *v >= '0' && *v <= '9' ? cpu * 10 + (u64)(*v - '0') : ~0ULL;
+	/* The boot CPU is the one CPU Linux never starts with CPU_ON */
+	if (!cpu || cpu >= hyp_layout.nr_cpus)
+		hyp_panic("malformed %s (want a secondary CPU's number)", name);
+	psci_lose_first_start((unsigned int)cpu, stall);
 }
 
 static void parse_chosen(const void *fdt)
@@ -237,6 +281,10 @@ static void parse_chosen(const void *fdt)
 			hyp_panic("malformed %s (want e.g. 64M)", BOOTARG_CARVEOUT);
 		if (from_args)
 			size = from_args;
+		lose_cpu_on_from_bootargs(args, len, BOOTARG_LOSE_CPU_ON,
+					  false);
+		lose_cpu_on_from_bootargs(args, len, BOOTARG_STALL_CPU_ON,
+					  true);
 	}
 	if (size) {
 		if (size < SZ_2M || size & (SZ_2M - 1))

@@ -14,7 +14,11 @@ SYM_FUNC _head
 	b	primary_entry			/* code0 */
 	.long	0				/* code1 */
 	.quad	0				/* text_offset */
-	.quad	__hyp_end - _head		/* image_size, BSS included */
+	/*
+	 * image_size: the whole region, not just text, data and BSS, so that
+	 * a loader keeps the private memory after them (hyp_mem.c) free.
+	 */
+	.quad	1 << HYP_REGION_SHIFT
 	.quad	IMAGE_FLAG_LE | IMAGE_FLAG_PAGE_4K | IMAGE_FLAG_ANYWHERE
 	.quad	0, 0, 0				/* res2 .. res4 */
 	.ascii	"ARM\x64"			/* magic */
@@ -47,16 +51,24 @@ primary_entry:
 	b.lo	3b
 
 	/*
-	 * Everything so far went straight to memory. Drop any line a previous
-	 * stage may have left in the caches for this range, so that nothing
-	 * stale shadows it once the MMU and caches are on.
+	 * Everything so far, and all the private memory the boot CPU sets up
+	 * before its MMU is on, goes straight to memory. Drop any line a
+	 * previous stage may have left in the caches for the region, so that
+	 * nothing stale shadows it once the MMU and caches are on.
 	 */
 	adr_l	x0, __hyp_start
-	adr_l	x1, __hyp_end
+	mov	x1, #1
+	add	x1, x0, x1, lsl #HYP_REGION_SHIFT
 	bl	dcache_inval_range
 
-	adr_l	x0, boot_stack
-	add	sp, x0, #HYP_BOOT_STACK_SIZE
+	/*
+	 * The boot stack is the top of the region: private memory fills from
+	 * the bottom, and this stack is dead once the boot CPU has its own.
+	 */
+	adr_l	x0, __hyp_start
+	mov	x1, #1
+	add	x0, x0, x1, lsl #HYP_REGION_SHIFT
+	mov	sp, x0
 	mov	x0, x19
 	mov	x1, x21
 	bl	hyp_boot_prepare		/* returns the boot CPU's index */
@@ -82,9 +94,10 @@ cpu_entry_common:
 	mov	x19, x0
 	mov	x20, x1
 	bl	el2_quiesce
-	cmp	x19, #HYP_MAX_CPUS
+	adr_l	x0, hyp_stacks		/* base, count: set by the boot CPU */
+	ldp	x0, x2, [x0]
+	cmp	x19, x2
 	b.hs	park
-	adr_l	x0, hyp_stacks
 	add	x1, x19, #1
 	lsl	x1, x1, #HYP_STACK_SHIFT
 	add	sp, x0, x1
@@ -161,11 +174,9 @@ SYM_FUNC dcache_inval_range
 	dcache_by_line ivac
 SYM_END dcache_inval_range
 
-	.bss
-	.balign	4096
-boot_stack:
-	.space	HYP_BOOT_STACK_SIZE
-	.balign	4096
+	.data
+	.balign	8
+	/* struct hyp_stacks (hyp.h): the per-CPU stacks, in private memory */
 	.globl	hyp_stacks
 hyp_stacks:
-	.space	HYP_MAX_CPUS << HYP_STACK_SHIFT
+	.quad	0, 0

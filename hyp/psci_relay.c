@@ -46,36 +46,196 @@ static s64 psci_features(u32 feature)
 	return PSCI_RET_NOT_SUPPORTED;
 }
 
-static s64 psci_cpu_on(u64 mpidr, u64 pc, u64 ctx)
+/*
+ * A CPU_ON's progress for one target CPU, in hyp_cpu.on_state: the low bits
+ * say who owns the entry slot, the rest count claims, so that a compare
+ * against a state read earlier fails once anybody has moved it on.
+ */
+#define ON_FREE			0U	/* no start in flight */
+#define ON_CLAIMED		1U	/* a caller fills the slot, asks firmware */
+#define ON_STARTED		2U	/* firmware accepted; target not yet here */
+#define ON_STATE_MASK		3U
+#define ON_CLAIM_STEP		4U
+
+/*
+ * How long a start firmware accepted may take to arrive before a CPU_ON
+ * that finds it unfinished asks whether it was lost. PSCI firmware says
+ * ON_PENDING for such a CPU at once, but QEMU's says OFF until the target's
+ * thread has begun; Linux itself gives a CPU 5 s before it calls it lost.
+ */
+#define ON_GRACE_MS		1000UL
+#define MS_PER_S		1000UL
+
+static u32 on_state_of(u32 state)
+{
+	return state & ON_STATE_MASK;
+}
+
+static u32 on_next(u32 state, u32 next)
+{
+	return (state & ~ON_STATE_MASK) | next;
+}
+
+/*
+ * The start @target is waiting for was lost: firmware accepted it long
+ * enough ago and now says the CPU is off. Then it cannot arrive any more
+ * (only this relay starts CPUs: EL1's SMCs trap to us), and its slot may be
+ * taken over. If firmware says ON or ON_PENDING, or cannot say, the CPU is
+ * still on its way.
+ */
+static bool start_lost(const struct hyp_cpu *target)
+{
+	u64 freq = read_sysreg(cntfrq_el0);
+	u64 waited = read_sysreg(cntpct_el0) - target->on_started_at;
+
+	if (waited < freq * ON_GRACE_MS / MS_PER_S)
+		return false;
+	if (firmware_call(PSCI_0_2_FN64_AFFINITY_INFO, target->mpidr, 0, 0) !=
+	    PSCI_0_2_AFFINITY_LEVEL_OFF)
+		return false;
+	hyp_info("CPU %u: the CPU_ON accepted %lu ms ago never arrived and firmware says the CPU is off: starting it again\n",
+		 target->idx, waited / freq * MS_PER_S +
+				waited % freq * MS_PER_S / freq);
+	return true;
+}
+
+static s64 psci_cpu_on(u64 target_cpu, u64 pc, u64 ctx)
 {
 	struct hyp_cpu *target;
-	int idx = hyp_cpu_index(mpidr);
-	u32 unlocked = 0;
+	u32 state, claimed;
+	int idx;
 	s64 ret;
 
+	/*
+	 * DEN0022: target_cpu holds the affinity fields only; bits [63:40]
+	 * and [31:24] must be zero. Firmware gets the MPIDR we matched, never
+	 * the caller's bits, so it starts the CPU whose slot we fill.
+	 */
+	if (target_cpu & ~MPIDR_HWID_MASK)
+		return PSCI_RET_INVALID_PARAMS;
+	idx = hyp_cpu_index(target_cpu);
 	if (idx < 0)
 		return PSCI_RET_INVALID_PARAMS;
 	target = &hyp_cpus[idx];
 
+	state = __atomic_load_n(&target->on_state, __ATOMIC_ACQUIRE);
+	switch (on_state_of(state)) {
+	case ON_FREE:
+		break;
+	case ON_STARTED:
+		if (start_lost(target))
+			break;
+		return PSCI_RET_ON_PENDING;
+	default:
+		/* Another caller is starting it right now. */
+		return PSCI_RET_ON_PENDING;
+	}
 	/*
-	 * Whoever wins this lock owns the target's entry slot until the
-	 * target has read it; a concurrent CPU_ON for the same CPU loses and
-	 * is told the truth: the CPU is already on its way.
+	 * Whoever moves the state on from what we read owns the slot. If that
+	 * is not us, another caller's start is in flight, or one just arrived.
 	 */
-	if (!__atomic_compare_exchange_n(&target->on_lock, &unlocked, 1, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return PSCI_RET_ALREADY_ON;
+	claimed = on_next(state + ON_CLAIM_STEP, ON_CLAIMED);
+	if (!__atomic_compare_exchange_n(&target->on_state, &state, claimed,
+					 false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return PSCI_RET_ON_PENDING;
 
 	target->on_entry.pc = pc;
 	target->on_entry.x0 = ctx;
-	/* Publish the slot before the target can possibly run. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-
-	ret = firmware_call(PSCI_0_2_FN64_CPU_ON, mpidr,
+	ret = firmware_call(PSCI_0_2_FN64_CPU_ON, target->mpidr,
 			    (u64)hyp_secondary_entry, (u64)idx);
-	if (ret != PSCI_RET_SUCCESS)
-		__atomic_store_n(&target->on_lock, 0, __ATOMIC_RELEASE);
+	target->on_started_at = read_sysreg(cntpct_el0);
+	/*
+	 * Publish the slot and the time. A target that arrives sooner waits
+	 * for this (psci_cpu_on_arrived()): nobody else moves a CLAIMED state.
+	 */
+	__atomic_store_n(&target->on_state,
+			 on_next(claimed, ret == PSCI_RET_SUCCESS ? ON_STARTED :
+								    ON_FREE),
+			 __ATOMIC_RELEASE);
 	return ret;
+}
+
+/*
+ * Test only (hyptrace.test_lose_cpu_on=N or hyptrace.test_stall_cpu_on=N,
+ * dt.c): the CPU whose first CPU_ON start is lost, or NO_LOST_START, and
+ * how.
+ */
+#define NO_LOST_START	(~0U)
+static unsigned int lose_start_of = NO_LOST_START;
+static bool lose_by_stalling;
+
+void psci_lose_first_start(unsigned int idx, bool stall)
+{
+	lose_start_of = idx;
+	lose_by_stalling = stall;
+}
+
+/* Power this CPU off from EL2: it must not enter Linux. */
+static void __noreturn power_off_self(const struct hyp_cpu *cpu,
+				      const char *why)
+{
+	hyp_info("CPU %u: %s, powering off\n", cpu->idx, why);
+	firmware_call(PSCI_0_2_FN_CPU_OFF, 0, 0, 0);
+	hyp_panic("CPU %u: firmware's CPU_OFF returned", cpu->idx);
+}
+
+/*
+ * Test only: before it reads its slot, the CPU turns off again (a core
+ * that firmware powered on but that never came up) or stays here for ever
+ * (one that hangs on the way). The caller of CPU_ON was told SUCCESS and
+ * the entry it gave is never used.
+ */
+static void test_lose_start(struct hyp_cpu *cpu)
+{
+	if (cpu->idx != lose_start_of)
+		return;
+	lose_start_of = NO_LOST_START;
+	if (lose_by_stalling) {
+		hyp_info("CPU %u: hyptrace.test_stall_cpu_on: stalling this CPU_ON start for ever\n",
+			 cpu->idx);
+		for (;;)
+			asm volatile("wfe");
+	}
+	power_off_self(cpu, "hyptrace.test_lose_cpu_on: losing this CPU_ON start");
+}
+
+/*
+ * A CPU started by a relayed CPU_ON has arrived: where Linux wants it. The
+ * slot is read, then the state checked unchanged, so that a slot that a
+ * takeover rewrites is never used half read; then the next CPU_ON may go.
+ */
+struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu)
+{
+	struct el1_entry entry;
+	u32 state;
+
+	test_lose_start(cpu);
+	for (;;) {
+		state = __atomic_load_n(&cpu->on_state, __ATOMIC_ACQUIRE);
+		switch (on_state_of(state)) {
+		case ON_CLAIMED:
+			/* Its caller is still in firmware's CPU_ON: brief. */
+			continue;
+		case ON_STARTED:
+			entry = cpu->on_entry;
+			/* Keep the slot reads before the check. */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (__atomic_compare_exchange_n(&cpu->on_state, &state,
+							on_next(state, ON_FREE),
+							false, __ATOMIC_RELEASE,
+							__ATOMIC_RELAXED))
+				return entry;
+			continue;
+		default:
+			/*
+			 * No start waits for this CPU: firmware started it
+			 * twice, or after its start was taken over. The slot
+			 * is not its to use.
+			 */
+			power_off_self(cpu, "arrived with no CPU_ON waiting for it");
+		}
+	}
 }
 
 static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)

@@ -48,8 +48,15 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 	boot_entry_count = entry_count;
 	hyp_layout.hyp_base = (u64)__hyp_start;
 	loader_fdt = (const void *)dtb;
+	hyp_mem_init();
 	dt_parse(loader_fdt);
+	/* Private memory, MMU off: secondaries read it with theirs off too */
+	hyp_stacks.base = (u64)hyp_mem_alloc_boot(hyp_layout.nr_cpus *
+						  HYP_STACK_SIZE, SZ_4K,
+						  "CPU stacks");
+	hyp_stacks.count = hyp_layout.nr_cpus;
 	mmu_build_tables();
+	stage2_build();
 	/* As in Linux, the boot CPU is CPU 0 (dt.c, parse_cpus()). */
 	return 0;
 }
@@ -115,6 +122,7 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 	write_sysreg(cpu, tpidr_el2);
 	el2_setup_cpu();
 	mmu_enable();
+	stage2_enable();
 
 	if (cpu->mpidr != (read_sysreg(mpidr_el1) & MPIDR_HWID_MASK))
 		hyp_panic("entered as CPU %u, but MPIDR is 0x%lx", idx,
@@ -128,9 +136,7 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 		enter_linux(entry);
 	case CPU_ENTRY_ON:
 		fid = PSCI_0_2_FN64_CPU_ON;
-		entry = cpu->on_entry;
-		/* The slot is read: the next CPU_ON for this CPU may go. */
-		__atomic_store_n(&cpu->on_lock, 0, __ATOMIC_RELEASE);
+		entry = psci_cpu_on_arrived(cpu);
 		break;
 	default:
 		fid = PSCI_0_2_FN64_CPU_SUSPEND;

@@ -16,14 +16,14 @@
 #include "../shared/trace_desc.h"
 
 /*
- * Writer-private page bookkeeping for every CPU together: 24 bytes a page,
- * enough for 64 MiB of trace pages. A larger request gets NO_MEMORY.
+ * Writer-private page bookkeeping for every CPU together, 24 bytes a page,
+ * in private memory (hyp_mem.c) sized to the loaded buffer; given back at
+ * unload. trace_mem_mark is where it starts. A buffer whose bookkeeping
+ * does not fit gets NO_MEMORY: with 16 CPUs' stacks and the page tables
+ * taken, some 1.6 MiB remain, about 70,000 pages (270 MiB) of trace.
  */
-#define TRACE_MAX_PAGES		16384U
-
-static struct rb_page_info trace_pages[TRACE_MAX_PAGES];
-/* rb_init() takes the page addresses as an array; built here, privately */
-static void *trace_page_addr[TRACE_MAX_PAGES];
+static struct rb_page_info *trace_pages;
+static u64 trace_mem_mark;
 
 /*
  * What a trace site tests: the event is wanted and tracing is on. Folding
@@ -68,15 +68,37 @@ void trace_query(u64 *res)
  * it. The writer stays disabled.
  */
 static int trace_init_cpu(unsigned int idx, u8 *meta, u32 nr_pages,
-			  enum rb_mode mode)
+			  enum rb_mode mode, void **page_addr)
 {
 	struct rb_page_info *info = &trace_pages[idx * nr_pages];
 	u32 i;
 
 	for (i = 0; i < nr_pages; i++)
-		trace_page_addr[i] = meta + (u64)(i + 1) * RB_PAGE_SIZE;
-	return rb_init(&hyp_cpus[idx].trace_rb, idx, meta, trace_page_addr,
+		page_addr[i] = meta + (u64)(i + 1) * RB_PAGE_SIZE;
+	return rb_init(&hyp_cpus[idx].trace_rb, idx, meta, page_addr,
 		       nr_pages, info, mode);
+}
+
+/*
+ * Under trace_lock: the bookkeeping for @nr_pages pages per CPU, and room
+ * for rb_init()'s page address array, which is given back right after.
+ */
+static void **trace_alloc_pages(u64 nr_pages)
+{
+	u64 nr_cpus = hyp_layout.nr_cpus;
+
+	trace_mem_mark = hyp_mem_mark();
+	trace_pages = hyp_mem_alloc(nr_cpus * nr_pages * sizeof(*trace_pages),
+				    SZ_4K);
+	if (trace_pages)
+		return hyp_mem_alloc(nr_pages * sizeof(void *), SZ_4K);
+	return NULL;
+}
+
+static void trace_free_pages(void)
+{
+	hyp_mem_free_to(trace_mem_mark);
+	trace_pages = NULL;
 }
 
 /*
@@ -89,6 +111,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	struct rb_cpu *cpus[HYP_MAX_CPUS];
 	struct rb_trace_desc *desc;
 	u64 nr_pages, desc_size, desc_room;
+	void **page_addr;
 	unsigned int i;
 	u8 *meta;
 	s64 ret;
@@ -101,7 +124,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 
 	nr_pages = rb_nr_data_pages(size, RB_PAGE_CAPACITY);
 	if (rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) * RB_PAGE_SIZE >
-	    l->carveout_size || nr_pages * l->nr_cpus > TRACE_MAX_PAGES)
+	    l->carveout_size)
 		return HYPTRACE_RET_NO_MEMORY;
 	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
 	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
@@ -111,27 +134,38 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 		ret = HYPTRACE_RET_BUSY;
 		goto out;
 	}
+	page_addr = trace_alloc_pages(nr_pages);
+	if (!page_addr) {
+		ret = HYPTRACE_RET_NO_MEMORY;
+		goto out_free;
+	}
 	desc = (struct rb_trace_desc *)l->carveout_base;
 	meta = (u8 *)l->carveout_base + desc_room;
 	for (i = 0; i < l->nr_cpus; i++) {
 		if (trace_init_cpu(i, meta, nr_pages,
 				   flags & HYPTRACE_LOAD_NO_OVERWRITE ?
-				   RB_MODE_NO_OVERWRITE : RB_MODE_OVERWRITE)) {
+				   RB_MODE_NO_OVERWRITE : RB_MODE_OVERWRITE,
+				   page_addr)) {
 			ret = HYPTRACE_RET_INVALID;
-			goto out;
+			goto out_free;
 		}
 		cpus[i] = &hyp_cpus[i].trace_rb;
 		meta += (nr_pages + 1) * RB_PAGE_SIZE;
 	}
 	if (rb_desc_fill(desc, desc_size, cpus, l->nr_cpus)) {
 		ret = HYPTRACE_RET_INVALID;
-		goto out;
+		goto out_free;
 	}
+	/* The address array was only for rb_init(): keep the bookkeeping */
+	hyp_mem_free_to((u64)page_addr);
 	trace_loaded = true;
 	trace_clock_unbind();
 	res[0] = (u64)desc;
 	res[1] = desc_size;
 	ret = HYPTRACE_RET_SUCCESS;
+	goto out;
+out_free:
+	trace_free_pages();
 out:
 	spin_unlock(&trace_lock);
 	return ret;
@@ -150,6 +184,7 @@ s64 trace_unload(void)
 		trace_loaded = false;
 		trace_on = false;
 		trace_publish_events();
+		trace_free_pages();
 		ret = HYPTRACE_RET_SUCCESS;
 	}
 	spin_unlock(&trace_lock);

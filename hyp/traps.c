@@ -114,14 +114,13 @@ static u64 el1_sync_vector(u64 spsr)
 }
 
 /*
- * Make the trapped instruction UNDEFINED at EL1: the syndrome says
- * "unknown reason" (EC 0, IL set as the architecture has it for EC 0), the
- * return address is the instruction itself, and the ERET goes to EL1's
- * vector. FAR_EL1 is left alone, as for a real UNDEFINED instruction.
+ * Take a synchronous exception to EL1 with syndrome @esr, as the CPU would
+ * have taken it without EL2: the return address is the instruction itself
+ * and the ERET goes to EL1's vector.
  */
-static void inject_undef(struct trap_frame *frame)
+static void inject_el1_sync(struct trap_frame *frame, u64 esr)
 {
-	write_sysreg(FIELD_PREP(ESR_EC, ESR_EC_UNKNOWN) | ESR_IL, esr_el1);
+	write_sysreg(esr, esr_el1);
 	write_sysreg(frame->elr, elr_el1);
 	write_sysreg(frame->spsr, spsr_el1);
 	frame->elr = (read_sysreg(vbar_el1) & VBAR_BASE) |
@@ -129,20 +128,64 @@ static void inject_undef(struct trap_frame *frame)
 	frame->spsr = el1_entry_pstate(frame->spsr);
 }
 
-/* One bit per exception class that has been reported on the console */
-static u64 undef_reported;
+/*
+ * UNDEFINED: the syndrome says "unknown reason" (EC 0, IL set as the
+ * architecture has it for EC 0). FAR_EL1 is left alone, as for a real
+ * UNDEFINED instruction.
+ */
+static void inject_undef(struct trap_frame *frame)
+{
+	inject_el1_sync(frame, FIELD_PREP(ESR_EC, ESR_EC_UNKNOWN) | ESR_IL);
+}
 
-static void report_undef(const struct trap_frame *frame, u64 ec)
+/*
+ * A synchronous external abort on the access stage 2 stopped, as a bus
+ * error on that address would be reported: the EC for the same or a lower
+ * EL, the fault status "synchronous external abort", WnR for data, FAR_EL1
+ * the faulting virtual address.
+ */
+static void inject_sea(struct trap_frame *frame, bool data)
+{
+	bool from_el1 = !(frame->spsr & PSR_MODE32) &&
+			FIELD_GET(PSR_MODE_EL, frame->spsr) == 1;
+	u64 ec = data ? (from_el1 ? ESR_EC_DABT_CUR : ESR_EC_DABT_LOW) :
+			(from_el1 ? ESR_EC_IABT_CUR : ESR_EC_IABT_LOW);
+	u64 esr = FIELD_PREP(ESR_EC, ec) | ESR_IL |
+		  FIELD_PREP(ESR_ABT_FSC, ESR_FSC_SEA);
+
+	if (data)
+		esr |= frame->esr & ESR_ABT_WNR;
+	if (frame->esr & ESR_ABT_FNV)
+		esr |= ESR_ABT_FNV;
+	else
+		write_sysreg(frame->far, far_el1);
+	inject_el1_sync(frame, esr);
+}
+
+static const char *trap_origin(const struct trap_frame *frame)
+{
+	if (frame->spsr & PSR_MODE32)
+		return "AArch32 EL0";
+	return FIELD_GET(PSR_MODE_EL, frame->spsr) ? "EL1" : "EL0";
+}
+
+/* One bit per exception class that has been reported on the console */
+static u64 trap_reported;
+
+static bool first_of_its_kind(u64 ec)
 {
 	u64 bit = BIT(ec);
 
-	if (__atomic_fetch_or(&undef_reported, bit, __ATOMIC_RELAXED) & bit)
+	return !(__atomic_fetch_or(&trap_reported, bit, __ATOMIC_RELAXED) & bit);
+}
+
+static void report_undef(const struct trap_frame *frame, u64 ec)
+{
+	if (!first_of_its_kind(ec))
 		return;
 	hyp_info("CPU %u: trap from %s at 0x%lx, ESR_EL2 0x%lx (EC 0x%02lx): UNDEFINED at EL1 (reported once per EC)\n",
-		 this_cpu()->idx,
-		 frame->spsr & PSR_MODE32 ? "AArch32 EL0" :
-		 FIELD_GET(PSR_MODE_EL, frame->spsr) ? "EL1" : "EL0",
-		 frame->elr, frame->esr, ec);
+		 this_cpu()->idx, trap_origin(frame), frame->elr, frame->esr,
+		 ec);
 }
 
 /*
@@ -160,6 +203,30 @@ static noinline void handle_unknown_trap(struct trap_frame *frame)
 	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ec);
 }
 
+/*
+ * EL1 or EL0 reached for memory stage 2 keeps from it (stage2.c): the
+ * hypervisor's own region, or an address beyond the stage-2 input range.
+ * Nothing is accessed on its behalf; it gets the abort a bus error gives.
+ * Traced as a trap, with the address in a host_abort event between the
+ * two; printed on the console once per kind (data, instruction).
+ */
+static noinline void handle_host_abort(struct trap_frame *frame, u32 ec)
+{
+	bool data = ec == ESR_EC_DABT_LOW;
+	u64 va = frame->esr & ESR_ABT_FNV ? 0 : frame->far;
+	u64 ipa = stage2_fault_ipa(frame->far);
+
+	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ec);
+	hyp_trace(host_abort, .esr = (u32)frame->esr, .ipa = ipa, .va = va);
+	if (first_of_its_kind(ec))
+		hyp_info("CPU %u: %s at 0x%lx %s IPA 0x%lx (VA 0x%lx), which stage 2 keeps from the host: synchronous external abort at EL1 (reported once per EC)\n",
+			 this_cpu()->idx, trap_origin(frame), frame->elr,
+			 !data ? "fetched from" :
+			 frame->esr & ESR_ABT_WNR ? "wrote" : "read", ipa, va);
+	inject_sea(frame, data);
+	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ec);
+}
+
 /* Everything but an SMCCC call: out of line, off the hypercall path */
 static noinline void handle_other(struct trap_frame *frame,
 				  enum trap_vector vec)
@@ -167,7 +234,12 @@ static noinline void handle_other(struct trap_frame *frame,
 	const char *what;
 
 	if (vec == VEC_EL1_SYNC || vec == VEC_EL1_32_SYNC) {
-		handle_unknown_trap(frame);
+		u32 ec = FIELD_GET(ESR_EC, frame->esr);
+
+		if (HYP_STAGE2 && (ec == ESR_EC_DABT_LOW || ec == ESR_EC_IABT_LOW))
+			handle_host_abort(frame, ec);
+		else
+			handle_unknown_trap(frame);
 		return;
 	}
 	what = vec < ARRAY_SIZE(vector_names) ? vector_names[vec] : NULL;

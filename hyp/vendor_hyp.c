@@ -66,6 +66,12 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 	case HYPTRACE_CALL_CPU_MPIDR:
 		ret = hyp_cpu_mpidr(r[1], &r[1]);
 		break;
+	case HYPTRACE_CALL_IMAGE_SUM:
+		r[1] = image_sum(&r[2]);
+		if (canary_intact(&r[3]))
+			r[3] = 0;
+		ret = HYPTRACE_RET_SUCCESS;
+		break;
 	default:
 		ret = HYPTRACE_RET_NOT_SUPPORTED;
 		break;

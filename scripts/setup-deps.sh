@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES=(
-	make gcc git perl python3 cpio xz-utils gzip file
+	make gcc git perl python3 cpio xz-utils gzip file iproute2 procps
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-arm
 	u-boot-qemu u-boot-tools mtools dosfstools fdisk

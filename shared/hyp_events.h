@@ -57,7 +57,15 @@ enum hyp_reason {
 	      HE_FIELD(u16, __reserved0)				\
 	      HE_FIELD(u32, __reserved1)				\
 	      HE_FIELD(u64, id),					\
-	      HE_PRINT("id=%llu", HE_REC(id)))
+	      HE_PRINT("id=%llu", HE_REC(id)))				\
+	/* EL1 or EL0 touched memory stage 2 keeps from the host */	\
+	EVENT(host_abort, 4,						\
+	      HE_FIELD(u16, __reserved0)				\
+	      HE_FIELD(u32, esr)					\
+	      HE_FIELD(u64, ipa)					\
+	      HE_FIELD(u64, va),					\
+	      HE_PRINT("ipa=0x%llx va=0x%llx esr=0x%x",			\
+		       HE_REC(ipa), HE_REC(va), HE_REC(esr)))
 
 /* The first two bytes of every payload: the event id (remote_event_hdr) */
 struct hyp_event_hdr {

@@ -28,6 +28,21 @@
  *	usable reg, which Linux never starts. INVALID for a cpu at or
  *	above VERSION's x2.
  *
+ * Debugging (ABI 1.3)
+ *   HYPTRACE_CALL_IMAGE_SUM (0xc600000c, no arguments; x1..x4 ignored)
+ *	x1 = 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime
+ *	0x100000001b3) of the hypervisor's read-only image, the bytes from
+ *	its first to the end of its read-only data, in address order;
+ *	x2 = how many bytes that is; x3 = 0 while the memory canary (the
+ *	free memory of the hypervisor's region, filled with a
+ *	pattern at boot) is intact, else the address of its first 8-byte
+ *	word that changed. The sum is fixed once the hypervisor runs:
+ *	tests ask for it before and after an attack and compare. It reads
+ *	the whole region: a debug call, not for hot paths. It takes no
+ *	lock, so x3 may report a change when a TRACE_LOAD or TRACE_UNLOAD
+ *	on another CPU takes or gives back memory meanwhile: ask again
+ *	when nothing else runs.
+ *
  * Tracing (0xc6000001..0xc600000a).
  *   HYPTRACE_CALL_TRACE_QUERY
  *	x1 = carve-out physical base, x2 = carve-out size in bytes,
@@ -83,7 +98,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		2
+#define HYPTRACE_ABI_MINOR		3
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -110,6 +125,7 @@
 #define HYPTRACE_CALL_TRACE_WRITE_EVENT	HYPTRACE_CALL(9)
 #define HYPTRACE_CALL_TRACE_HIDE_COUNTERS HYPTRACE_CALL(10)
 #define HYPTRACE_CALL_CPU_MPIDR		HYPTRACE_CALL(11)
+#define HYPTRACE_CALL_IMAGE_SUM		HYPTRACE_CALL(12)
 
 /* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
 #define HYPTRACE_MPIDR_NONE		(~0UL)

@@ -48,19 +48,26 @@ int rb_desc_fill(struct rb_trace_desc *desc, u64 size,
 /*
  * What the kernel will assume (§1.3, §2.8): entries in CPU order with
  * cpu == index, equal nr_page_va >= 3, struct_len within @size and exact,
- * page-aligned non-zero addresses.
+ * page-aligned non-zero addresses. The CPU count is bounded by @max_cpus
+ * (what the checker was told elsewhere) before anything is walked, and the
+ * walk is one pass.
  */
-int rb_desc_check(struct rb_trace_desc *desc, u64 size)
+int rb_desc_check(struct rb_trace_desc *desc, u64 size, u32 max_cpus)
 {
+	u64 off = sizeof(*desc), len;
 	struct rb_desc_cpu *e;
 	u32 nr_pages = 0, i, id;
 
 	if (size < sizeof(*desc) || desc->nr_cpus <= 0 ||
-	    desc->struct_len > size)
+	    (u32)desc->nr_cpus > max_cpus || desc->struct_len > size)
 		return -RB_EINVAL;
+	len = desc->struct_len;
 	for (i = 0; i < (u32)desc->nr_cpus; i++) {
-		e = rb_desc_entry(desc, desc->struct_len, i);
-		if (!e || e->cpu != (s32)i)
+		e = (struct rb_desc_cpu *)((u8 *)desc + off);
+		/* off <= len, and an entry is at most 16 + 8 * 2^32 bytes */
+		if (off + sizeof(*e) > len ||
+		    off + rb_desc_cpu_size(e->nr_page_va) > len ||
+		    e->cpu != (s32)i)
 			return -RB_EINVAL;
 		if (!i)
 			nr_pages = e->nr_page_va;
@@ -74,6 +81,7 @@ int rb_desc_check(struct rb_trace_desc *desc, u64 size)
 			    (e->page_va[id] & (RB_PAGE_SIZE - 1)))
 				return -RB_EINVAL;
 		}
+		off += rb_desc_cpu_size(nr_pages);
 	}
 	if (desc->struct_len != rb_desc_size((u32)desc->nr_cpus, nr_pages))
 		return -RB_EINVAL;

@@ -51,23 +51,37 @@ static inline u64 rb_desc_size(u32 nr_cpus, u32 nr_pages)
 /*
  * Data pages per CPU for @size bytes, the reader page included: the rule of
  * the kernel's own descriptor sizing (__calc_nr_pages_ring_buffer_desc).
+ * Exact for every @size: nothing here can wrap.
  */
 static inline u64 rb_nr_data_pages(u64 size, u64 page_capacity)
 {
-	u64 pages = (size + page_capacity - 1) / page_capacity;
+	u64 pages = size / page_capacity + (size % page_capacity != 0);
 
 	return (pages > 2 ? pages : 2) + 1;
 }
 
+/* What rb_load_pages() answers when the count does not fit in 64 bits */
+#define RB_LOAD_PAGES_OVERFLOW	(~0ULL)
+
 /*
  * Pages of @page_size a load of @nr_pages data pages per CPU takes from the
  * carve-out: the descriptor, then per CPU a meta page and the data pages.
+ * Any @nr_pages, so that a refusal can say what an absurd size needs.
  */
 static inline u64 rb_load_pages(u32 nr_cpus, u64 nr_pages, u64 page_size)
 {
-	u64 desc = rb_desc_size(nr_cpus, nr_pages);
+	u64 entry, desc, data;
 
-	return (desc + page_size - 1) / page_size + nr_cpus * (nr_pages + 1);
+	if (__builtin_mul_overflow(nr_pages, sizeof(u64), &entry) ||
+	    __builtin_add_overflow(entry, sizeof(struct rb_desc_cpu), &entry) ||
+	    __builtin_mul_overflow(entry, (u64)nr_cpus, &desc) ||
+	    __builtin_add_overflow(desc, sizeof(struct rb_trace_desc) +
+				   page_size - 1, &desc) ||
+	    __builtin_add_overflow(nr_pages, 1, &data) ||
+	    __builtin_mul_overflow(data, (u64)nr_cpus, &data) ||
+	    __builtin_add_overflow(desc / page_size, data, &data))
+		return RB_LOAD_PAGES_OVERFLOW;
+	return data;
 }
 
 /* Entry @index, or NULL if it lies outside the @size bytes of @desc. */
@@ -91,8 +105,21 @@ static inline struct rb_desc_cpu *rb_desc_entry(struct rb_trace_desc *desc,
 	}
 }
 
+/*
+ * Entry @index of a descriptor rb_desc_check() accepted, where every entry
+ * has the first one's size: no walk.
+ */
+static inline struct rb_desc_cpu *rb_desc_checked_entry(struct rb_trace_desc *desc,
+							u32 index)
+{
+	const struct rb_desc_cpu *first = (const struct rb_desc_cpu *)desc->data;
+
+	return (struct rb_desc_cpu *)(desc->data + (u64)index *
+				      rb_desc_cpu_size(first->nr_page_va));
+}
+
 int rb_desc_fill(struct rb_trace_desc *desc, u64 size,
 		 struct rb_cpu *const *cpus, u32 nr_cpus);
-int rb_desc_check(struct rb_trace_desc *desc, u64 size);
+int rb_desc_check(struct rb_trace_desc *desc, u64 size, u32 max_cpus);
 
 #endif /* HYPTRACE_SHARED_TRACE_DESC_H */

@@ -12,7 +12,11 @@
 
 #define HYP_VERSION		"0.1"
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
-#define HYP_REGION_SIZE		SZ_2M	/* reserved for the hypervisor image */
+/*
+ * Reserved for the hypervisor: its image, then its private memory
+ * (hyp_mem.c). Stage 2 hides all of it from the host.
+ */
+#define HYP_REGION_SIZE		(1UL << HYP_REGION_SHIFT)
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
 #define HYP_MAX_MEM_RANGES	8
 
@@ -32,11 +36,13 @@ struct hyp_cpu {
 	unsigned int idx;		/* Linux's logical number (dt.c) */
 	u64 mpidr;			/* affinity, or HYPTRACE_MPIDR_NONE */
 	/*
-	 * CPU_ON arguments, owned by whoever holds on_lock: the caller of
-	 * CPU_ON takes it, the target drops it once it has read them.
+	 * CPU_ON arguments, owned by whoever on_state says (psci_relay.c):
+	 * the caller of CPU_ON claims them, the target frees them once it
+	 * has read them; on_started_at is when firmware accepted the start.
 	 */
-	u32 on_lock;
+	u32 on_state;
 	struct el1_entry on_entry;
+	u64 on_started_at;
 	/* CPU_SUSPEND arguments: only the CPU itself writes them */
 	struct el1_entry suspend_entry;
 };
@@ -71,6 +77,13 @@ static inline struct hyp_cpu *this_cpu(void)
 	return cpu;
 }
 
+/* Each CPU's stack: base + (idx + 1) * HYP_STACK_SIZE, read by head.S */
+struct hyp_stacks {
+	u64 base;
+	u64 count;
+};
+extern struct hyp_stacks hyp_stacks;
+
 /* Linker-script symbols bounding the image */
 extern char __hyp_start[], __text_end[], __rodata_end[], __hyp_end[];
 
@@ -93,12 +106,34 @@ void el2_setup_cpu(void);
 void mmu_build_tables(void);
 void mmu_enable(void);
 
+/* stage2.c; HYP_STAGE2=0 builds without it, the baseline `make bench` uses */
+#ifndef HYP_STAGE2
+#define HYP_STAGE2 1
+#endif
+void stage2_build(void);
+void stage2_enable(void);
+u64 stage2_fault_ipa(u64 far);
+
+/* hyp_mem.c */
+void hyp_mem_init(void);
+void *hyp_mem_alloc(u64 size, u64 align);
+void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what);
+u64 hyp_mem_mark(void);
+u64 hyp_mem_end(void);
+void hyp_mem_free_to(u64 mark);
+
+/* psci_relay.c */
+void psci_lose_first_start(unsigned int idx, bool stall);
+struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
+
 /* dt.c */
 void dt_parse(const void *fdt);
 void dt_prepare_for_linux(const void *fdt);
 
 /* canary.c */
 void canary_fill(void);
+void canary_fill_range(u64 start, u64 end);
 bool canary_intact(u64 *bad_addr);
+u64 image_sum(u64 *len);
 
 #endif /* HYP_HYP_H */

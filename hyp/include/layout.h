@@ -4,8 +4,8 @@
 #define HYP_LAYOUT_H
 
 #define HYP_MAX_CPUS		16
+#define HYP_REGION_SHIFT	21	/* the hypervisor's 2 MiB region */
 #define HYP_STACK_SHIFT		14	/* 16 KiB per CPU */
-#define HYP_BOOT_STACK_SIZE	8192
 
 /* How a CPU arrived in the hypervisor */
 #define CPU_ENTRY_BOOT		0	/* the boot CPU, from the loader */

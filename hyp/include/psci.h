@@ -25,6 +25,12 @@
 #define PSCI_RET_INVALID_PARAMS		(-2)
 #define PSCI_RET_DENIED			(-3)
 #define PSCI_RET_ALREADY_ON		(-4)
+#define PSCI_RET_ON_PENDING		(-5)
 #define PSCI_RET_INTERNAL_FAILURE	(-6)
+
+/* What AFFINITY_INFO answers for a CPU */
+#define PSCI_0_2_AFFINITY_LEVEL_ON		0
+#define PSCI_0_2_AFFINITY_LEVEL_OFF		1
+#define PSCI_0_2_AFFINITY_LEVEL_ON_PENDING	2
 
 #endif /* HYP_PSCI_H */

@@ -181,6 +181,7 @@ static inline void dsb_ish(void)
 #define AMCGCR_CG1NC		GENMASK(15, 8)	/* auxiliary AMU counters */
 
 /* HCR_EL2: how EL1 runs under us */
+#define HCR_VM		BIT(0)		/* stage 2 for EL1 and EL0 (stage2.c) */
 #define HCR_RW		BIT(31)		/* EL1 is AArch64 */
 #define HCR_TSC		BIT(19)		/* trap SMC: the PSCI relay needs it */
 #define HCR_TACR	BIT(21)		/* trap ACTLR_EL1 (see setup_hcr) */
@@ -431,6 +432,20 @@ static inline void dsb_ish(void)
 #define TCR_EL2_RES1	(BIT(23) | BIT(31))
 #define TCR_PS_48BIT	5		/* enough for every board we run on */
 
+/* VTCR_EL2: the host's stage 2 (stage2.c) */
+#define VTCR_T0SZ	GENMASK(5, 0)	/* IPA size is 64 - T0SZ */
+#define VTCR_SL0	GENMASK(7, 6)	/* start level, with TG0 */
+#define VTCR_SL0_L1_4K	1		/* 4 KiB granule: walks start at level 1 */
+#define VTCR_IRGN0_WBWA	(1UL << 8)	/* table walks inner write-back */
+#define VTCR_ORGN0_WBWA	(1UL << 10)	/* table walks outer write-back */
+#define VTCR_SH0_INNER	(3UL << 12)	/* table walks inner shareable */
+#define VTCR_TG0_4K	(0UL << 14)	/* 4 KiB granule */
+#define VTCR_PS		GENMASK(18, 16)	/* output address size, as TCR_PS */
+#define VTCR_EL2_RES1	BIT(31)
+
+/* HPFAR_EL2: the faulting IPA's page, for stage-2 aborts */
+#define HPFAR_FIPA	GENMASK(43, 4)	/* IPA bits [51:12] */
+
 /* ESR_ELx */
 #define ESR_EC		GENMASK(31, 26)
 #define ESR_IL		BIT(25)		/* 32-bit instruction; RES1 for EC 0 */
@@ -438,6 +453,16 @@ static inline void dsb_ish(void)
 #define ESR_ISS_IMM16	GENMASK(15, 0)
 #define ESR_EC_HVC64	0x16
 #define ESR_EC_SMC64	0x17
+#define ESR_EC_IABT_LOW	0x20		/* instruction abort from a lower EL */
+#define ESR_EC_IABT_CUR	0x21		/* ... from the same EL */
+#define ESR_EC_DABT_LOW	0x24		/* data abort from a lower EL */
+#define ESR_EC_DABT_CUR	0x25		/* ... from the same EL */
+/* Instruction and data abort ISS */
+#define ESR_ABT_FSC	GENMASK(5, 0)	/* fault status code */
+#define ESR_ABT_WNR	BIT(6)		/* data: the access was a write */
+#define ESR_ABT_S1PTW	BIT(7)		/* on a stage-1 table walk */
+#define ESR_ABT_FNV	BIT(10)		/* FAR is not valid */
+#define ESR_FSC_SEA	0x10		/* synchronous external abort */
 
 /* MPIDR_EL1: the affinity fields that name a CPU */
 #define MPIDR_HWID_MASK	0xff00ffffffUL

@@ -9,8 +9,14 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# Event ids are 1..NR_EVENTS (shared/hyp_events.h, one EVENT per line)
+NR_EVENTS=$(grep -cE '^[[:space:]]*EVENT\([a-z_0-9]+, [0-9]+,' \
+	"$HYPTRACE_TOP/shared/hyp_events.h")
+[ "$NR_EVENTS" -gt 0 ] || fail "no events found in shared/hyp_events.h"
+
 # name|hvc_probe arguments|expected x0
 CALLS="
+sum_first|fid=0xc600000c|0
 enable_unloaded|fid=0xc6000004 a1=1|-6
 disable_unloaded|fid=0xc6000004 a1=0|0
 swap_unloaded|fid=0xc6000005 a1=0|-6
@@ -32,7 +38,7 @@ hide_ok|fid=0xc600000a a1=2 a2=1|0
 show_ok|fid=0xc600000a a1=2 a2=0|0
 enable_2|fid=0xc6000004 a1=2|-3
 event_0|fid=0xc6000007 a1=0 a2=1|-3
-event_4|fid=0xc6000007 a1=4 a2=1|-3
+event_past_last|fid=0xc6000007 a1=$((NR_EVENTS + 1)) a2=1|-3
 event_value_2|fid=0xc6000007 a1=1 a2=2|-3
 event_ok|fid=0xc6000007 a1=3 a2=1|0
 clock_mult0|fid=0xc6000008 a1=0 a2=0|-3
@@ -55,6 +61,7 @@ mpidr_0|fid=0xc600000b a1=0|0
 mpidr_3|fid=0xc600000b a1=3|0
 mpidr_cpu4|fid=0xc600000b a1=4|-3
 mpidr_cpu_huge|fid=0xc600000b a1=0x100000000|-3
+sum_last|fid=0xc600000c a1=1 a2=2 a3=3 a4=4|0
 "
 
 guest_script() {
@@ -95,11 +102,24 @@ expect_line "OF: reserved mem: .* $node" "the carve-out QUERY reports"
 [ "$((size))" = $((32 << 20)) ] || fail "QUERY carve-out size $size, want 32 MiB"
 [ "$(field load a1)" = "$base" ] || fail "LOAD put the descriptor at $(field load a1), not at the carve-out base $base"
 [ "$(field load a2)" = 0xd0 ] || fail "LOAD descriptor size $(field load a2), want 0xd0"
-# x3: ABI 1.2, 3 events, 4 CPUs, 4 KiB pages
-[ "$(field query a3)" = 0x100020003040c ] || fail "QUERY x3 $(field query a3), want 0x100020003040c"
+# x3: the ABI version and the events of shared/, 4 CPUs, 4 KiB pages
+abi() { awk -v n="HYPTRACE_ABI_$1" '$1 == "#define" && $2 == n { print $3 }' \
+	"$HYPTRACE_TOP/shared/hyptrace_abi.h"; }
+want=$(printf '0x%x' $(($(abi MAJOR) << 48 | $(abi MINOR) << 32 |
+			NR_EVENTS << 16 | 4 << 8 | 12)))
+[ "$(field query a3)" = "$want" ] || fail "QUERY x3 $(field query a3), want $want"
 # QEMU's CPU N has MPIDR N (Aff0), and its /cpus lists them in that order.
 [ "$(field mpidr_0 a1)" = 0x0 ] || fail "CPU_MPIDR(0) answered $(field mpidr_0 a1), want 0x0"
 [ "$(field mpidr_3 a1)" = 0x3 ] || fail "CPU_MPIDR(3) answered $(field mpidr_3 a1), want 0x3"
+# IMAGE_SUM: the same sum first and last, over the image's text and
+# read-only data as the linker laid them out, and the canary intact.
+[ "$(field sum_first a1)" = "$(field sum_last a1)" ] ||
+	fail "IMAGE_SUM changed from $(field sum_first a1) to $(field sum_last a1)"
+elf=$HYPTRACE_BUILD/hyp/hyptrace.elf
+sym() { nm "$elf" | awk -v s="$1" '$3 == s { print $1 }'; }
+ro=$(printf '0x%x' $((0x$(sym __rodata_end) - 0x$(sym __hyp_start))))
+[ "$(field sum_last a2)" = "$ro" ] || fail "IMAGE_SUM summed $(field sum_last a2) bytes, the image's read-only part is $ro"
+[ "$(field sum_last a3)" = 0x0 ] || fail "IMAGE_SUM: canary changed at $(field sum_last a3)"
 expect_line 'memory canary intact' "Linux and the bad calls left the hypervisor's memory alone"
 expect_healthy
 pass "$n tracing calls answered as documented, bad ones included; carve-out and descriptor where QUERY and LOAD say"

@@ -80,7 +80,7 @@ summary() { # FILE CPU -> "events lost dropped written"
 report() { # FILE... -> trace-cmd report, failing on any warning
 	local err=$dir/report.err args=() f
 	for f; do args+=(-i "$dir/$f"); done
-	trace-cmd report "${args[@]}" 2>"$err" || fail "trace-cmd report ${*} failed: $(head -n 2 "$err")"
+	"$TC_REPORT" "${args[@]}" 2>"$err" || fail "trace-cmd report ${*} failed: $(head -n 2 "$err")"
 	[ ! -s "$err" ] || fail "trace-cmd report ${*} warned: $(head -n 2 "$err")"
 }
 

@@ -17,6 +17,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 TEST_NAME=$(basename "$0" .sh)
+# trace-cmd report with the same columns from every Debian trace-cmd
+TC_REPORT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tracecmd-report
 TEST_LOGS=${HYPTRACE_TEST_LOGS:-$HYPTRACE_BUILD/test-logs}
 mkdir -p "$TEST_LOGS"
 

@@ -68,7 +68,8 @@ static int __init carveout_dump_init(void)
 
 	desc = base;
 	err = -EINVAL;
-	if (rb_desc_check(desc, resource_size(&res)))
+	/* Any count TRACE_QUERY can express */
+	if (rb_desc_check(desc, resource_size(&res), HYPTRACE_QUERY_NR_CPUS(~0UL)))
 		goto out;
 	e = rb_desc_entry(desc, desc->struct_len, cpu);
 	if (!e)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <traceevent/kbuffer.h>
 
 #include "testbuf.h"
@@ -584,18 +585,60 @@ static int test_desc(void)
 	      e->meta_va == (u64)(uintptr_t)tb[1].meta &&
 	      e->page_va[0] == (u64)(uintptr_t)tb[1].pages[0] &&
 	      e->page_va[3] == (u64)(uintptr_t)tb[1].pages[3], "entry");
-	CHECK(rb_desc_check(d, size) == 0, "check");
+	CHECK(rb_desc_check(d, size, 2) == 0, "check");
+	CHECK(rb_desc_check(d, size, 1) == -RB_EINVAL, "more CPUs than told");
+	CHECK(rb_desc_checked_entry(d, 1) == e, "checked entry");
 	CHECK(!rb_desc_entry(d, size, 2), "no third entry");
 	e->cpu = 0;
-	CHECK(rb_desc_check(d, size) == -RB_EINVAL, "cpu != index");
+	CHECK(rb_desc_check(d, size, 2) == -RB_EINVAL, "cpu != index");
 	e->cpu = 1;
 	e->nr_page_va = 5;
-	CHECK(rb_desc_check(d, size) == -RB_EINVAL, "unequal/overflowing");
+	CHECK(rb_desc_check(d, size, 2) == -RB_EINVAL, "unequal/overflowing");
 	e->nr_page_va = 4;
 	e->page_va[2] |= 8;
-	CHECK(rb_desc_check(d, size) == -RB_EINVAL, "unaligned page");
+	CHECK(rb_desc_check(d, size, 2) == -RB_EINVAL, "unaligned page");
 	tb_free(&tb[0]);
 	tb_free(&tb[1]);
+	free(d);
+	return 0;
+}
+
+/*
+ * A descriptor with a huge CPU count (as a hostile hypervisor could write
+ * into the carve-out): refused before any walk when the count is above
+ * what the checker was told, and checked in one pass when it is not. A walk
+ * per entry (quadratic) takes minutes here; one pass, milliseconds.
+ */
+#define BIG_DESC_CPUS	200000U
+#define BIG_DESC_PAGES	RB_MIN_PAGES
+#define BIG_DESC_MAX_S	5
+
+static int test_desc_big(void)
+{
+	u64 size = rb_desc_size(BIG_DESC_CPUS, BIG_DESC_PAGES);
+	struct rb_trace_desc *d = calloc(1, size);
+	struct timespec t0, t1;
+	u32 i, id;
+
+	CHECK(d, "alloc");
+	d->nr_cpus = (s32)BIG_DESC_CPUS;
+	d->struct_len = size;
+	for (i = 0; i < BIG_DESC_CPUS; i++) {
+		struct rb_desc_cpu *e = rb_desc_checked_entry(d, i);
+
+		e->cpu = (s32)i;
+		e->nr_page_va = BIG_DESC_PAGES;
+		e->meta_va = RB_PAGE_SIZE;
+		for (id = 0; id < BIG_DESC_PAGES; id++)
+			e->page_va[id] = RB_PAGE_SIZE;
+	}
+	CHECK(rb_desc_check(d, size, BIG_DESC_CPUS - 1) == -RB_EINVAL,
+	      "more CPUs than told");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(rb_desc_check(d, size, BIG_DESC_CPUS) == 0, "big check");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK(t1.tv_sec - t0.tv_sec < BIG_DESC_MAX_S, "check took %ld s",
+	      (long)(t1.tv_sec - t0.tv_sec));
 	free(d);
 	return 0;
 }
@@ -619,6 +662,8 @@ int main(void)
 	tb_run("format: writer on the reader page", test_writer_on_reader);
 	tb_run("format: deltas beyond 59 bits", test_huge_delta);
 	tb_run("format: page descriptor", test_desc);
+	tb_run("format: page descriptor, bounded and linear check",
+	       test_desc_big);
 	kbuffer_free(kbuf);
 	printf("format_test: %d passed, %d failed\n", tb_passed, tb_failed);
 	return tb_failed ? 1 : 0;

@@ -30,6 +30,9 @@
  *   --expect FILE     write the exact output 'hyptrace report' must give
  *   --expect-ns FILE  the same with the full timestamps: "   5.000007265:"
  *   --summary FILE    write the counts described below
+ *   --send HOST:PORT  also send the trace to `trace-cmd listen -p PORT`
+ *                     with lib/tcnet.c, as `hyptrace record -N` would
+ *   --send-pace MS    wait MS ms between rounds of pages sent (default 0)
  *   -h, --help
  *
  * Events are written with the real writer (shared/ring_buffer.c), pages
@@ -76,12 +79,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <traceevent/kbuffer.h>
 #include <unistd.h>
 
 #include "gen_formats.h"
 #include "hyp_events.h"
 #include "ring_buffer.h"
+#include "tcnet.h"
 #include "tracedat.h"
 
 #define MAX_CPUS	64
@@ -114,7 +119,8 @@ struct opts {
 	int idle_cpu;
 	u64 start, seed;
 	const char *clock, *events_dir, *dump_dir, *expect, *expect_ns;
-	const char *summary, *out;
+	const char *summary, *out, *send;
+	unsigned int send_pace;
 };
 
 static struct cpu_gen cpus[MAX_CPUS];
@@ -495,11 +501,13 @@ static void dump_texts(const char *dir, const struct texts *t)
 	}
 }
 
-static void write_dat(const struct opts *o, const struct texts *t)
+/* The trace as td_write() and td_meta() take it */
+static void describe(const struct opts *o, const struct texts *t,
+		     struct td_out *out, struct td_out_format *fmts, int *fds)
 {
-	struct td_out_format fmts[HYP_NR_EVENTS];
-	int fds[MAX_CPUS];
-	struct td_out out = {
+	unsigned int i;
+
+	*out = (struct td_out) {
 		.header_page = t->hpage.text,
 		.header_page_len = t->hpage.len,
 		.header_event = t->hevent.text,
@@ -512,10 +520,6 @@ static void write_dat(const struct opts *o, const struct texts *t)
 		.trace_clock = *o->clock ? o->clock : NULL,
 		.uname = "Linux hyptrace-gen 7.3.0 #1 SMP aarch64",
 	};
-	char err[256];
-	unsigned int i;
-	int fd;
-
 	for (i = 0; i < t->nr_formats; i++) {
 		fmts[i].system = "hypervisor";
 		fmts[i].text = t->formats[i].text;
@@ -523,6 +527,17 @@ static void write_dat(const struct opts *o, const struct texts *t)
 	}
 	for (i = 0; i < o->cpus; i++)
 		fds[i] = (int)i == o->idle_cpu ? -1 : fileno(cpus[i].pages);
+}
+
+static void write_dat(const struct opts *o, const struct texts *t)
+{
+	struct td_out_format fmts[HYP_NR_EVENTS];
+	int fds[MAX_CPUS];
+	struct td_out out;
+	char err[256];
+	int fd;
+
+	describe(o, t, &out, fmts, fds);
 	fd = open(o->out, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		die("%s: %s", o->out, strerror(errno));
@@ -530,6 +545,63 @@ static void write_dat(const struct opts *o, const struct texts *t)
 		die("td_write: %s", err);
 	if (close(fd))
 		die("%s: %s", o->out, strerror(errno));
+}
+
+/*
+ * --send: the same trace to `trace-cmd listen` through lib/tcnet.c, as
+ * `hyptrace record -N` sends it: the metadata, then the CPUs' pages taken
+ * in turns (one page of each CPU that has one left), --send-pace ms apart.
+ */
+static void send_dat(const struct opts *o, const struct texts *t)
+{
+	struct td_out_format fmts[HYP_NR_EVENTS];
+	int fds[MAX_CPUS];
+	struct td_out out;
+	struct tcn_session *s;
+	struct timespec t0, t1;
+	u8 page[RB_PAGE_SIZE];
+	u64 pages = 0, bytes = 0, off;
+	char err[256], *meta;
+	size_t meta_len;
+	unsigned int i;
+	int more = 1;
+
+	describe(o, t, &out, fmts, fds);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (td_meta(&out, &meta, &meta_len, err, sizeof(err)))
+		die("td_meta: %s", err);
+	s = tcn_open(o->send, out.nr_cpus, out.page_size, err, sizeof(err));
+	if (!s || tcn_send_meta(s, meta, meta_len, err, sizeof(err)) ||
+	    tcn_connect_cpus(s, err, sizeof(err)))
+		die("%s", err);
+	for (off = 0; more; off += RB_PAGE_SIZE) {
+		more = 0;
+		for (i = 0; i < o->cpus; i++) {
+			if (fds[i] < 0 ||
+			    pread(fds[i], page, RB_PAGE_SIZE, off) !=
+			    RB_PAGE_SIZE)
+				continue;
+			if (tcn_send_cpu(s, i, page, RB_PAGE_SIZE, err,
+					 sizeof(err)))
+				die("%s", err);
+			pages++;
+			bytes += RB_PAGE_SIZE;
+			more = 1;
+		}
+		if (more && o->send_pace)
+			usleep(o->send_pace * 1000);
+		if (tcn_check(s, err, sizeof(err)))
+			die("%s", err);
+	}
+	if (tcn_finish(s, err, sizeof(err)))
+		die("%s", err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "gen_trace: sent %llu pages (%llu bytes) and %zu bytes of metadata to %s in %.3f s\n",
+		(unsigned long long)pages, (unsigned long long)bytes,
+		meta_len, o->send, (t1.tv_sec - t0.tv_sec) +
+		(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	tcn_free(s);
+	free(meta);
 }
 
 /* ---- what the tools must say about it ---- */
@@ -734,6 +806,8 @@ static void usage(FILE *f)
 		"  --expect FILE      the exact output of 'hyptrace report'\n"
 		"  --expect-ns FILE   the same with nanosecond timestamps\n"
 		"  --summary FILE     counts: cpu C events/lost/hyp_enter/el2_ns..., reason R ...\n"
+		"  --send HOST:PORT   also send the trace to `trace-cmd listen -p PORT`\n"
+		"  --send-pace MS     wait MS ms between rounds of pages (0)\n"
 		"  -h, --help         this text\n");
 }
 
@@ -767,6 +841,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "expect", required_argument, NULL, 'x' },
 		{ "expect-ns", required_argument, NULL, 'n' },
 		{ "summary", required_argument, NULL, 'm' },
+		{ "send", required_argument, NULL, 'N' },
+		{ "send-pace", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -826,6 +902,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'm':
 			o->summary = optarg;
 			break;
+		case 'N':
+			o->send = optarg;
+			break;
+		case 'w':
+			o->send_pace = number(name, optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -867,6 +949,8 @@ int main(int argc, char **argv)
 		decode_cpu(c);
 	}
 	write_dat(&o, &t);
+	if (o.send)
+		send_dat(&o, &t);
 	if (o.expect)
 		write_expect(o.expect, 0, &o);
 	if (o.expect_ns)

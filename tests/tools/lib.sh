@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the t-*.sh tests of the hyptrace tool. Gives them:
 #   $HERE $TOP $NAME $T (a temporary directory, removed at exit)
+#   $TC_REPORT           trace-cmd report, the latency column taken out
 #   $HYPTRACE $GEN (gen_trace) $FIXTURES, checked to exist
 #   ok MSG / bad MSG     count a check; finish prints the verdict line
 #                        "PASS: NAME: N checks" or "FAIL: NAME: ..." and exits
@@ -14,6 +15,8 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
+# trace-cmd report with the same columns from every Debian trace-cmd
+TC_REPORT=$TOP/tests/tracecmd-report
 NAME=$(basename "$0" .sh)
 nok=0
 nbad=0

@@ -22,6 +22,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
+TC_REPORT=$TOP/tests/tracecmd-report
 PROTO="$HERE/perfetto_subset.proto"
 NAME=t-perfetto
 
@@ -56,7 +57,8 @@ if [ -z "$GEN" ]; then
 	${CC:-gcc} -O1 -D_GNU_SOURCE -I"$HERE" -I"$TOP/shared" -I"$L" \
 		-I"$TOP/tools/hyptrace" -o "$GEN" "$HERE/gen_trace.c" \
 		"$HERE/gen_formats.c" "$TOP/shared/ring_buffer.c" \
-		"$L/tracedat_write.c" -ltraceevent 2>"$T/gen.log" ||
+		"$L/tracedat_write.c" "$L/fdio.c" "$L/errmsg.c" "$L/tcmsg.c" \
+		"$L/tcnet.c" -ltraceevent 2>"$T/gen.log" ||
 		fail "no gen_trace in $BUILD and building one failed: $(head -1 "$T/gen.log")"
 fi
 
@@ -184,7 +186,7 @@ events_from_schema() {
 
 # trace-cmd report -t -> the same lines, and "L cpu count" per loss
 events_from_report() {
-	trace-cmd report -t "$1" 2>/dev/null | awk '
+	"$TC_REPORT" -t "$1" 2>/dev/null | awk '
 	/^CPU:[0-9]+ \[/ {
 		c = substr($1, 5) + 0; n = $2; sub(/^\[/, "", n)
 		print "L " c " " (n ~ /^[0-9]+$/ ? n : "?")

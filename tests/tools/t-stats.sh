@@ -26,6 +26,7 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
+TC_REPORT=$TOP/tests/tracecmd-report
 NAME=t-stats
 CHECK="python3 $HERE/stats_check.py"
 
@@ -74,7 +75,8 @@ if [ ! -x "$GEN" ]; then
 		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$GEN" \
 		"$HERE/gen_trace.c" "$HERE/gen_formats.c" \
 		"$TOP/shared/ring_buffer.c" \
-		"$TOP/tools/hyptrace/lib/tracedat_write.c" -ltraceevent \
+		"$TOP"/tools/hyptrace/lib/{tracedat_write,fdio,errmsg,tcmsg,tcnet}.c \
+		-ltraceevent \
 		2>"$W/gen-build.log" ||
 		fail "gen_trace does not build: $(head -n 3 "$W/gen-build.log")"
 fi
@@ -89,7 +91,7 @@ scenario() {
 	# shellcheck disable=SC2086 # the options are words
 	"$GEN" $gen_opts "$dat" >"$W/$name.gen.log" 2>&1 ||
 		fail "$name: gen_trace $gen_opts: $(tail -n 3 "$W/$name.gen.log")"
-	trace-cmd report -t "$dat" >"$W/$name.report" 2>"$W/$name.report.err" ||
+	"$TC_REPORT" -t "$dat" >"$W/$name.report" 2>"$W/$name.report.err" ||
 		fail "$name: trace-cmd report: $(head -n 3 "$W/$name.report.err")"
 	"$HYPTRACE" stats --json --top 0 "$dat" >"$W/$name.json" \
 		2>"$W/$name.stats.err" ||

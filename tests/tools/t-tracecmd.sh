@@ -22,7 +22,7 @@ agree() {
 	"$GEN" "$@" --expect "$T/$tag.exp" --expect-ns "$T/$tag.ns" \
 		--summary "$T/$tag.sum" "$T/$tag.dat" >"$T/gen.log" 2>&1 ||
 		die "gen_trace $*: $(tail -n 1 "$T/gen.log")"
-	trace-cmd report -t -i "$T/$tag.dat" >"$T/$tag.tc" 2>"$T/$tag.tcerr"
+	"$TC_REPORT" -t -i "$T/$tag.dat" >"$T/$tag.tc" 2>"$T/$tag.tcerr"
 	rc=$?
 	normalize <"$T/$tag.tc" >"$T/$tag.tcn"
 	normalize <"$T/$tag.ns" >"$T/$tag.nsn"
@@ -48,7 +48,7 @@ if [ -f "$FIXTURES/hyp_enter.format" ]; then
 fi
 
 # Without -t: seconds.microseconds, not raw nanoseconds, for "[boot]"
-trace-cmd report -i "$T/plain.dat" 2>/dev/null | sed -n 2p >"$T/line"
+"$TC_REPORT" -i "$T/plain.dat" 2>/dev/null | sed -n 2p >"$T/line"
 if grep -q ' \[000\] *5\.000000: selftest: ' "$T/line"; then
 	ok "clock [boot] shown as seconds.microseconds: $(sed 's/  */ /g' "$T/line")"
 else
@@ -56,7 +56,7 @@ else
 fi
 
 # --cpu: one CPU's events
-trace-cmd report -t --cpu 2 -i "$T/lossy.dat" 2>/dev/null | normalize \
+"$TC_REPORT" -t --cpu 2 -i "$T/lossy.dat" 2>/dev/null | normalize \
 	>"$T/cpu2.tc"
 grep -E '^(cpu2 |CPU:2 )' "$T/lossy.nsn" >"$T/cpu2.exp"
 if cmp -s "$T/cpu2.exp" "$T/cpu2.tc"; then
@@ -114,7 +114,7 @@ fi
 trace-cmd convert --file-version 7 --compression zstd -i "$T/lossy.dat" \
 	-o "$T/tc7.dat" >"$T/conv.log" 2>&1 ||
 	bad "convert to version 7: $(tail -n 1 "$T/conv.log")"
-trace-cmd report -t -i "$T/tc7.dat" 2>"$T/tc7.err" | normalize >"$T/tc7.tcn"
+"$TC_REPORT" -t -i "$T/tc7.dat" 2>"$T/tc7.err" | normalize >"$T/tc7.tcn"
 if [ ! -s "$T/tc7.err" ] && cmp -s "$T/lossy.nsn" "$T/tc7.tcn"; then
 	ok "trace-cmd's compressed version 7 rewrite reports the same"
 else
@@ -173,7 +173,7 @@ if [ -s "$T/unrelated7.dat" ] && [ -s "$T/unrelated6.dat" ]; then
 		bad "unrelated version 7: want exit 1 and one line"
 	fi
 	# one line per event, [000] or an unknown one's; values may be binary
-	n=$(trace-cmd report -i "$T/unrelated6.dat" 2>/dev/null |
+	n=$("$TC_REPORT" -i "$T/unrelated6.dat" 2>/dev/null |
 		grep -a -c -e ' \[000\] ' -e '^\[UNKNOWN EVENT\]')
 	"$HYPTRACE" report "$T/unrelated6.dat" >"$T/u6.out" 2>"$T/u6.err"
 	if [ $? -eq 0 ] && [ ! -s "$T/u6.err" ] &&

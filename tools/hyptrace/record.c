@@ -25,6 +25,7 @@
 
 #include "hyptrace.h"
 #include "record.h"
+#include "tcnet.h"
 #include "tracefs.h"
 
 #define SUB		"record"
@@ -33,6 +34,8 @@
 
 struct rec_opts {
 	const char *output;
+	bool output_given;
+	const char *net_to;
 	char **events;
 	unsigned int nr_events;
 	unsigned long buffer_kb;
@@ -64,6 +67,11 @@ DEBUGFS_HYP " on a kernel without trace_remote.\n"
 "\n"
 "  -o FILE          output (default trace.dat); per-CPU temporary files\n"
 "                   FILE.cpuN sit beside it while recording\n"
+"  -N HOST:PORT     send the recording, as it is made, to `trace-cmd listen\n"
+"                   -p PORT` on HOST (trace-cmd's network protocol v3, CPU\n"
+"                   data over TCP); the listener writes the trace.dat.\n"
+"                   No local file unless -o is given too. [IPV6]:PORT and\n"
+"                   PORT alone (localhost) work as well\n"
 "  -e EVENT         record this hypervisor event (hyp_enter, hyp_exit,\n"
 "                   selftest); repeatable; default: all of them\n"
 "  -b KB            buffer size per CPU in KiB (buffer_size_kb); default:\n"
@@ -76,11 +84,13 @@ DEBUGFS_HYP " on a kernel without trace_remote.\n"
 "                   (trace.dat -> trace-host.dat), on the boot clock\n"
 "  -h, --help       this text\n"
 "\n"
-"At the end it prints, per CPU: events recorded, events lost (overwritten\n"
+"At the end it prints, per CPU: events recorded (with -N: sent), events lost (overwritten\n"
 "before they were read), events dropped (--no-overwrite), events the\n"
 "hypervisor wrote (all of them, lost ones included), bytes and pages\n"
 "recorded. Exit status: 0, or\n"
-"1 if tracing or writing failed, 2 for a bad command line; with a COMMAND,\n"
+"1 if tracing, writing or sending failed (with -N: no listener, connection\n"
+"refused, not a trace-cmd listener, protocol mismatch, the listener gone\n"
+"mid-stream; one line says which), 2 for a bad command line; with a COMMAND,\n"
 "the trace is written whatever the command's status.\n");
 }
 
@@ -101,7 +111,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "no-overwrite", no_argument, NULL, 'N' },
+		{ "no-overwrite", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int cpu;
@@ -115,11 +125,15 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 	if (!o->events || !o->host)
 		return -1;
 	/* "+": stop at the first non-option, the command */
-	while ((c = getopt_long(argc, argv, "+o:e:b:C:k:h", longopts,
+	while ((c = getopt_long(argc, argv, "+o:N:e:b:C:k:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
+			o->output_given = true;
+			break;
+		case 'N':
+			o->net_to = optarg;
 			break;
 		case 'e':
 			o->events[o->nr_events++] = optarg;
@@ -133,7 +147,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 				return -1;
 			}
 			break;
-		case 'N':
+		case 'W':
 			o->no_overwrite = true;
 			break;
 		case 'C':
@@ -331,6 +345,13 @@ static void progress(struct rec_source *srcs, unsigned int nr, bool done)
 		done ? "\n" : " (Ctrl-C stops)");
 }
 
+static int drain(struct rec_source *src, char *err, size_t errlen)
+{
+	if (src->net)
+		return rec_net_drain(src, err, errlen);
+	return rec_drain(src, err, errlen);
+}
+
 /* Wait for pages, a stop, or the command's end; draining as they come. */
 static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
 		       int *child_status)
@@ -352,7 +373,9 @@ static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
 			return -1;
 		}
 		for (i = 0; i < nr; i++) {
-			if (rec_drain(&srcs[i], err, sizeof(err))) {
+			if (drain(&srcs[i], err, sizeof(err)) ||
+			    (srcs[i].net &&
+			     rec_net_check(&srcs[i], err, sizeof(err)))) {
 				ht_err(SUB, "%s", err);
 				return -1;
 			}
@@ -362,6 +385,22 @@ static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
 			break;
 	}
 	return 0;
+}
+
+/* What went over the network: metadata and page bytes, the time taken */
+static void net_summary(struct rec_source *src)
+{
+	uint64_t bytes = 0;
+	unsigned int i;
+	double secs;
+
+	for (i = 0; i < src->nr_cpus; i++)
+		bytes += tcn_cpu_bytes(src->net, i);
+	secs = (src->net_end.tv_sec - src->net_start.tv_sec) +
+	       (src->net_end.tv_nsec - src->net_start.tv_nsec) / 1e9;
+	printf("  sent %llu bytes of pages and %llu of metadata in %.3f s; the listener has written its file\n",
+	       (unsigned long long)bytes,
+	       (unsigned long long)tcn_meta_bytes(src->net), secs);
 }
 
 /*
@@ -376,13 +415,20 @@ static void summary(struct rec_source *src, bool hyp)
 	char err[512], file[64];
 	unsigned int i;
 
-	printf("%s: %s\n", src->output, src->what);
+	if (src->net)
+		printf("%s: %s, sent%s%s\n", tcn_peer(src->net), src->what,
+		       src->local_copy ? " and written to " : "",
+		       src->local_copy ? src->output : "");
+	else
+		printf("%s: %s\n", src->output, src->what);
 	printf("  %4s %10s %8s %8s %10s %10s %7s\n", "CPU", "events", "lost",
 	       "dropped", "written", "bytes", "pages");
 	for (i = 0; i < src->nr_cpus; i++) {
 		if (!src->cpu[i].on)
 			continue;
-		if (rec_count(src, i, &c, err, sizeof(err))) {
+		if (src->net) {
+			c = src->cpu[i].sent;
+		} else if (rec_count(src, i, &c, err, sizeof(err))) {
 			ht_err(SUB, "%s", err);
 			continue;
 		}
@@ -405,14 +451,20 @@ static void summary(struct rec_source *src, bool hyp)
 	       (unsigned long long)sum.events, (unsigned long long)sum.lost,
 	       dropped_sum, written_sum, (unsigned long long)sum.bytes,
 	       (unsigned long long)sum.pages);
+	if (src->net)
+		net_summary(src);
 }
 
 static int finish(struct rec_source *src)
 {
 	char err[512];
-	int ret = rec_drain(src, err, sizeof(err));
+	int ret = drain(src, err, sizeof(err));
 
-	if (!ret)
+	if (!ret && src->net) {
+		ret = rec_net_finish(src, err, sizeof(err));
+		clock_gettime(CLOCK_MONOTONIC, &src->net_end);
+	}
+	if (!ret && rec_keeps_file(src))
 		ret = rec_write(src, err, sizeof(err));
 	if (ret)
 		ht_err(SUB, "%s", err);
@@ -455,7 +507,16 @@ int cmd_record(int argc, char **argv)
 	if (start_hypervisor(srcs[0].dir, &o) || (o.nr_host && start_host(&o)))
 		goto out_stop;
 	for (i = 0; i < nr; i++) {
+		srcs[i].net_to = o.net_to;
+		srcs[i].local_copy = o.output_given;
 		if (rec_open(&srcs[i], err, sizeof(err))) {
+			ht_err(SUB, "%s", err);
+			goto out_close;
+		}
+	}
+	for (i = 0; o.net_to && i < nr; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &srcs[i].net_start);
+		if (rec_net_open(&srcs[i], err, sizeof(err))) {
 			ht_err(SUB, "%s", err);
 			goto out_close;
 		}
@@ -483,7 +544,7 @@ int cmd_record(int argc, char **argv)
 	if (!ret) {
 		for (i = 0; i < nr; i++)
 			summary(&srcs[i], i == 0);
-		if (nr == 2)
+		if (nr == 2 && !o.net_to)
 			printf("both, by time: trace-cmd report -i %s -i %s\n",
 			       srcs[0].output, srcs[1].output);
 	}
@@ -492,8 +553,10 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "hyptrace record: %s exited with status %d\n",
 			o.command[0], WEXITSTATUS(child_status));
 out_close:
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		rec_net_close(&srcs[i]);
 		rec_close(&srcs[i], false);
+	}
 out_stop:
 	stop_tracing(srcs[0].dir, o.nr_host);
 	/* Give the pages back: the buffer unloads once it is empty */

@@ -48,6 +48,9 @@ int rec_open(struct rec_source *src, char *err, size_t errlen)
 				 strerror(errno));
 			return -1;
 		}
+		/* streaming without a local copy: no file at all */
+		if (!rec_keeps_file(src))
+			continue;
 		tmp_path(src, i, path, sizeof(path));
 		c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
 				 0644);
@@ -126,6 +129,28 @@ int rec_drain(struct rec_source *src, char *err, size_t errlen)
 	return 0;
 }
 
+int rec_count_page(const void *page, size_t page_size, struct rec_counts *cnt,
+		   char *why, size_t whylen)
+{
+	struct pg_walk w;
+	struct pg_event ev;
+	int r;
+
+	if (pg_open(&w, page, page_size, why, whylen))
+		return -1;
+	if (w.lost == PG_LOST_UNKNOWN)
+		cnt->lost_unknown++;
+	else
+		cnt->lost += w.lost;
+	while ((r = pg_next(&w, &ev, why, whylen)) == 1)
+		cnt->events++;
+	if (r < 0)
+		return -1;
+	cnt->bytes += w.commit;
+	cnt->pages++;
+	return 0;
+}
+
 int rec_count(struct rec_source *src, unsigned int cpu,
 	      struct rec_counts *cnt, char *err, size_t errlen)
 {
@@ -141,47 +166,22 @@ int rec_count(struct rec_source *src, unsigned int cpu,
 		return -1;
 	}
 	while ((n = pread(c->tmp_fd, page, src->page_size, off)) > 0) {
-		struct pg_walk w;
-		struct pg_event ev;
-		int r;
-
 		if ((size_t)n != src->page_size ||
-		    pg_open(&w, page, src->page_size, why, sizeof(why))) {
+		    rec_count_page(page, src->page_size, cnt, why,
+				   sizeof(why))) {
 			snprintf(err, errlen, "CPU %u page %llu: %s", cpu,
 				 (unsigned long long)(off / src->page_size),
 				 (size_t)n != src->page_size ? "short page" : why);
 			free(page);
 			return -1;
 		}
-		if (w.lost == PG_LOST_UNKNOWN)
-			cnt->lost_unknown++;
-		else
-			cnt->lost += w.lost;
-		while ((r = pg_next(&w, &ev, why, sizeof(why))) == 1)
-			cnt->events++;
-		if (r < 0) {
-			snprintf(err, errlen, "CPU %u page %llu: %s", cpu,
-				 (unsigned long long)(off / src->page_size),
-				 why);
-			free(page);
-			return -1;
-		}
-		cnt->bytes += w.commit;
-		cnt->pages++;
 		off += n;
 	}
 	free(page);
 	return 0;
 }
 
-struct formats {
-	struct td_out_format *f;
-	struct tfs_text *text;
-	unsigned int nr;
-	unsigned int cap;
-};
-
-static int add_format(struct formats *fm, const char *dir,
+static int add_format(struct rec_formats *fm, const char *dir,
 		      const char *system, const char *event, char *err,
 		      size_t errlen)
 {
@@ -212,7 +212,7 @@ static int add_format(struct formats *fm, const char *dir,
 }
 
 /* Every event of events/@system/ (each subdirectory with a format file). */
-static int add_system(struct formats *fm, const char *dir, const char *system,
+static int add_system(struct rec_formats *fm, const char *dir, const char *system,
 		      char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -242,7 +242,7 @@ static int add_system(struct formats *fm, const char *dir, const char *system,
 	return ret;
 }
 
-static int collect_formats(struct rec_source *src, struct formats *fm,
+static int collect_formats(struct rec_source *src, struct rec_formats *fm,
 			   char *err, size_t errlen)
 {
 	unsigned int i;
@@ -303,74 +303,95 @@ static char *cpu_stats(const struct rec_source *src, unsigned int cpu)
 	return s;
 }
 
-int rec_write(struct rec_source *src, char *err, size_t errlen)
+int rec_describe(struct rec_source *src, struct rec_meta *m, bool stats,
+		 char *err, size_t errlen)
 {
-	struct tfs_text hp = { 0 }, he = { 0 }, cmdlines = { 0 };
-	char *cpustat[REC_MAX_CPUS] = { 0 };
-	int fds[REC_MAX_CPUS];
-	struct formats fm = { 0 };
-	struct td_out out = { 0 };
+	struct td_out *out = &m->out;
 	struct utsname un;
-	char clock[64], uname_text[400];
 	unsigned int i;
-	int fd, ret = -1;
 
-	if (tfs_read(src->dir, "events/header_page", &hp, err, errlen) ||
-	    tfs_read(src->dir, "events/header_event", &he, err, errlen) ||
-	    collect_formats(src, &fm, err, errlen))
-		goto out;
+	memset(m, 0, sizeof(*m));
+	if (tfs_read(src->dir, "events/header_page", &m->hp, err, errlen) ||
+	    tfs_read(src->dir, "events/header_event", &m->he, err, errlen) ||
+	    collect_formats(src, &m->fm, err, errlen))
+		goto fail;
 	/* The host's events name tasks; the hypervisor's name none */
 	if (!src->system && tfs_exists(src->dir, "saved_cmdlines") &&
-	    tfs_read(src->dir, "saved_cmdlines", &cmdlines, err, errlen))
-		goto out;
-	current_clock(src->dir, clock, sizeof(clock));
-	uname_text[0] = '\0';
+	    tfs_read(src->dir, "saved_cmdlines", &m->cmdlines, err, errlen))
+		goto fail;
+	current_clock(src->dir, m->clock, sizeof(m->clock));
 	if (!uname(&un))
-		snprintf(uname_text, sizeof(uname_text), "%s %s %s %s",
+		snprintf(m->uname, sizeof(m->uname), "%s %s %s %s",
 			 un.sysname, un.nodename, un.release, un.version);
 
 	for (i = 0; i < src->nr_cpus; i++) {
-		fds[i] = src->cpu[i].on ? src->cpu[i].tmp_fd : -1;
-		if (src->cpu[i].on)
-			cpustat[i] = cpu_stats(src, i);
+		m->fds[i] = src->cpu[i].on ? src->cpu[i].tmp_fd : -1;
+		if (src->cpu[i].on && stats)
+			m->cpustat[i] = cpu_stats(src, i);
 	}
-	out.header_page = hp.text;
-	out.header_page_len = hp.len;
-	out.header_event = he.text;
-	out.header_event_len = he.len;
-	out.formats = fm.f;
-	out.nr_formats = fm.nr;
-	out.cmdlines = cmdlines.text;
-	out.cmdlines_len = cmdlines.len;
-	out.page_size = src->page_size;
-	out.nr_cpus = src->nr_cpus;
-	out.cpu_fd = fds;
-	out.trace_clock = clock[0] ? clock : NULL;
-	out.uname = uname_text[0] ? uname_text : NULL;
-	out.cpustat = (const char *const *)cpustat;
+	out->header_page = m->hp.text;
+	out->header_page_len = m->hp.len;
+	out->header_event = m->he.text;
+	out->header_event_len = m->he.len;
+	out->formats = m->fm.f;
+	out->nr_formats = m->fm.nr;
+	out->cmdlines = m->cmdlines.text;
+	out->cmdlines_len = m->cmdlines.len;
+	out->page_size = src->page_size;
+	out->nr_cpus = src->nr_cpus;
+	out->cpu_fd = m->fds;
+	out->trace_clock = m->clock[0] ? m->clock : NULL;
+	out->uname = m->uname[0] ? m->uname : NULL;
+	out->cpustat = stats ? (const char *const *)m->cpustat : NULL;
+	return 0;
+fail:
+	rec_undescribe(m);
+	return -1;
+}
 
+void rec_undescribe(struct rec_meta *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < REC_MAX_CPUS; i++)
+		free(m->cpustat[i]);
+	for (i = 0; i < m->fm.nr; i++)
+		free(m->fm.text[i].text);
+	free(m->fm.text);
+	free(m->fm.f);
+	free(m->hp.text);
+	free(m->he.text);
+	free(m->cmdlines.text);
+	memset(m, 0, sizeof(*m));
+}
+
+int rec_write(struct rec_source *src, char *err, size_t errlen)
+{
+	struct rec_meta *m = malloc(sizeof(*m));
+	int fd, ret = -1;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (rec_describe(src, m, true, err, errlen))
+		goto out;
 	fd = open(src->output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", src->output,
 			 strerror(errno));
-		goto out;
+		goto out_free;
 	}
-	ret = td_write(fd, &out, err, errlen);
+	ret = td_write(fd, &m->out, err, errlen);
 	if (close(fd) && !ret) {
 		snprintf(err, errlen, "writing %s: %s", src->output,
 			 strerror(errno));
 		ret = -1;
 	}
+out_free:
+	rec_undescribe(m);
 out:
-	for (i = 0; i < src->nr_cpus; i++)
-		free(cpustat[i]);
-	for (i = 0; i < fm.nr; i++)
-		free(fm.text[i].text);
-	free(fm.text);
-	free(fm.f);
-	free(hp.text);
-	free(he.text);
-	free(cmdlines.text);
+	free(m);
 	return ret;
 }
 
@@ -393,7 +414,7 @@ void rec_close(struct rec_source *src, bool keep_tmp)
 		if (c->pipe[1] >= 0)
 			close(c->pipe[1]);
 		c->raw_fd = c->tmp_fd = c->pipe[0] = c->pipe[1] = -1;
-		if (!keep_tmp) {
+		if (!keep_tmp && rec_keeps_file(src)) {
 			tmp_path(src, i, path, sizeof(path));
 			unlink(path);
 		}

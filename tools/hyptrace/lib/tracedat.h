@@ -56,6 +56,16 @@ struct td_out {
  */
 int td_write(int fd, const struct td_out *out, char *err, size_t errlen);
 
+/*
+ * The metadata alone: the bytes td_write() puts before the flyrecord
+ * section (header, formats, texts, CPU count, options), which is what
+ * trace-cmd's network protocol carries ahead of the CPU data; whoever
+ * receives it adds the flyrecord table and the pages. @out->cpu_fd is not
+ * read. 0 with a malloc()ed *@meta of *@len bytes, or -1 with the reason.
+ */
+int td_meta(const struct td_out *out, char **meta, size_t *len, char *err,
+	    size_t errlen);
+
 /* ---- reading ---- */
 
 struct td_file;

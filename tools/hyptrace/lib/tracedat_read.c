@@ -247,6 +247,50 @@ static int skip_texts(struct cur *c)
 	return 0;
 }
 
+/*
+ * The clock text as the trace_clock file shows it: the name in brackets
+ * is the clock in use ("local [boot] mono" gives "boot"); NULL if empty.
+ */
+static int set_clock(struct td_file *td, const uint8_t *p, uint64_t len)
+{
+	const char *open, *close;
+
+	if (len > 4096 || memchr(p, '\0', len))
+		return errmsg(td->err, sizeof(td->err), "bad trace clock text");
+	free(td->clock);
+	td->clock = strndup((const char *)p, len);
+	if (!td->clock)
+		return errmsg(td->err, sizeof(td->err), "out of memory");
+	open = strchr(td->clock, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		memmove(td->clock, open + 1, close - open - 1);
+		td->clock[close - open - 1] = '\0';
+	}
+	/* no brackets: the text itself, without the newline */
+	td->clock[strcspn(td->clock, "\n")] = '\0';
+	if (!*td->clock) {
+		free(td->clock);
+		td->clock = NULL;
+	}
+	return 0;
+}
+
+/*
+ * A TRACECLOCK option with text (ours: the recorder's own trace_clock)
+ * names the clock. trace-cmd writes the option empty and the text after
+ * the flyrecord table; and `trace-cmd listen` writes its own machine's
+ * clock there when it assembles a file that came over the network, so
+ * the option's text, when there is one, is the one to believe.
+ */
+static int read_clock_option(struct td_file *td, const uint8_t *p,
+			     uint32_t size)
+{
+	while (size && !p[size - 1])
+		size--;
+	return size ? set_clock(td, p, size) : 0;
+}
+
 /* The options; *@clock set if one is TRACECLOCK */
 static int read_options(struct td_file *td, struct cur *c, int *clock)
 {
@@ -265,6 +309,8 @@ static int read_options(struct td_file *td, struct cur *c, int *clock)
 		if (id == TD_OPT_BUFFER || id == TD_OPT_BUFFER_TEXT)
 			return errmsg(td->err, sizeof(td->err),
 				    "the file has instance buffers (trace-cmd record -B): only the top buffer is supported");
+		if (id == TD_OPT_TRACECLOCK && read_clock_option(td, p, size))
+			return -1;
 		if (id == TD_OPT_TRACECLOCK)
 			*clock = 1;
 		/* applied as trace-cmd does: mult and shift, not offset */
@@ -279,37 +325,18 @@ static int read_options(struct td_file *td, struct cur *c, int *clock)
 	}
 }
 
-/*
- * The clock text as the trace_clock file shows it: the name in brackets
- * is the clock in use ("local [boot] mono" gives "boot").
- */
+/* The clock text after the flyrecord table, unless an option named it */
 static int read_clock(struct td_file *td, struct cur *c)
 {
 	const uint8_t *p;
-	const char *open, *close;
 	uint64_t len;
 
+	if (td->clock)
+		return 0;
 	c->what = "trace clock";
 	if (get64(c, &len) || take(c, len, &p))
 		return -1;
-	if (len > 4096 || memchr(p, '\0', len))
-		return errmsg(td->err, sizeof(td->err), "bad trace clock text");
-	td->clock = strndup((const char *)p, len);
-	if (!td->clock)
-		return errmsg(td->err, sizeof(td->err), "out of memory");
-	open = strchr(td->clock, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (open && close) {
-		memmove(td->clock, open + 1, close - open - 1);
-		td->clock[close - open - 1] = '\0';
-	}
-	/* no brackets: the text itself, without the newline */
-	td->clock[strcspn(td->clock, "\n")] = '\0';
-	if (!*td->clock) {
-		free(td->clock);
-		td->clock = NULL;
-	}
-	return 0;
+	return set_clock(td, p, len);
 }
 
 static int read_cpus(struct td_file *td, struct cur *c)

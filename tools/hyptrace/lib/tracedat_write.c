@@ -20,6 +20,7 @@
 #include "errmsg.h"
 #include "tracedat.h"
 #include "tracedat_v6.h"
+#include "fdio.h"
 
 #define COPY_CHUNK	(256U * 1024)
 
@@ -139,9 +140,9 @@ static void put_option(struct td_buf *b, uint16_t id, const char *text)
 	put_str(b, text);
 }
 
-/* The metadata, up to and including the (zeroed) flyrecord CPU table */
-static int build_header(struct td_buf *b, const struct td_out *out,
-			size_t *table, char *err, size_t errlen)
+/* The metadata: everything before the flyrecord section */
+static int build_meta(struct td_buf *b, const struct td_out *out,
+		      char *err, size_t errlen)
 {
 	const char *clock = out->trace_clock;
 	unsigned int i;
@@ -191,6 +192,20 @@ static int build_header(struct td_buf *b, const struct td_out *out,
 			put_option(b, TD_OPT_UNAME, out->uname);
 		put16(b, TD_OPT_DONE);
 	}
+	if (b->oom)
+		return errmsg(err, errlen, "out of memory");
+	return 0;
+}
+
+/* The metadata, then the (zeroed) flyrecord CPU table and the clock */
+static int build_header(struct td_buf *b, const struct td_out *out,
+			size_t *table, char *err, size_t errlen)
+{
+	const char *clock = out->trace_clock;
+	unsigned int i;
+
+	if (build_meta(b, out, err, errlen))
+		return -1;
 	put(b, TD_TAG_FLYRECORD, TD_TAG_LEN);
 	*table = b->len;
 	for (i = 0; i < out->nr_cpus; i++) {
@@ -207,23 +222,6 @@ static int build_header(struct td_buf *b, const struct td_out *out,
 	return 0;
 }
 
-static int write_all(int fd, const void *p, size_t len, off_t off)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = pwrite(fd, c, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		c += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
-}
 
 /* Fill @buf from @fd at @off; short only at the end of the input */
 static ssize_t read_full(int fd, char *buf, size_t len, off_t off)
@@ -270,7 +268,7 @@ static int copy_cpu(int fd, off_t off, const struct td_out *out,
 			return errmsg(err, errlen,
 				    "CPU %u's data is not whole %u-byte pages",
 				    cpu, out->page_size);
-		if (n && write_all(fd, buf, n, off + done))
+		if (n && fdio_write_all(fd, buf, n, off + done))
 			return errmsg(err, errlen, "writing the trace.dat: %s",
 				    strerror(errno ? errno : ENOSPC));
 		done += n;
@@ -292,13 +290,27 @@ static int check_out(const struct td_out *out, char *err, size_t errlen)
 		return errmsg(err, errlen, "%u CPUs is not supported",
 			    out->nr_cpus);
 	if (!out->header_page || !out->header_event ||
-	    (out->nr_formats && !out->formats) || !out->cpu_fd)
+	    (out->nr_formats && !out->formats))
 		return errmsg(err, errlen, "incomplete trace description");
 	for (i = 0; i < out->nr_formats; i++) {
 		if (!out->formats[i].system || !out->formats[i].text ||
 		    !*out->formats[i].system)
 			return errmsg(err, errlen, "event format %u is empty", i);
 	}
+	return 0;
+}
+
+int td_meta(const struct td_out *out, char **meta, size_t *len, char *err,
+	    size_t errlen)
+{
+	struct td_buf b = { 0 };
+
+	if (check_out(out, err, errlen) || build_meta(&b, out, err, errlen)) {
+		free(b.p);
+		return -1;
+	}
+	*meta = b.p;
+	*len = b.len;
 	return 0;
 }
 
@@ -314,6 +326,8 @@ int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
 
 	if (check_out(out, err, errlen))
 		return -1;
+	if (!out->cpu_fd)
+		return errmsg(err, errlen, "incomplete trace description");
 	if (build_header(&b, out, &table_off, err, errlen))
 		goto out;
 	table = calloc(out->nr_cpus, 2 * sizeof(*table));
@@ -322,7 +336,7 @@ int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
 		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
-	if (write_all(fd, b.p, b.len, 0)) {
+	if (fdio_write_all(fd, b.p, b.len, 0)) {
 		errmsg(err, errlen, "writing the trace.dat: %s",
 		     strerror(errno ? errno : ENOSPC));
 		goto out;
@@ -336,7 +350,7 @@ int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
 		table[2 * i + 1] = size;
 		off += size;
 	}
-	if (write_all(fd, table, out->nr_cpus * 2 * sizeof(*table),
+	if (fdio_write_all(fd, table, out->nr_cpus * 2 * sizeof(*table),
 		      table_off)) {
 		errmsg(err, errlen, "writing the trace.dat: %s",
 		     strerror(errno ? errno : ENOSPC));

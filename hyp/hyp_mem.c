@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hypervisor's private memory: the rest of its 2 MiB region after the
+ * image. The image holds code and small state only; what grows with the
+ * machine (a stack per CPU, page tables) is taken from here at boot, and
+ * what grows with the trace (the writer's per-page bookkeeping) when the
+ * host loads a buffer, sized to that buffer, and given back at unload.
+ * Stage 2 hides the whole region from the host, so nothing here can be
+ * reached from EL1.
+ *
+ * The allocator is a stack: memory is taken at the top and given back to a
+ * mark. There are only two lifetimes, "until reset" and "while a trace
+ * buffer is loaded", and the second is always the most recent. Memory that
+ * is not in use carries the canary pattern (canary.c), so a stray write into
+ * it, by a DMA master stage 2 does not see or by the hypervisor itself,
+ * shows at shutdown.
+ */
+#include "hyp.h"
+#include <string.h>
+#include "print.h"
+
+static u64 mem_top;		/* first free byte */
+static u64 mem_end;		/* end of the hypervisor's region */
+
+/* MMU off, boot CPU: before anything is allocated */
+void hyp_mem_init(void)
+{
+	mem_top = ALIGN_UP((u64)__hyp_end, SZ_4K);
+	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE;
+}
+
+u64 hyp_mem_mark(void)
+{
+	return mem_top;
+}
+
+u64 hyp_mem_end(void)
+{
+	return mem_end;
+}
+
+/*
+ * @size bytes, zeroed, aligned to @align (a power of two, at least a page),
+ * or NULL if the region has no such room. Callers serialise: the boot CPU
+ * alone at boot, the trace lock afterwards.
+ */
+void *hyp_mem_alloc(u64 size, u64 align)
+{
+	u64 base = ALIGN_UP(mem_top, max(align, SZ_4K));
+	u64 end = base + ALIGN_UP(size, SZ_4K);
+
+	if (end < base || end > mem_end)
+		return NULL;
+	memset((void *)base, 0, end - base);
+	mem_top = end;
+	return (void *)base;
+}
+
+/* At boot, running out is a build or configuration error */
+void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what)
+{
+	void *p = hyp_mem_alloc(size, align);
+
+	if (!p)
+		hyp_panic("no room for %s (%lu bytes) in the hypervisor's region, %lu bytes left",
+			  what, size, mem_end - mem_top);
+	return p;
+}
+
+/* Give back everything allocated since hyp_mem_mark() returned @mark */
+void hyp_mem_free_to(u64 mark)
+{
+	if (mark > mem_top || mark < ALIGN_UP((u64)__hyp_end, SZ_4K))
+		hyp_panic("%s(0x%lx): top is 0x%lx", __func__, mark, mem_top);
+	canary_fill_range(mark, mem_top);
+	mem_top = mark;
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Hypercall fuzzing (tests/modules/hvc_fuzz.ko): random function IDs across
+# the vendor-hypervisor range and other owners, random arguments, from all
+# four CPUs at once, while hyptrace.ko keeps tracing (selftest events on
+# every CPU, trace_pipe draining). Two rounds in one boot:
+# - FUZZ_CALLS calls that leave hyptrace.ko's buffer alone (the calls that
+#   would change it go out only with arguments the ABI rejects, and must
+#   answer INVALID; UNLOAD is skipped): every answer as the ABI says, x4..x17
+#   preserved, and tracing goes on untouched: events written afterwards
+#   are in the trace without restarting anything;
+# - FUZZ_HOSTILE_CALLS calls with nothing held back (UNLOAD, RESET, ENABLE 0
+#   with arguments that work): the hypervisor must answer as documented and
+#   the kernel must not oops or warn. Known problem, reported and not yet
+#   failed: once a call unloads the hypervisor's buffer behind hyptrace.ko,
+#   the module cannot trace again (ENABLE answers NOT_LOADED, and
+#   trace_remote keeps the old buffer because its meta pages still show
+#   unread events), and a trace_pipe reader spins for ever, unkillable,
+#   on SWAP_READER answering NOT_LOADED (trace_pipe_read: ring_buffer_wait
+#   sees data, the swap fails, repeat). So this round runs with no reader.
+# Afterwards the hypervisor's image checksum (IMAGE_SUM) is the one taken
+# before, its memory canary intact (IMAGE_SUM and at power-off), and every
+# status code is counted in the @fuzz line.
+#
+# FUZZ_CALLS (default 100000) and FUZZ_HOSTILE_CALLS (default 20000) size
+# the rounds; bench/run.sh runs it with a million.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+CALLS=${FUZZ_CALLS:-100000}
+HOSTILE_CALLS=${FUZZ_HOSTILE_CALLS:-20000}
+WE=$HYPTRACE_BUILD/guest/write_events
+[ -x "$WE" ] || fail "write_events not built: run make"
+
+# shellcheck disable=SC2016 # expands in the guest
+GUEST=$(trace_on_script 64 all)'
+M=/lib/modules/hyptrace
+probe() { insmod $M/hvc_probe.ko "$@" && rmmod hvc_probe; dmesg | grep "hvc_probe: fid=" | tail -n 1 | sed "s/^.*hvc_probe: //; s/ /,/g"; }
+# The real module keeps tracing: selftest events on every CPU at full rate
+writers() {
+	rm -f /tmp/stop
+	for c in 0 1 2 3; do
+		(i=0; while [ ! -f /tmp/stop ]; do /root/write_events $c $((c * 100000000 + i)) 200 > /dev/null; i=$((i + 200)); done) &
+	done
+}
+stop_writers() { touch /tmp/stop; wait; }
+echo "@sum_before=$(probe fid=0xc600000c)"
+set +e
+
+writers
+cat trace_pipe > /tmp/tp &
+tp=$!
+insmod $M/hvc_fuzz.ko calls='$CALLS'
+echo "@fuzz_rc=$?"
+rmmod hvc_fuzz
+kill $tp
+stop_writers
+echo "@tp_lines=$(grep -c "selftest id=" /tmp/tp)"
+# Tracing still works as it was: nothing restarted
+for c in 0 1 2 3; do taskset -c $c sh -c "echo $((9000 + c)) > write_event"; done
+echo "@after=$(grep -c "selftest id=900[0-3]$" trace)"
+
+# Hostile round, with the writers going but no reader: see the top
+writers
+insmod $M/hvc_fuzz.ko calls='$HOSTILE_CALLS' hostile=1
+echo "@hostile_rc=$?"
+rmmod hvc_fuzz
+stop_writers
+# What a user does to start over: off, empty, events on again, on (bounded:
+# it may not come back, see the top)
+timeout 60 sh -c "echo 0 > tracing_on"; echo "@r_off=$?"
+timeout 60 sh -c "echo 0 > trace"; echo "@r_clear=$?"
+timeout 60 sh -c "echo 0 > events/enable; echo 1 > events/enable"; echo "@r_events=$?"
+timeout 60 sh -c "echo 1 > tracing_on"; echo "@r_on=$?"
+for c in 0 1 2 3; do timeout 10 taskset -c $c sh -c "echo $((9100 + c)) > write_event"; done
+echo "@recovered=$(timeout 60 cat trace | grep -c "selftest id=910[0-3]$")"
+echo "@sum_after=$(probe fid=0xc600000c)"
+'
+
+# field CALL KEY: KEY=value of a probe answer
+# The guest's lines may have a kernel message run into their end: "[ ..."
+field() {
+	value "$1" | tr ',' '\n' | sed -n "s/^$2=//p" | sed 's/\[.*//'
+}
+
+# num KEY: the number a @KEY= line starts with
+num() {
+	value "$1" | grep -o '^-\{0,1\}[0-9]*'
+}
+
+# result ROUND: the module's result line of that round (hostile=0 or 1)
+result() {
+	grep -a -o "hvc_fuzz: result .* hostile=$1 .*" "$BOOT_LOG" | tail -n 1 |
+		sed 's/\r$//'
+}
+
+# key LINE KEY
+key() {
+	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | sed 's/\[.*//'
+}
+
+# check_round ROUND CALLS: the counts add up and every check held
+check_round() {
+	local line n=0 k
+	line=$(result "$1")
+	[ -n "$line" ] || fail "no hvc_fuzz result line for hostile=$1"
+	for k in ok not_supported invalid no_memory busy not_loaded again \
+		 clock_step positive other skipped; do
+		n=$((n + $(key "$line" $k)))
+	done
+	[ "$n" = "$2" ] || fail "hostile=$1: the status counts add up to $n, not $2 ($line)"
+	[ "$(key "$line" unexpected)" = 0 ] ||
+		fail "hostile=$1: answers the ABI does not allow: $(grep -a 'hvc_fuzz: unexpected' "$BOOT_LOG" | head -n 3)"
+	[ "$(key "$line" clobbered)" = 0 ] || fail "hostile=$1: x4..x17 changed by a call"
+	[ "$(key "$line" sum)" = same ] || fail "hostile=$1: IMAGE_SUM changed during the run"
+	[ "$(key "$line" canary)" = intact ] || fail "hostile=$1: memory canary corrupted during the run"
+	[ "$(key "$line" other)" = 0 ] || fail "hostile=$1: undefined status codes"
+	info "hostile=$1: ${line#*result }"
+}
+
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
+boot smp4 --add "$WE" --cmd "$GUEST"
+expect_ok
+check_round 0 "$CALLS"
+check_round 1 "$HOSTILE_CALLS"
+[ "$(num fuzz_rc)" = 0 ] || fail "hvc_fuzz failed its own checks (insmod exit $(num fuzz_rc))"
+[ "$(num hostile_rc)" = 0 ] || fail "hostile hvc_fuzz failed its own checks (insmod exit $(num hostile_rc))"
+[ "$(num tp_lines)" -gt 0 ] || fail "trace_pipe got no selftest events while the fuzzer ran"
+[ "$(num after)" = 4 ] || fail "after the fuzzer, $(num after) of 4 new selftest events in trace: tracing was disturbed"
+# Not a failure yet (see the top): reported until hyptrace.ko recovers
+recovery="tracing restarted after the hostile round"
+if [ "$(num recovered)" != 4 ]; then
+	recovery="KNOWN PROBLEM: tracing did not restart after the hostile round (steps off/clear/events/on: $(num r_off)/$(num r_clear)/$(num r_events)/$(num r_on), $(num recovered) of 4 events)"
+	info "$recovery"
+fi
+[ "$(field sum_before ret)" = 0 ] || fail "IMAGE_SUM answered $(field sum_before ret) (ABI 1.3 has it)"
+[ "$(field sum_before a1)" = "$(field sum_after a1)" ] ||
+	fail "IMAGE_SUM $(field sum_before a1) before, $(field sum_after a1) after"
+[ "$(field sum_after a3)" = 0x0 ] || fail "memory canary changed at $(field sum_after a3)"
+expect_line 'memory canary intact' "the hypervisor's own check at power-off"
+expect_no_line 'hyptrace.*(Oops|BUG|WARNING)'
+expect_healthy
+l0=$(result 0)
+pass "$CALLS calls (ok $(key "$l0" ok), not_supported $(key "$l0" not_supported), invalid $(key "$l0" invalid), others $(( $(key "$l0" busy) + $(key "$l0" clock_step) + $(key "$l0" positive) + $(key "$l0" no_memory) + $(key "$l0" again) + $(key "$l0" not_loaded) )), skipped $(key "$l0" skipped)) and $HOSTILE_CALLS hostile ones from 4 CPUs: answers as documented, tracing unharmed; $recovery; image sum $(field sum_after a1) unchanged, canary intact"
