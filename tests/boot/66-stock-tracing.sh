@@ -76,7 +76,7 @@ run_suite() {
 		line=$(HYPTRACE_TEST_LOGS=$log \
 			HYPTRACE_TEST_QEMU_ARGS="${HYPTRACE_TEST_QEMU_ARGS:-} ${args[*]}" \
 			bash "$HYPTRACE_TOP/tests/boot/$t.sh" 2>&1 | tee "$log/$t.out" |
-			grep -E '^(PASS|FAIL): ' | tail -n 1)
+			grep -E '^(PASS|FAIL): ' | tail -n 1) || true
 		case $line in
 		PASS:*) info "$suite: $t: ${line#PASS: }" ;;
 		*) fail "$suite ($(value release)): $t: ${line:-no verdict} (output $log/$t.out)" ;;
@@ -98,7 +98,9 @@ for s in $SUITES; do
 	wait "${pids[$i]}" || rc=1
 	i=$((i + 1))
 	sed -n 's/^  /  /p' "$TEST_LOGS/$TEST_NAME-$s.out"
-	verdicts+=("$(grep -E '^(PASS|FAIL): ' "$TEST_LOGS/$TEST_NAME-$s.out" | tail -n 1)")
+	# A suite that died without a verdict still gets one here.
+	line=$(grep -E '^(PASS|FAIL): ' "$TEST_LOGS/$TEST_NAME-$s.out" | tail -n 1) || true
+	verdicts+=("${line:-FAIL: $s: no verdict (output $TEST_LOGS/$TEST_NAME-$s.out)}")
 done
 [ "$rc" = 0 ] || fail "$(printf '%s; ' "${verdicts[@]}" | sed 's/FAIL: //g')"
 pass "$(printf '%s; ' "${verdicts[@]}" | sed 's/PASS: //g; s/; $//')"
