@@ -72,7 +72,14 @@ awk '$0 == "@B64 local.dat" {on = 1; next} $0 == "@END local.dat" {on = 0} on' \
 	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dir/local.dat" ||
 	fail "local.dat did not come out of the guest intact"
 [ "$(value rc_stream)" = 0 ] || fail "hyptrace record -N exited $(value rc_stream): $(grep -a 'hyptrace record:' "$BOOT_LOG" | head -n 2)"
-# the listener has written its file when the recorder returns
+# trace-cmd listen's child finishes the file after the recorder has gone
+# (its last options, the clock among them), then lists each CPU's data
+for _ in $(seq 300); do
+	grep -q '^CPU3 data recorded' "$dir/listen.log" && break
+	sleep 0.1
+done
+grep -q '^CPU3 data recorded' "$dir/listen.log" ||
+	fail "trace-cmd listen did not finish its file in 30 s: $(tail -n 3 "$dir/listen.log")"
 net=$(ls "$dir/listen"/net.*.dat 2>/dev/null | head -n 1)
 [ -s "$net" ] || fail "trace-cmd listen wrote no file: $(tail -n 3 "$dir/listen.log")"
 
