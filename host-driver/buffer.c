@@ -104,7 +104,7 @@ static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 				goto outside;
 		}
 		/* The kernel takes page_va[0] as the reader, reader.id says so */
-		meta = (struct rb_meta *)(unsigned long)e->meta_va;
+		meta = hyptrace_meta(e);
 		if (READ_ONCE(meta->reader.id)) {
 			pr_err("CPU %u's buffer starts with reader page %u, not 0\n",
 			       i, READ_ONCE(meta->reader.id));
@@ -167,6 +167,8 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 		goto unload;
 	}
 	ht->desc = desc;
+	ht->desc_len = len;
+	ht->lost = false;
 	hyptrace_raw_loaded(ht);
 	return ht->desc;
 
@@ -205,7 +207,9 @@ void hyptrace_buffer_release(struct hyptrace *ht)
 void hyptrace_buffer_unload(struct hyptrace *ht)
 {
 	lockdep_assert_held(&ht->lock);
-	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL, 0);
+	/* A lost buffer is gone already (remote.c) */
+	hyptrace_call(HYPTRACE_CALL_TRACE_UNLOAD, 0, 0, 0, 0, NULL,
+		      ht->lost ? HYPTRACE_QUIET(HYPTRACE_RET_NOT_LOADED) : 0);
 	kvfree(ht->desc);
 	ht->desc = NULL;
 	ht->unload_deferred = false;

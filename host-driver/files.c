@@ -42,7 +42,11 @@ static ssize_t write_event_write(struct file *file, const char __user *ubuf,
 		return ret;
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_WRITE_EVENT, val, 0, 0, 0,
 			    NULL, 0);
-	return ret ? ret : count;
+	if (ret)
+		return ret;
+	/* The writer reads trace next, and expects the event there */
+	hyptrace_frontend_written();
+	return count;
 }
 
 const struct file_operations hyptrace_write_event_fops = {

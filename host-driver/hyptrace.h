@@ -16,6 +16,8 @@
  * and one of two front ends, chosen at build time from the kernel's config:
  *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
  *		under /sys/kernel/tracing/remotes/hypervisor/
+ *   shadow.c	the meta pages trace_remote reads: checked copies of the
+ *		hypervisor's
  *   fallback*.c without it: the same files in debugfs, under
  *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
  *		fallback_events.c events/, fallback_read.c the readers)
@@ -66,10 +68,12 @@ struct hyptrace {
 
 	struct mutex lock;
 	struct rb_trace_desc *desc;	/* kernel VAs; NULL when unloaded */
+	size_t desc_len;		/* bytes at @desc */
 	bool unload_deferred;		/* trace_remote is done with @desc */
 	unsigned int raw_open;		/* trace_pipe_raw files open */
 	bool no_overwrite;		/* the next load drops newest events */
 	bool remote_attached;		/* trace_remote holds our pointers */
+	bool lost;			/* @desc unloaded by another caller */
 };
 
 /* hvc.c */
@@ -90,6 +94,12 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 void hyptrace_buffer_release(struct hyptrace *ht);
 void hyptrace_buffer_unload(struct hyptrace *ht);
 struct rb_desc_cpu *hyptrace_desc_cpu(struct hyptrace *ht, unsigned int cpu);
+
+/* @e's meta page, once buffer.c has pointed @e into the carve-out mapping */
+static inline struct rb_meta *hyptrace_meta(const struct rb_desc_cpu *e)
+{
+	return (struct rb_meta *)(unsigned long)e->meta_va;
+}
 
 /* clock.c */
 int hyptrace_clock_start(void);
@@ -117,6 +127,7 @@ void hyptrace_raw_detach(struct hyptrace *ht);
 int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 			struct rb_data_page *dst);
 int hyptrace_frontend_init(struct hyptrace *ht);
+void hyptrace_frontend_written(void);	/* write_event wrote an event */
 
 /* files.c: write_event, trace_clock, overwrite (i_private: @ht) */
 extern const struct file_operations hyptrace_write_event_fops;
@@ -147,6 +158,7 @@ struct hyptrace_rec {
 int hyptrace_rec_decode(const u8 *data, u32 len, u32 off,
 			struct hyptrace_rec *rec);
 u64 hyptrace_rec_time(const struct hyptrace_rec *rec, u64 ts);
+u64 hyptrace_page_events(const struct rb_data_page *page);
 
 /* events.c: one per entry of HYPTRACE_EVENTS, in id order */
 struct hyptrace_event {

@@ -8,7 +8,9 @@
  * Nothing here trusts the page: every length is checked against the bytes
  * that are there before anything past the header is read.
  */
+#include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 #include "compat.h"
@@ -79,4 +81,24 @@ u64 hyptrace_rec_time(const struct hyptrace_rec *rec, u64 ts)
 	if (rec->kind == HYPTRACE_REC_ABSOLUTE)
 		return (ts & ~((1ULL << RB_TS_EXT_BITS) - 1)) | rec->delta;
 	return ts + rec->delta;
+}
+
+/*
+ * The data events on @page, as far as its commit says and the page holds:
+ * what a reader that consumes the whole page counts as read.
+ */
+u64 hyptrace_page_events(const struct rb_data_page *page)
+{
+	u32 len = min_t(u64, READ_ONCE(page->commit) & ~RB_COMMIT_FLAGS,
+			RB_PAGE_CAPACITY);
+	struct hyptrace_rec rec;
+	u64 events = 0;
+	u32 off = 0;
+
+	while (!hyptrace_rec_decode(page->data, len, off, &rec) &&
+	       rec.kind != HYPTRACE_REC_END && rec.size <= len - off) {
+		off += rec.size;
+		events += rec.kind == HYPTRACE_REC_DATA;
+	}
+	return events;
 }

@@ -155,7 +155,7 @@ void hyptrace_raw_loaded(struct hyptrace *ht)
 		struct rb_desc_cpu *e = hyptrace_desc_cpu(ht, cpu);
 
 		atomic_set(&raw_cpus[cpu].owner, OWNER_NONE);
-		raw_cpus[cpu].meta = (struct rb_meta *)(unsigned long)e->meta_va;
+		raw_cpus[cpu].meta = hyptrace_meta(e);
 		raw_cpu_rewind(&raw_cpus[cpu]);
 	}
 }

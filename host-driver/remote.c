@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
 #include <linux/namei.h>
+#include <linux/slab.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -30,6 +31,7 @@
 
 #include "hyptrace.h"
 #include "hyp_events.h"
+#include "shadow.h"
 
 /* The kernel reads our descriptor as its own: the layouts must be one. */
 static_assert(sizeof(struct rb_trace_desc) == sizeof(struct trace_buffer_desc));
@@ -68,42 +70,100 @@ static_assert(offsetof(struct hyp_event_hdr, id) ==
 /* events.c's table as trace_remote takes it; it writes .remote, .enabled */
 static struct remote_event remote_events[HYP_NR_EVENTS];
 
+/*
+ * The buffer was unloaded behind our back: another EL1 caller (a fuzzer, a
+ * second driver) made TRACE_UNLOAD, and every later swap, reset or enable
+ * answers NOT_LOADED. What was read stays read; trace_remote's shadows
+ * (shadow.c) stop promising more, so that off, clear and on start over.
+ */
+static void hyptrace_buffer_lost(struct hyptrace *ht)
+{
+	if (!xchg(&ht->lost, true))
+		pr_err("the hypervisor's buffer was unloaded by another caller: the rest of it is lost; write 0 to tracing_on and to trace, then 1 to tracing_on, to start over\n");
+	hyptrace_shadow_lost();
+}
+
 static struct trace_buffer_desc *hyptrace_load(unsigned long size, void *priv)
 {
-	return (struct trace_buffer_desc *)hyptrace_buffer_load(priv, size);
+	struct hyptrace *ht = priv;
+	struct rb_trace_desc *desc, *shadowed;
+
+	mutex_lock(&ht->lock);
+	desc = hyptrace_buffer_load_locked(ht, size);
+	if (!IS_ERR(desc)) {
+		shadowed = hyptrace_shadow_alloc(desc, ht->desc_len);
+		if (!shadowed) {
+			hyptrace_buffer_unload(ht);
+			desc = ERR_PTR(-ENOMEM);
+		} else {
+			desc = shadowed;
+		}
+	}
+	mutex_unlock(&ht->lock);
+	return (struct trace_buffer_desc *)desc;
 }
 
 static void hyptrace_unload(struct trace_buffer_desc *desc, void *priv)
 {
 	struct hyptrace *ht = priv;
 
-	if (WARN_ON(desc != (struct trace_buffer_desc *)ht->desc))
-		return;
+	hyptrace_shadow_free();
 	hyptrace_buffer_release(ht);
 }
 
 static int hyptrace_enable_tracing(bool enable, void *priv)
 {
-	return hyptrace_tracing_enable(enable);
+	struct hyptrace *ht = priv;
+	int ret;
+
+	ret = hyptrace_tracing_enable(enable);
+	/* trace_remote reads the counters next, to see what is left */
+	hyptrace_shadow_refresh();
+	if (ret == -ENODEV) {
+		hyptrace_buffer_lost(ht);
+		/* Off is off: let trace_remote unload what is left */
+		if (!enable)
+			ret = 0;
+	}
+	return ret;
+}
+
+static int hyptrace_swap_one(unsigned int cpu)
+{
+	/* AGAIN is routine here, and the ring buffer says so itself */
+	return hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu, 0, 0, 0,
+			     NULL, HYPTRACE_QUIET(HYPTRACE_RET_AGAIN) |
+			     HYPTRACE_QUIET(HYPTRACE_RET_NOT_LOADED));
 }
 
 static int hyptrace_swap_reader_page(unsigned int cpu, void *priv)
 {
+	int ret;
+
 	/* A CPU the raw files consume has no page for trace_pipe (raw.c) */
 	if (!hyptrace_raw_claim_tracefs(cpu))
 		return -EBUSY;
-	/* AGAIN is routine here, and the ring buffer says so itself */
-	return hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu, 0, 0, 0,
-			     NULL, HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+	ret = hyptrace_shadow_swap(cpu, hyptrace_swap_one);
+	if (ret == -ENODEV)
+		hyptrace_buffer_lost(priv);
+	return ret;
 }
 
 static int hyptrace_reset(unsigned int cpu, void *priv)
 {
+	struct hyptrace *ht = priv;
 	int ret;
 
-	ret = hyptrace_call(HYPTRACE_CALL_TRACE_RESET, cpu, 0, 0, 0, NULL, 0);
-	if (!ret)
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_RESET, cpu, 0, 0, 0, NULL,
+			    HYPTRACE_QUIET(HYPTRACE_RET_NOT_LOADED));
+	if (ret == -ENODEV) {
+		hyptrace_buffer_lost(ht);
+		ret = 0;
+	}
+	if (!ret) {
+		hyptrace_shadow_reset(cpu);
 		hyptrace_raw_reset(cpu);
+	}
 	return ret;
 }
 
@@ -201,6 +261,11 @@ int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 			struct rb_data_page *dst)
 {
 	return hyptrace_raw_fill(ht, cpu, dst);
+}
+
+void hyptrace_frontend_written(void)
+{
+	hyptrace_shadow_refresh();
 }
 
 int hyptrace_frontend_init(struct hyptrace *ht)

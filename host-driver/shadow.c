@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The meta pages trace_remote reads: our own copies, never the shared ones.
+ *
+ * The kernel's remote reader believes a meta page completely. It indexes
+ * its page table with reader.id before it checks it, and a trace_pipe
+ * reader whose meta page promises events that no swap brings retries for
+ * ever without sleeping or seeing signals. The hypervisor's meta pages are
+ * shared with all of EL1, so anything in the host that scribbles on them,
+ * or unloads the buffer behind our back, would take trace_remote down
+ * with it. So trace_remote gets a descriptor whose meta pages are shadows
+ * in module memory, and only values checked here reach them:
+ *
+ * - after each swap, the new reader page's id, if it names a page of the
+ *   buffer other than the one being given back, and its lost count;
+ * - the counters (entries, overrun, pages touched and lost), copied every
+ *   SHADOW_POLL_MS and at each swap and reset. Any value is safe there
+ *   but one: the reader keeps its own count of events read and takes
+ *   entries - overrun - read != 0 to mean there is more; if no swap can
+ *   bring it (the buffer was reset or unloaded behind our back, or
+ *   scribbled on), it asks again at once, for ever, deaf to signals. So
+ *   a swap that cannot answer moves an offset on entries, from a guess
+ *   outward, until the reader's count and the shadow agree and it sleeps.
+ *
+ * Called under trace_remote's per-CPU reader lock (swap, reset) or its
+ * mutex (load, unload); the periodic copy only writes counters, which the
+ * reader reads once each.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "hyptrace.h"
+#include "shadow.h"
+
+/*
+ * How stale the counters may be for what the module does not see happen:
+ * events of the hypervisor's own (traps, PSCI) that a reader of trace
+ * looks for at once. What the module does (write_event, tracing_on,
+ * reset, each swap) copies them there and then.
+ */
+#define SHADOW_POLL_MS	10
+
+struct shadow_cpu {
+	struct rb_meta *meta;		/* what trace_remote reads */
+	const struct rb_meta *shared;	/* what the hypervisor writes */
+	u32 nr_pages;			/* reader ids are below this */
+	const u64 *page_va;
+	/* Data events on the pages read and swapped back since a reset */
+	u64 handed_back;
+	u64 entries, overrun;		/* as last copied from @shared */
+	s64 offset;			/* on @entries, for the reader's count */
+	s64 guess;			/* where the search for it started */
+	u32 misses;			/* swaps that could not answer, in a row */
+};
+
+static struct shadow_cpu *shadows;	/* under shadow_lock but in swap */
+static unsigned int nr_shadows;
+static DEFINE_SPINLOCK(shadow_lock);
+static struct rb_trace_desc *kernel_desc;
+static bool shared_gone;		/* the hypervisor let the buffer go */
+
+static void shadow_poll(struct work_struct *work);
+static DECLARE_DELAYED_WORK(shadow_work, shadow_poll);
+
+static struct rb_data_page *reader_page(const struct shadow_cpu *s)
+{
+	return (struct rb_data_page *)(unsigned long)s->page_va[s->meta->reader.id];
+}
+
+static void publish(struct shadow_cpu *s)
+{
+	WRITE_ONCE(s->meta->overrun, s->overrun);
+	WRITE_ONCE(s->meta->entries, s->entries + s->offset);
+}
+
+/* Counters from the shared page, while it is still the hypervisor's */
+static void copy_counters(struct shadow_cpu *s)
+{
+	if (!READ_ONCE(shared_gone)) {
+		s->entries = READ_ONCE(s->shared->entries);
+		s->overrun = READ_ONCE(s->shared->overrun);
+		WRITE_ONCE(s->meta->pages_touched,
+			   READ_ONCE(s->shared->pages_touched));
+		WRITE_ONCE(s->meta->pages_lost, READ_ONCE(s->shared->pages_lost));
+	}
+	publish(s);
+}
+
+/*
+ * The reader asked for a page and none came: its count of events read is
+ * not entries + offset - overrun. The best guess is what it was handed
+ * (the pages it gave back, and the one it holds, which it has finished);
+ * from there each miss tries the next value outward, 0, +1, -1, +2, ...:
+ * every miss is the reader saying the last one was wrong, and once one is
+ * right it stops asking. A guess is off only by events a hostile call took
+ * from under the reader, so the search is short.
+ */
+static void search_offset(struct shadow_cpu *s)
+{
+	u32 step;
+
+	if (!s->misses++)
+		s->guess = (s64)(s->handed_back +
+				 hyptrace_page_events(reader_page(s))) -
+			   (s64)(s->entries - s->overrun);
+	step = s->misses >> 1;
+	s->offset = s->misses & 1 ? s->guess - step : s->guess + step;
+	publish(s);
+}
+
+/* Every CPU's counters, now, if a buffer is loaded */
+void hyptrace_shadow_refresh(void)
+{
+	unsigned int cpu;
+
+	spin_lock(&shadow_lock);
+	for (cpu = 0; shadows && cpu < nr_shadows; cpu++)
+		copy_counters(&shadows[cpu]);
+	spin_unlock(&shadow_lock);
+}
+
+static void shadow_poll(struct work_struct *work)
+{
+	if (READ_ONCE(shared_gone))
+		return;
+	hyptrace_shadow_refresh();
+	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
+}
+
+static void free_pages_of(struct shadow_cpu *set, unsigned int nr)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; set && cpu < nr; cpu++)
+		free_page((unsigned long)set[cpu].meta);
+	kfree(set);
+}
+
+void hyptrace_shadow_free(void)
+{
+	struct shadow_cpu *old;
+	unsigned int nr;
+
+	cancel_delayed_work_sync(&shadow_work);
+	spin_lock(&shadow_lock);
+	old = shadows;
+	nr = nr_shadows;
+	shadows = NULL;
+	nr_shadows = 0;
+	spin_unlock(&shadow_lock);
+	free_pages_of(old, nr);
+	kvfree(kernel_desc);
+	kernel_desc = NULL;
+}
+
+/*
+ * The descriptor for trace_remote: @desc (checked by buffer.c, @len bytes)
+ * with its meta pages replaced by shadows, each a copy of the hypervisor's
+ * as it is now; NULL if there is no memory for them.
+ */
+struct rb_trace_desc *hyptrace_shadow_alloc(struct rb_trace_desc *desc,
+					    size_t len)
+{
+	unsigned int cpu, nr = desc->nr_cpus;
+	struct shadow_cpu *set;
+
+	set = kcalloc(nr, sizeof(*set), GFP_KERNEL);
+	kernel_desc = kvmemdup(desc, len, GFP_KERNEL);
+	if (!set || !kernel_desc)
+		goto fail;
+	shared_gone = false;
+	for (cpu = 0; cpu < nr; cpu++) {
+		struct rb_desc_cpu *e = rb_desc_checked_entry(desc, cpu);
+		struct shadow_cpu *s = &set[cpu];
+
+		s->meta = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
+		if (!s->meta)
+			goto fail;
+		s->shared = hyptrace_meta(e);
+		s->nr_pages = e->nr_page_va;
+		s->page_va = e->page_va;
+		/* buffer.c checked that the reader starts at page 0 */
+		memcpy(s->meta, s->shared, sizeof(*s->meta));
+		s->meta->reader.id = 0;
+		copy_counters(s);
+		rb_desc_checked_entry(kernel_desc, cpu)->meta_va =
+			(unsigned long)s->meta;
+	}
+	spin_lock(&shadow_lock);
+	shadows = set;
+	nr_shadows = nr;
+	spin_unlock(&shadow_lock);
+	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
+	return kernel_desc;
+
+fail:
+	free_pages_of(set, nr);
+	kvfree(kernel_desc);
+	kernel_desc = NULL;
+	return NULL;
+}
+
+/*
+ * trace_remote has read @cpu's reader page and wants the next: @hyp_swap
+ * asks the hypervisor. The new page is taken only if it is one of the
+ * buffer's and not the one being given back (the kernel would link a page
+ * into its list twice).
+ */
+int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
+{
+	struct shadow_cpu *s = &shadows[cpu];
+	u32 id, old = s->meta->reader.id;
+	u64 done;
+	int ret;
+
+	done = hyptrace_page_events(reader_page(s));
+	ret = READ_ONCE(shared_gone) ? -ENODEV : hyp_swap(cpu);
+	if (!ret) {
+		id = READ_ONCE(s->shared->reader.id);
+		if (id < s->nr_pages && id != old) {
+			s->handed_back += done;
+			s->misses = 0;
+			copy_counters(s);
+			s->meta->reader.lost_events =
+				READ_ONCE(s->shared->reader.lost_events);
+			s->meta->reader.id = id;
+			return 0;
+		}
+		pr_warn_ratelimited("CPU %u's meta page names reader page %u (of %u, %u given back): not taken\n",
+				    cpu, id, s->nr_pages, old);
+		ret = -EIO;
+	}
+	search_offset(s);
+	return ret;
+}
+
+/* @cpu was emptied: the kernel's reader starts its count over */
+void hyptrace_shadow_reset(unsigned int cpu)
+{
+	struct shadow_cpu *s = &shadows[cpu];
+
+	s->handed_back = 0;
+	s->offset = 0;
+	s->misses = 0;
+	if (READ_ONCE(shared_gone)) {
+		/* The pages are ours: empty the one the reader holds */
+		WRITE_ONCE(reader_page(s)->commit, 0);
+		s->entries = 0;
+		s->overrun = 0;
+	}
+	copy_counters(s);
+}
+
+/*
+ * The hypervisor no longer has the buffer (unloaded by another caller):
+ * nothing in the shared pages is ours to believe now.
+ */
+void hyptrace_shadow_lost(void)
+{
+	WRITE_ONCE(shared_gone, true);
+}
