@@ -246,8 +246,14 @@ void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts)
 		rb_unlock(cpu);
 		goto started;
 	}
-	/* A delta beyond 59 bits cannot be encoded: start a page instead. */
-	if (!(delta >> RB_TS_EXT_BITS) &&
+	/*
+	 * A delta beyond 59 bits cannot be encoded: start a page instead. So
+	 * does one that needs a time extend (2^27 ns, 134 ms) while stamps
+	 * are kept (rb_keep_stamps()): pages move onto another clock whole,
+	 * and one after such a pause can often move exactly where the pages
+	 * before it cannot.
+	 */
+	if (!(delta >> RB_TS_EXT_BITS) && !(ext && cpu->stamps) &&
 	    write + ext + size <= RB_PAGE_CAPACITY)
 		goto place;
 	if (!rb_move_tail(cpu, ts)) {
