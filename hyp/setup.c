@@ -99,7 +99,7 @@ static void early_capture_start(void)
 	for (id = 1; id <= HYP_NR_EVENTS; id++)
 		if (l->early_events & (1ULL << id))
 			hyp_printf(" %s", trace_event_name(id));
-	/* The entry's early stamp: what `make bench` subtracts */
+	/* The entry on the early clock: the first event counts from it */
 	hyp_printf(", %lu KiB per CPU, from %lu ns after hypervisor entry (early clock at entry: %lu ns)\n",
 		   l->early_size >> 10, boot_time_ns(),
 		   boot_entry_count * 1000000000UL / read_sysreg(cntfrq_el0));
