@@ -119,6 +119,22 @@ outside:
 }
 
 /*
+ * The buffer just loaded is the early one the hypervisor has been writing
+ * since its boot. Early capture ends here: writing stops, as a freshly
+ * loaded buffer's is, so that tracing_on (0) tells the truth; writing 1 to
+ * it goes on in the same buffer. Then the first clock update moves the
+ * early stamps onto CLOCK_BOOTTIME, before any reader has seen a page.
+ * Neither failure takes the buffer away: the events are still there.
+ */
+static void adopt_early(struct hyptrace *ht)
+{
+	if (hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE, 0, 0, 0, 0, NULL, 0))
+		pr_err("the early buffer: writing could not be stopped\n");
+	if (hyptrace_clock_align())
+		pr_err("the early buffer: its stamps stay on the hypervisor's boot clock (ns of counter since 0)\n");
+}
+
+/*
  * Load a buffer of @size bytes per CPU, with @ht->lock held: never NULL, an
  * ERR_PTR on failure (trace_remote would dereference NULL), and nothing left
  * loaded then.
@@ -128,6 +144,7 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 {
 	struct arm_smccc_res res;
 	struct rb_trace_desc *desc;
+	bool adopted;
 	u64 pa, len;
 	int ret;
 
@@ -140,7 +157,8 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 		return ERR_PTR(-EBUSY);
 
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_LOAD, size,
-			    ht->no_overwrite ? HYPTRACE_LOAD_NO_OVERWRITE : 0,
+			    (ht->no_overwrite ? HYPTRACE_LOAD_NO_OVERWRITE : 0) |
+			    (ht->early_pending ? HYPTRACE_LOAD_ADOPT : 0),
 			    0, 0, &res, HYPTRACE_QUIET(HYPTRACE_RET_NO_MEMORY));
 	if (ret == -ENOMEM)
 		report_no_memory(ht, size);
@@ -149,6 +167,8 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 
 	pa = res.a1;
 	len = res.a2;
+	adopted = ht->early_pending && res.a3 == 1;
+	ht->early_pending = false;
 	if (len < sizeof(*desc) || !carveout_holds(ht, pa, len)) {
 		pr_err("TRACE_LOAD put the descriptor at %#llx, %llu bytes, outside the carve-out\n",
 		       pa, len);
@@ -169,6 +189,8 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 	ht->desc = desc;
 	ht->desc_len = len;
 	ht->lost = false;
+	if (adopted)
+		adopt_early(ht);
 	hyptrace_raw_loaded(ht);
 	return ht->desc;
 

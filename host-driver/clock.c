@@ -173,19 +173,13 @@ resched:
 	schedule_delayed_work(&clk.work, msecs_to_jiffies(CLOCK_CHECK_MS));
 }
 
-/*
- * Give the hypervisor its clock before tracing starts, then keep it there.
- * Called from enable_tracing, under trace_remote's mutex, with the work
- * stopped.
- */
-int hyptrace_clock_start(void)
+/* A CLOCK_BOOTTIME sample and CNTFRQ's mult and shift, in @snap and clk */
+static int prepare(struct clock_sample *snap)
 {
-	struct clock_sample snap;
 	u32 freq = arch_timer_get_cntfrq();
-	bool anchored;
 	int ret;
 
-	ret = sample(&snap);
+	ret = sample(snap);
 	if (ret) {
 		pr_err("no CLOCK_BOOTTIME snapshot of the arch counter (%d)\n",
 		       ret);
@@ -195,11 +189,56 @@ int hyptrace_clock_start(void)
 		pr_err("CNTFRQ_EL0 is 0: no counter rate for the trace clock\n");
 		return -EINVAL;
 	}
-	anchored = clk.mult;
 	clocks_calc_mult_shift(&clk.mult, &clk.shift, freq, NSEC_PER_SEC,
 			       CLOCK_MAX_CONVERSION_S);
 	/* Half of the overflow bound: the check may run late */
 	clk.max_delta_cyc = div_u64(U64_MAX, clk.mult) / 2;
+	return 0;
+}
+
+/*
+ * The early buffer was just adopted: the first clock update moves its
+ * stamps, taken on the hypervisor's boot clock (nanoseconds of counter at
+ * CNTFRQ since 0), onto CLOCK_BOOTTIME, and says by how much. Events from
+ * before CLOCK_BOOTTIME's zero (on a NO_HZ kernel it stalls while idle
+ * until the arch counter becomes its clocksource) cannot be stamped on
+ * it: the hypervisor starts their pages at 0, in order, spacing kept, and
+ * says how late that makes them. Tracing is off: no work.
+ */
+int hyptrace_clock_align(void)
+{
+	struct clock_sample snap;
+	struct arm_smccc_res res;
+	int ret;
+
+	ret = prepare(&snap);
+	if (ret)
+		return ret;
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_UPDATE_CLOCK, clk.mult,
+			    clk.shift, snap.boot_ns, snap.cycles, &res, 0);
+	if (ret)
+		return ret;
+	clk.epoch_ns = snap.boot_ns;
+	clk.epoch_cyc = snap.cycles;
+	pr_info("early buffer adopted: stamps moved by %lld ns onto CLOCK_BOOTTIME; events from before its zero start at 0, %lu ns late; others up to %lu ns late\n",
+		(s64)res.a1, res.a2, res.a3);
+	return 0;
+}
+
+/*
+ * Give the hypervisor its clock before tracing starts, then keep it there.
+ * Called from enable_tracing, under trace_remote's mutex, with the work
+ * stopped.
+ */
+int hyptrace_clock_start(void)
+{
+	struct clock_sample snap;
+	bool anchored = clk.mult;
+	int ret;
+
+	ret = prepare(&snap);
+	if (ret)
+		return ret;
 
 	/*
 	 * A freshly loaded buffer takes any clock. One still loaded from the

@@ -263,6 +263,23 @@ void hyptrace_frontend_written(void)
 {
 }
 
+/*
+ * The early buffer is loaded now, so that the first read of trace shows
+ * it; buffer_size_kb says its size. As any load on first use, it stays
+ * until tracing is off, nobody reads and nothing is left (fb_try_unload()).
+ */
+void hyptrace_frontend_adopt(struct hyptrace *ht)
+{
+	int ret;
+
+	mutex_lock(&ht->lock);
+	fb.size = ht->early_size;
+	ret = fb_load(ht);
+	mutex_unlock(&ht->lock);
+	if (ret)
+		pr_err("early buffer: cannot adopt it (%d)\n", ret);
+}
+
 int hyptrace_frontend_init(struct hyptrace *ht)
 {
 	struct dentry *root;

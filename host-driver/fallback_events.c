@@ -186,6 +186,10 @@ int fb_events_create(struct hyptrace *ht, struct dentry *root)
 	struct dentry *events, *system, *dir;
 	size_t i;
 
+	/* On from the hypervisor's boot (main.c, disable_events()) */
+	for (i = 0; i < hyptrace_nr_events; i++)
+		fb_enabled[hyptrace_events[i].id - 1] =
+			!!(ht->early_events & BIT_ULL(hyptrace_events[i].id));
 	events = debugfs_create_dir("events", root);
 	fb_file("enable", 0640, events, NULL, &all_enable_fops);
 	fb_file("header_page", 0440, events, NULL, &header_page_fops);

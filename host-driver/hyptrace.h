@@ -65,6 +65,14 @@ struct hyptrace {
 	void *carveout;			/* carveout_base, mapped write-back */
 	unsigned int nr_cpus;		/* CPUs the hypervisor writes for */
 	unsigned int abi_minor;
+	/*
+	 * The early buffer the hypervisor started at its boot
+	 * (hyptrace.early=, TRACE_EARLY), until the first load adopts it:
+	 * its events (bit n = id n) are the ones the front end shows on.
+	 */
+	bool early_pending;
+	u64 early_events;
+	unsigned long early_size;	/* bytes per CPU */
 
 	struct mutex lock;
 	struct rb_trace_desc *desc;	/* kernel VAs; NULL when unloaded */
@@ -102,6 +110,7 @@ static inline struct rb_meta *hyptrace_meta(const struct rb_desc_cpu *e)
 }
 
 /* clock.c */
+int hyptrace_clock_align(void);
 int hyptrace_clock_start(void);
 void hyptrace_clock_stop(void);
 int hyptrace_tracing_enable(bool enable);
@@ -133,6 +142,9 @@ void hyptrace_frontend_written(void);	/* write_event wrote an event */
 extern const struct file_operations hyptrace_write_event_fops;
 extern const struct file_operations hyptrace_trace_clock_fops;
 extern const struct file_operations hyptrace_overwrite_fops;
+
+/* the front end: adopt the early buffer now, so that trace shows it */
+void hyptrace_frontend_adopt(struct hyptrace *ht);
 
 /* cpumap.c */
 int hyptrace_check_cpu_map(struct hyptrace *ht);

@@ -190,13 +190,47 @@ static int check_carveout(const struct hyptrace *ht)
 	return 0;
 }
 
-/* trace_remote starts with every event off: make the hypervisor agree. */
-static int disable_events(void)
+/*
+ * Whether the hypervisor started an early buffer at its boot that nobody
+ * has adopted yet (ABI 1.4): the first load takes it (buffer.c).
+ */
+static int query_early(struct hyptrace *ht)
+{
+	struct arm_smccc_res res;
+	int ret;
+
+	if (ht->abi_minor < 4)
+		return 0;
+	ret = hyptrace_call(HYPTRACE_CALL_TRACE_EARLY, 0, 0, 0, 0, &res, 0);
+	if (ret)
+		return ret;
+	if (res.a1 != HYPTRACE_EARLY_PENDING)
+		return 0;
+	if (res.a2 & ~GENMASK_ULL(HYP_NR_EVENTS, 1) || !res.a2 ||
+	    !res.a3 || res.a3 > ht->carveout_size) {
+		pr_err("TRACE_EARLY: events %#lx, %lu bytes per CPU: not an early buffer this module can show\n",
+		       res.a2, res.a3);
+		return -EPROTO;
+	}
+	ht->early_pending = true;
+	ht->early_events = res.a2;
+	ht->early_size = res.a3;
+	return 0;
+}
+
+/*
+ * trace_remote starts with every event off: make the hypervisor agree,
+ * but for those the early buffer was started with, which the front end
+ * shows on.
+ */
+static int disable_events(const struct hyptrace *ht)
 {
 	size_t i;
 	int ret;
 
 	for (i = 0; i < hyptrace_nr_events; i++) {
+		if (ht->early_events & BIT_ULL(hyptrace_events[i].id))
+			continue;
 		ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE_EVENT,
 				    hyptrace_events[i].id, 0, 0, 0, NULL, 0);
 		if (ret)
@@ -221,7 +255,9 @@ static int __init hyptrace_init(void)
 	if (!ret)
 		ret = check_carveout(ht);
 	if (!ret)
-		ret = disable_events();
+		ret = query_early(ht);
+	if (!ret)
+		ret = disable_events(ht);
 	if (!ret)
 		ret = hyptrace_raw_init(ht);
 	if (ret)
@@ -237,9 +273,13 @@ static int __init hyptrace_init(void)
 	}
 
 	ret = hyptrace_frontend_init(ht);
-	if (ret)
+	if (ret) {
 		memunmap(ht->carveout);
-	return ret;
+		return ret;
+	}
+	if (ht->early_pending)
+		hyptrace_frontend_adopt(ht);
+	return 0;
 }
 module_init(hyptrace_init);
 

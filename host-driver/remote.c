@@ -268,6 +268,35 @@ void hyptrace_frontend_written(void)
 	hyptrace_shadow_refresh();
 }
 
+/* Where tracefs is mounted, the usual place first */
+static const char *const remote_trace_pipe[] = {
+	"/sys/kernel/tracing/remotes/hypervisor/trace_pipe",
+	"/sys/kernel/debug/tracing/remotes/hypervisor/trace_pipe",
+};
+
+/*
+ * trace_remote loads a buffer only for tracing_on or a reader, and its
+ * trace file shows nothing until then; the early buffer must be there for
+ * the first read. Opening trace_pipe loads it (the load callback adopts
+ * it, buffer.c) and closing it leaves it loaded, as it holds events: the
+ * one way in for a module, which cannot reach trace_remote's state. It
+ * needs tracefs mounted; without, the first reader or tracing_on adopts.
+ */
+void hyptrace_frontend_adopt(struct hyptrace *ht)
+{
+	struct file *f = ERR_PTR(-ENOENT);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(remote_trace_pipe) && IS_ERR(f); i++)
+		f = filp_open(remote_trace_pipe[i], O_RDONLY | O_NONBLOCK, 0);
+	if (IS_ERR(f)) {
+		pr_info("early buffer: tracefs is not mounted (%ld); the first reader of remotes/hypervisor/trace_pipe, or tracing_on, takes it\n",
+			PTR_ERR(f));
+		return;
+	}
+	filp_close(f, NULL);
+}
+
 int hyptrace_frontend_init(struct hyptrace *ht)
 {
 	size_t i;
@@ -282,6 +311,9 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 		/* trace_remote only reads the format through its char * */
 		remote_events[i].print_fmt = (char *)ev->print_fmt;
 		remote_events[i].print = ev->print;
+		/* On from the hypervisor's boot (main.c, disable_events()) */
+		remote_events[i].enabled = !!(ht->early_events &
+					      BIT_ULL(ev->id));
 	}
 
 	ret = trace_remote_register("hypervisor", &hyptrace_remote_callbacks,

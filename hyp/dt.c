@@ -11,6 +11,7 @@
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
+#include "trace.h"
 #include "../shared/hyptrace_abi.h"
 
 #define PL011_DEFAULT_BASE	0x09000000UL	/* QEMU virt, if stdout-path fails */
@@ -255,6 +256,109 @@ static void lose_cpu_on_from_bootargs(const char *args, int len,
 	psci_lose_first_start((unsigned int)cpu, stall);
 }
 
+#define EARLY_ALL		"all"
+#define EARLY_SIZE		"size="
+#define EARLY_WORD_MAX		32	/* of a bad word quoted on the console */
+#define EARLY_KB_MAX_DIGITS	9	/* far above any carve-out */
+
+/* Whether [@s, @e) is exactly @word */
+static bool word_is(const char *s, const char *e, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(e - s) == n && !strncmp(s, word, n);
+}
+
+/* The console line for a hyptrace.early= the hypervisor cannot use */
+static void early_refuse(const char *why, const char *s, const char *e)
+{
+	char word[EARLY_WORD_MAX];
+	size_t n = min((size_t)(e - s), sizeof(word) - 1);
+
+	memcpy(word, s, n);
+	word[n] = '\0';
+	hyp_info("%s%s '%s' (want %s=all or EVENT+EVENT..., optionally ,size=KB): no early capture\n",
+		 HYPTRACE_EARLY_BOOTARG, why, word, HYPTRACE_EARLY_BOOTARG);
+}
+
+/* The event whose name is [@s, @e), or 0 */
+static unsigned int early_event_id(const char *s, const char *e)
+{
+	unsigned int id;
+
+	for (id = 1; id <= HYP_NR_EVENTS; id++)
+		if (word_is(s, e, trace_event_name(id)))
+			return id;
+	return 0;
+}
+
+/*
+ * hyptrace.early=EVENTS[,size=KB]: the events to capture from the
+ * hypervisor's boot ("all", or names joined by '+'), and the buffer per
+ * CPU in KiB. Anything else, or a repeated or empty part, is refused with
+ * one line: the boot goes on without early capture rather than guess.
+ */
+static void early_from_bootargs(const char *args, int len)
+{
+	const char *v, *e, *p, *w, *comma, *why, *bad, *bad_end;
+	u64 events = 0, kb = HYPTRACE_EARLY_DEFAULT_KB;
+	unsigned int id;
+
+	if (!find_bootarg(args, len, HYPTRACE_EARLY_BOOTARG, &v, &e))
+		return;
+	comma = memchr(v, ',', e - v);
+	if (comma) {
+		bad = comma + 1;
+		bad_end = e;
+		p = bad + strlen(EARLY_SIZE);
+		why = "unknown option";
+		if (e - bad < (long)strlen(EARLY_SIZE) ||
+		    strncmp(bad, EARLY_SIZE, strlen(EARLY_SIZE)))
+			goto refuse;
+		why = "size out of range (KiB)";
+		if (p == e || e - p > EARLY_KB_MAX_DIGITS)
+			goto refuse;
+		for (kb = 0; p < e; p++) {
+			if (*p < '0' || *p > '9')
+				goto refuse;
+			kb = kb * 10 + (u64)(*p - '0');
+		}
+		if (!kb)
+			goto refuse;
+		e = comma;
+	}
+	if (word_is(v, e, EARLY_ALL)) {
+		for (id = 1; id <= HYP_NR_EVENTS; id++)
+			events |= 1ULL << id;
+		v = e;
+	}
+	/* Names joined by '+': an empty one (a stray '+') is no name */
+	for (w = v; w < e || (w == e && e > v && e[-1] == '+'); w = p + 1) {
+		p = memchr(w, '+', e - w) ?: e;
+		bad = w;
+		bad_end = p;
+		id = early_event_id(w, p);
+		why = "unknown event";
+		if (!id)
+			goto refuse;
+		why = "event named twice";
+		if (events & (1ULL << id))
+			goto refuse;
+		events |= 1ULL << id;
+	}
+	bad = v;
+	bad_end = e;
+	why = "no event";
+	if (!events)
+		goto refuse;
+	hyp_layout.early_events = events;
+	hyp_layout.early_size = kb << 10;
+	return;
+
+refuse:
+	early_refuse(why, bad, bad_end);
+}
+
 static void parse_chosen(const void *fdt)
 {
 	int chosen = fdt_path_offset(fdt, "/chosen");
@@ -285,6 +389,7 @@ static void parse_chosen(const void *fdt)
 					  false);
 		lose_cpu_on_from_bootargs(args, len, BOOTARG_STALL_CPU_ON,
 					  true);
+		early_from_bootargs(args, len);
 	}
 	if (size) {
 		if (size < SZ_2M || size & (SZ_2M - 1))

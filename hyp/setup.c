@@ -74,6 +74,37 @@ static u64 boot_time_ns(void)
 	return ticks * 1000000000UL / read_sysreg(cntfrq_el0);
 }
 
+/*
+ * hyptrace.early= (dt.c): load and start the early buffer before Linux
+ * runs, so that its first SMCCC call is the first event. The same load a
+ * host's TRACE_LOAD makes, from the same carve-out; a failure costs only
+ * the early capture.
+ */
+static void early_capture_start(void)
+{
+	const struct hyp_layout *l = &hyp_layout;
+	unsigned int id;
+	s64 ret;
+
+	if (!l->early_events)
+		return;
+	ret = trace_early_start(l->early_events, l->early_size);
+	if (ret) {
+		hyp_info("%s: cannot load %lu KiB per CPU in the %lu MiB carve-out (%ld): no early capture\n",
+			 HYPTRACE_EARLY_BOOTARG, l->early_size >> 10,
+			 l->carveout_size >> 20, ret);
+		return;
+	}
+	hyp_info("early capture of");
+	for (id = 1; id <= HYP_NR_EVENTS; id++)
+		if (l->early_events & (1ULL << id))
+			hyp_printf(" %s", trace_event_name(id));
+	/* The entry on the early clock: the first event counts from it */
+	hyp_printf(", %lu KiB per CPU, from %lu ns after hypervisor entry (early clock at entry: %lu ns)\n",
+		   l->early_size >> 10, boot_time_ns(),
+		   boot_entry_count * 1000000000UL / read_sysreg(cntfrq_el0));
+}
+
 static void boot_cpu_finish(void)
 {
 	const struct hyp_layout *l = &hyp_layout;
@@ -81,6 +112,7 @@ static void boot_cpu_finish(void)
 
 	print_enable_locking();
 	canary_fill();
+	early_capture_start();
 	dt_prepare_for_linux(loader_fdt);
 
 	hyp_info("version %s, EL2, %u CPUs, %lu KiB image\n", HYP_VERSION,

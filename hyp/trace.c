@@ -26,6 +26,18 @@ static struct rb_page_info *trace_pages;
 static u64 trace_mem_mark;
 
 /*
+ * The early buffer (hyptrace.early=, trace_early_start()): loaded and
+ * written from the hypervisor's boot, before any host asked, until a
+ * TRACE_LOAD adopts it. Its pages remember their stamps (rb_keep_stamps())
+ * until the host's first clock update moves them onto that clock.
+ */
+static u32 early_state;			/* HYPTRACE_EARLY_* */
+static u64 early_events;		/* bit n: event id n */
+static u64 early_size;			/* bytes per CPU */
+static u64 early_desc, early_desc_size;
+static bool early_unaligned;		/* stamps still on the boot clock */
+
+/*
  * What a trace site tests: the event is wanted and tracing is on. Folding
  * both into one word keeps a site with tracing off at one load and one
  * branch, as cheap as a disabled event.
@@ -38,6 +50,18 @@ static struct spinlock trace_lock;
 static bool trace_loaded;
 static bool trace_on;
 static bool event_wanted[HYP_NR_EVENTS + 1];
+
+/* Event names by id, from the shared table (hyptrace.early=, dt.c) */
+#define TRACE_EVENT_NAME(name, id, fields, print)	[id] = #name,
+static const char *const trace_event_names[HYP_NR_EVENTS + 1] = {
+	HYPTRACE_EVENTS(TRACE_EVENT_NAME)
+};
+#undef TRACE_EVENT_NAME
+
+const char *trace_event_name(unsigned int id)
+{
+	return id && id <= HYP_NR_EVENTS ? trace_event_names[id] : "?";
+}
 
 /* Under trace_lock */
 static void trace_publish_events(void)
@@ -105,6 +129,18 @@ static void trace_free_pages(void)
  * Carve-out layout while loaded: the descriptor, then per CPU one meta page
  * followed by its data pages.
  */
+/* Under trace_lock: HYPTRACE_LOAD_ADOPT finds the early buffer waiting */
+static bool trace_adopt(u64 *res)
+{
+	if (early_state != HYPTRACE_EARLY_PENDING)
+		return false;
+	early_state = HYPTRACE_EARLY_ADOPTED;
+	res[0] = early_desc;
+	res[1] = early_desc_size;
+	res[2] = 1;
+	return true;
+}
+
 s64 trace_load(u64 size, u64 flags, u64 *res)
 {
 	const struct hyp_layout *l = &hyp_layout;
@@ -116,7 +152,18 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	u8 *meta;
 	s64 ret;
 
-	if (!size || (flags & ~(u64)HYPTRACE_LOAD_FLAGS))
+	if (flags & ~(u64)HYPTRACE_LOAD_FLAGS)
+		return HYPTRACE_RET_INVALID;
+	if (flags & HYPTRACE_LOAD_ADOPT) {
+		bool adopted;
+
+		spin_lock(&trace_lock);
+		adopted = trace_adopt(res);
+		spin_unlock(&trace_lock);
+		if (adopted)
+			return HYPTRACE_RET_SUCCESS;
+	}
+	if (!size)
 		return HYPTRACE_RET_INVALID;
 	/* Bounded first, so that nothing below can overflow. */
 	if (size > l->carveout_size)
@@ -162,6 +209,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	trace_clock_unbind();
 	res[0] = (u64)desc;
 	res[1] = desc_size;
+	res[2] = 0;
 	ret = HYPTRACE_RET_SUCCESS;
 	goto out;
 out_free:
@@ -185,6 +233,8 @@ s64 trace_unload(void)
 		trace_on = false;
 		trace_publish_events();
 		trace_free_pages();
+		early_state = HYPTRACE_EARLY_NONE;
+		early_unaligned = false;
 		ret = HYPTRACE_RET_SUCCESS;
 	}
 	spin_unlock(&trace_lock);
@@ -274,4 +324,159 @@ s64 trace_enable_event(u64 id, u64 enable)
 	trace_publish_events();
 	spin_unlock(&trace_lock);
 	return HYPTRACE_RET_SUCCESS;
+}
+
+/*
+ * Early capture (hyptrace.early=, dt.c), on the boot CPU before Linux
+ * runs: the buffer a TRACE_LOAD of @size bytes per CPU would make, from
+ * the same carve-out, with the events in @events on and writing started,
+ * so that the host finds an ordinary loaded buffer (TRACE_EARLY, and
+ * TRACE_LOAD with HYPTRACE_LOAD_ADOPT). Stamps are the counter at
+ * CNTFRQ_EL0 (trace_clock_early()) until the host's first clock update.
+ * 0, or the HYPTRACE_RET_* of the load that failed.
+ */
+s64 trace_early_start(u64 events, u64 size)
+{
+	struct rb_page_stamps *stamps;
+	u64 res[3], nr_pages;
+	unsigned int i, id;
+	s64 ret;
+
+	ret = trace_load(size, 0, res);
+	if (ret)
+		return ret;
+	nr_pages = hyp_cpus[0].trace_rb.nr_slots + 1;
+	spin_lock(&trace_lock);
+	/* Freed with the bookkeeping at unload: allocated after its mark */
+	stamps = hyp_mem_alloc(hyp_layout.nr_cpus * nr_pages * sizeof(*stamps),
+			       SZ_4K);
+	spin_unlock(&trace_lock);
+	if (!stamps) {
+		trace_unload();
+		return HYPTRACE_RET_NO_MEMORY;
+	}
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		rb_keep_stamps(&hyp_cpus[i].trace_rb, &stamps[i * nr_pages]);
+
+	trace_clock_early();
+	early_events = events;
+	early_size = size;
+	early_desc = res[0];
+	early_desc_size = res[1];
+	early_unaligned = true;
+	early_state = HYPTRACE_EARLY_PENDING;
+	for (id = 1; id <= HYP_NR_EVENTS; id++)
+		event_wanted[id] = !!(events & (1ULL << id));
+	return trace_enable(1);
+}
+
+/*
+ * HYPTRACE_CALL_TRACE_EARLY. No lock: the events and size never change
+ * after boot, and a state read during an adoption is one of the two.
+ */
+void trace_early_query(u64 *res)
+{
+	u32 state = READ_ONCE(early_state);
+
+	res[0] = state;
+	res[1] = state ? early_events : 0;
+	res[2] = state ? early_size : 0;
+}
+
+/*
+ * Where an early page goes on the host's clock. Pages that started at or
+ * after the host clock's zero (@zero on the boot clock) move by @offset,
+ * exactly. Those from before it cannot be stamped on it (stamps are
+ * unsigned; on a NO_HZ kernel CLOCK_BOOTTIME stalls while idle until the
+ * arch counter becomes its clocksource, so its zero, taken back along the
+ * counter, can come after the secondaries started): they start at 0 from
+ * the first early page (@min_first) on, keeping their spacing, all
+ * @zero - @min_first late, so that every CPU's early pages keep their
+ * order; squeezed, spacing scaled, if they would reach the first page
+ * placed exactly (@room on the host's clock).
+ */
+struct early_map {
+	s64 offset;
+	u64 zero;
+	u64 min_first;
+	u64 room;
+	u32 squeezed;
+};
+
+static s64 early_map_stamp(void *ctx, u64 stamp)
+{
+	struct early_map *m = ctx;
+	u64 span = m->zero - m->min_first, at = stamp - m->min_first;
+	u64 room = m->room;
+	unsigned int scale = 0;
+
+	if (stamp >= m->zero)
+		return (s64)(stamp - m->zero);
+	m->squeezed++;
+	if (span <= room)
+		return (s64)at;
+	/*
+	 * at * room / span in 64 bits (a 128-bit division would pull in
+	 * libgcc's): the low bits of nanoseconds already made up go first.
+	 */
+	while (span > U32_MAX / 2) {
+		span >>= 1;
+		at >>= 1;
+	}
+	while (room > U32_MAX / 2) {
+		room >>= 1;
+		scale++;
+	}
+	return (s64)((at * room / span) << scale);
+}
+
+/*
+ * The host's first clock update, @next, @offset ns from the boot clock,
+ * which read @now_ns at the update: publish it and move the early buffer's
+ * pages onto it (early_map_stamp()), every writer stopped meanwhile, so
+ * that no event is placed after the move with a stamp taken on the boot
+ * clock; except one whose stamp was read just before the writers stopped
+ * and reserved just after they restart, which the writer clamps to the
+ * one before it. res[0..2] as HYPTRACE_CALL_TRACE_UPDATE_CLOCK says. False,
+ * and @next not published, if there is nothing to move.
+ */
+bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
+		       u64 *res)
+{
+	struct early_map map = { .offset = offset, .min_first = RB_NO_STAMP };
+	bool was_on[HYP_MAX_CPUS];
+	u64 late, most_late = 0, first, from, room = RB_NO_STAMP;
+	unsigned int i;
+	u32 moved;
+
+	spin_lock(&trace_lock);
+	if (!early_unaligned) {
+		spin_unlock(&trace_lock);
+		return false;
+	}
+	map.zero = offset < 0 ? (u64)-offset : 0;
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		was_on[i] = rb_disable(&hyp_cpus[i].trace_rb);
+	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+	for (i = 0; i < hyp_layout.nr_cpus; i++) {
+		rb_stamp_bounds(&hyp_cpus[i].trace_rb, map.zero, &first, &from);
+		map.min_first = min(map.min_first, first);
+		room = min(room, from);
+	}
+	/* No page to place exactly: the squeezed ones end at the update */
+	map.room = room == RB_NO_STAMP ? now_ns : room - map.zero;
+	for (i = 0; i < hyp_layout.nr_cpus; i++) {
+		late = rb_shift_stamps(&hyp_cpus[i].trace_rb, early_map_stamp,
+				       &map, &moved);
+		most_late = max(most_late, late);
+	}
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		if (was_on[i])
+			rb_enable(&hyp_cpus[i].trace_rb);
+	early_unaligned = false;
+	spin_unlock(&trace_lock);
+	res[0] = (u64)offset;
+	res[1] = map.squeezed ? map.zero - map.min_first : 0;
+	res[2] = most_late;
+	return true;
 }

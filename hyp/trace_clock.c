@@ -14,7 +14,9 @@
  * 1/HYPTRACE_CLOCK_RATE_SLACK, so that no later moment can step either.
  * The first update after TRACE_LOAD is free: its buffer holds no stamp yet,
  * and the clock before it may be the boot clock (raw counter values) or a
- * previous user's.
+ * previous user's. So is the first one while the early buffer is loaded:
+ * its stamps are on the early clock (nanoseconds of counter at CNTFRQ_EL0
+ * from 0) and move onto the new one with it (trace_early_align()).
  */
 #include "spinlock.h"
 #include "sysregs.h"
@@ -52,11 +54,41 @@ static bool clock_rate_ok(const struct hyp_clock *next)
 	return rate >= 1000000000ULL - slack && rate <= 1000000000ULL + slack;
 }
 
-s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
+/*
+ * Early capture stamps with the counter at CNTFRQ_EL0 from 0, so that
+ * its events are already nanoseconds, on a clock a constant away from the
+ * host's: the first update moves them by that constant. At boot, on the
+ * boot CPU, before any event. mult/shift as the kernel's
+ * clocks_calc_mult_shift() would choose for 10 minutes: a 32-bit mult.
+ */
+void trace_clock_early(void)
+{
+	struct hyp_clock *clk = &clock_banks[0];
+	u64 freq = read_sysreg(cntfrq_el0);
+	u32 shift = 32;
+
+	/* No rate: the raw counter, as before any update */
+	if (!freq)
+		return;
+	while (shift && ((1000000000ULL << shift) / freq) > 0xffffffffULL)
+		shift--;
+	clk->mult = (1000000000ULL << shift) / freq;
+	clk->shift = shift;
+	clk->epoch_ns = 0;
+	clk->epoch_cyc = 0;
+	clk->max_delta = ~0ULL / clk->mult;
+}
+
+s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
+			   u64 *res)
 {
 	struct hyp_clock *next;
 	u64 now, old_ns, new_ns;
 	s64 ret = HYPTRACE_RET_SUCCESS;
+
+	res[0] = 0;
+	res[1] = 0;
+	res[2] = 0;
 
 	/* The kernel's clocksource mult is 32 bits; anything else is junk. */
 	if (!mult || mult > 0xffffffffULL || shift >= 64)
@@ -86,6 +118,12 @@ s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc)
 		}
 	}
 	WRITE_ONCE(clock_free, false);
+	/* The first update with the early buffer loaded moves its stamps */
+	now = read_cntvct();
+	new_ns = hyp_clock_at(next, now);
+	if (trace_early_align((s64)(new_ns - hyp_clock_at(hyp_clock_cur, now)),
+			      new_ns, next, res))
+		goto out;
 	/* The bank's fields before the pointer that leads to them */
 	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
 out:

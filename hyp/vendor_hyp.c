@@ -54,7 +54,7 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		ret = trace_enable_event(r[1], r[2]);
 		break;
 	case HYPTRACE_CALL_TRACE_UPDATE_CLOCK:
-		ret = trace_update_clock(r[1], r[2], r[3], r[4]);
+		ret = trace_update_clock_res(r[1], r[2], r[3], r[4], &r[1]);
 		break;
 	case HYPTRACE_CALL_TRACE_WRITE_EVENT:
 		hyp_trace(selftest, .id = r[1]);
@@ -65,6 +65,10 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		break;
 	case HYPTRACE_CALL_CPU_MPIDR:
 		ret = hyp_cpu_mpidr(r[1], &r[1]);
+		break;
+	case HYPTRACE_CALL_TRACE_EARLY:
+		trace_early_query(&r[1]);
+		ret = HYPTRACE_RET_SUCCESS;
 		break;
 	case HYPTRACE_CALL_IMAGE_SUM:
 		r[1] = image_sum(&r[2]);

@@ -51,9 +51,14 @@
  *	Carves a meta page and max(ceil(x1 / 4080), 2) + 1 data pages per CPU
  *	out of the carve-out and writes, at its start, the descriptor of all
  *	of them (struct rb_trace_desc, shared/trace_desc.h) with physical
- *	addresses. x1 = descriptor physical address, x2 = its size.
+ *	addresses. x1 = descriptor physical address, x2 = its size, x3 = 0.
  *	Writing stays off until TRACE_ENABLE. BUSY if already loaded,
  *	NO_MEMORY if the pages do not fit.
+ *	With HYPTRACE_LOAD_ADOPT (ABI 1.4), while the early buffer is loaded
+ *	and nobody has adopted it yet (TRACE_EARLY): x1, x2 describe it, x3 =
+ *	1, x1 and the other flags are ignored, and the buffer is the caller's
+ *	from then on, as if it had loaded it; writing goes on as it was.
+ *	Otherwise the flag changes nothing.
  *   HYPTRACE_CALL_TRACE_UNLOAD
  *	Stops writing on every CPU (waiting for a write in flight) and gives
  *	the pages back. NOT_LOADED if nothing is loaded.
@@ -79,9 +84,28 @@
  *	replaces or ahead of it by more than HYPTRACE_CLOCK_MAX_STEP_NS: time
  *	never goes backwards nor leaps. The first update after a TRACE_LOAD
  *	is only held to the rate: that buffer has no stamp yet.
+ *	The first update while the early buffer is loaded (ABI 1.4) is held
+ *	to the rate only, and moves the early buffer onto the new clock: its
+ *	events were stamped with the counter at CNTFRQ_EL0 from 0 (the boot
+ *	clock), and every page the writer owns gets the difference of the
+ *	two clocks added to its time stamp. Pages that started before the
+ *	new clock's zero cannot be stamped on it: they start at 0 from the
+ *	first early page on, keeping their spacing (scaled down if they
+ *	would reach the first page placed exactly), so all equally late. A
+ *	page that would start before the last event of the page before it
+ *	starts there instead. x1 = the difference (ns, signed), x2 = how late
+ *	the pages from before the zero are (ns; 0: none), x3 = the most a
+ *	page placed exactly was moved late by the rule before (ns). Other
+ *	updates: x1..x3 = 0.
  *   HYPTRACE_CALL_TRACE_WRITE_EVENT (x1 = u64)
  *	Writes a selftest event carrying x1 on the calling CPU, if that event
  *	is enabled and tracing is on.
+ *   HYPTRACE_CALL_TRACE_EARLY (0xc600000d, no arguments) (ABI 1.4)
+ *	The early buffer, which the hypervisor loads and starts writing at
+ *	its own boot when the kernel command line says hyptrace.early=:
+ *	x1 = HYPTRACE_EARLY_* state, x2 = the events it was started with
+ *	(bit n = event id n), x3 = its bytes per CPU (as TRACE_LOAD's x1).
+ *	x2, x3 = 0 in state NONE.
  *   HYPTRACE_CALL_TRACE_HIDE_COUNTERS (x1 = cpu, x2 = 0 or 1) (ABI 1.1)
  *	1: from now on that CPU's counters (entries, overrun, pages) are
  *	published in the meta page's extension (struct rb_meta_ext) and the
@@ -98,7 +122,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		3
+#define HYPTRACE_ABI_MINOR		4
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -126,6 +150,7 @@
 #define HYPTRACE_CALL_TRACE_HIDE_COUNTERS HYPTRACE_CALL(10)
 #define HYPTRACE_CALL_CPU_MPIDR		HYPTRACE_CALL(11)
 #define HYPTRACE_CALL_IMAGE_SUM		HYPTRACE_CALL(12)
+#define HYPTRACE_CALL_TRACE_EARLY	HYPTRACE_CALL(13)
 
 /* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
 #define HYPTRACE_MPIDR_NONE		(~0UL)
@@ -145,7 +170,23 @@
 
 /* HYPTRACE_CALL_TRACE_LOAD x2 */
 #define HYPTRACE_LOAD_NO_OVERWRITE	(1U << 0)	/* drop newest, not oldest */
-#define HYPTRACE_LOAD_FLAGS		HYPTRACE_LOAD_NO_OVERWRITE
+#define HYPTRACE_LOAD_ADOPT		(1U << 1)	/* take the early buffer */
+#define HYPTRACE_LOAD_FLAGS		(HYPTRACE_LOAD_NO_OVERWRITE |	\
+					 HYPTRACE_LOAD_ADOPT)
+
+/* HYPTRACE_CALL_TRACE_EARLY x1 */
+#define HYPTRACE_EARLY_NONE		0	/* none started, or it is gone */
+#define HYPTRACE_EARLY_PENDING		1	/* loaded, nobody adopted it */
+#define HYPTRACE_EARLY_ADOPTED		2	/* a TRACE_LOAD took it */
+
+/*
+ * The kernel command line option that starts early capture, read by the
+ * hypervisor from /chosen/bootargs (README, "Early capture"):
+ *	hyptrace.early=EVENTS[,size=KB]
+ * EVENTS is "all" or event names joined by '+'; KB is per CPU.
+ */
+#define HYPTRACE_EARLY_BOOTARG		"hyptrace.early="
+#define HYPTRACE_EARLY_DEFAULT_KB	64
 
 /*
  * Status codes in x0. -1 and -3 are SMCCC's own; the rest continue the

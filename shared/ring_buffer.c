@@ -172,6 +172,8 @@ static void rb_start_page(struct rb_cpu *cpu, u64 ts)
 {
 	arch_store_once_u64(&cpu->tail_page->time_stamp, ts);
 	cpu->tail_started = true;
+	if (cpu->stamps)
+		cpu->stamps[cpu->tail_id].first = ts;
 }
 
 /*
@@ -187,6 +189,8 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 	rb_lock(cpu);
 	cpu->pages[cpu->tail_id].entries = cpu->entries -
 					   cpu->tail_start_entries;
+	if (cpu->stamps)
+		cpu->stamps[cpu->tail_id].last = cpu->last_ts;
 	if (cpu->used == cpu->nr_slots) {
 		if (cpu->mode == RB_MODE_NO_OVERWRITE)
 			goto out;
@@ -242,8 +246,14 @@ void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts)
 		rb_unlock(cpu);
 		goto started;
 	}
-	/* A delta beyond 59 bits cannot be encoded: start a page instead. */
-	if (!(delta >> RB_TS_EXT_BITS) &&
+	/*
+	 * A delta beyond 59 bits cannot be encoded: start a page instead. So
+	 * does one that needs a time extend (2^27 ns, 134 ms) while stamps
+	 * are kept (rb_keep_stamps()): pages move onto another clock whole,
+	 * and one after such a pause can often move exactly where the pages
+	 * before it cannot.
+	 */
+	if (!(delta >> RB_TS_EXT_BITS) && !(ext && cpu->stamps) &&
 	    write + ext + size <= RB_PAGE_CAPACITY)
 		goto place;
 	if (!rb_move_tail(cpu, ts)) {
@@ -410,6 +420,8 @@ int rb_reset(struct rb_cpu *cpu, struct rb_stats *before)
 		RB_OPAQUE(i);
 		cpu->pages[i].entries = 0;
 		rb_page_clear(cpu->pages[i].page);
+		if (cpu->stamps)
+			cpu->stamps[i].first = RB_NO_STAMP;
 	}
 	cpu->tail_id = cpu->pages[cpu->head].slot_page;
 	rb_set_tail_page(cpu, cpu->pages[cpu->tail_id].page);
@@ -458,6 +470,111 @@ void rb_set_hidden(struct rb_cpu *cpu, bool hidden)
 		rb_enable(cpu);
 }
 
+/*
+ * From now on, remember when each page's first and last events happened,
+ * in @stamps (nr_pages entries, private memory), so that rb_shift_stamps()
+ * can move the pages onto another clock without reading anything back
+ * from them. The writer must be disabled, before its first event.
+ */
+void rb_keep_stamps(struct rb_cpu *cpu, struct rb_page_stamps *stamps)
+{
+	u32 i;
+
+	for (i = 0; i < cpu->nr_slots + 1; i++) {
+		RB_OPAQUE(i);
+		stamps[i].first = RB_NO_STAMP;
+		stamps[i].last = 0;
+	}
+	cpu->stamps = stamps;
+}
+
+/* @a as signed nanoseconds, no lower than @floor */
+static s64 rb_stamp_floor(s64 a, s64 floor)
+{
+	return a < floor ? floor : a;
+}
+
+/*
+ * The owned, started pages' first stamps: the lowest in *@min_first, and
+ * the lowest that is at least @zero in *@min_from (both RB_NO_STAMP if
+ * none). The writer must be disabled.
+ */
+void rb_stamp_bounds(struct rb_cpu *cpu, u64 zero, u64 *min_first,
+		     u64 *min_from)
+{
+	u64 first;
+	u32 i;
+
+	*min_first = RB_NO_STAMP;
+	*min_from = RB_NO_STAMP;
+	if (!cpu->stamps)
+		return;
+	rb_lock(cpu);
+	for (i = 0; i < cpu->used; i++) {
+		first = cpu->stamps[cpu->pages[rb_slot(cpu, cpu->head + i)].slot_page].first;
+		if (first == RB_NO_STAMP)
+			continue;
+		if (first < *min_first)
+			*min_first = first;
+		if (first >= zero && first < *min_from)
+			*min_from = first;
+	}
+	rb_unlock(cpu);
+}
+
+/*
+ * Move every page the writer owns (the ring's pages from the head to the
+ * writer's, not the reader's) onto another clock, and stop remembering
+ * stamps: @map gives the new first stamp of a page from its old one (@ctx
+ * is its own). Events keep their deltas, so a whole page moves at once;
+ * one that would start before the last event of the page before it
+ * starts there instead, and its events come out that much late. Returns
+ * the most any page was moved late; *@moved counts the pages moved. The
+ * writer must be disabled.
+ */
+u64 rb_shift_stamps(struct rb_cpu *cpu, s64 (*map)(void *ctx, u64 stamp),
+		    void *ctx, u32 *moved)
+{
+	struct rb_page_stamps *st;
+	s64 floor = 0, first, want, late, most_late = 0, last_shift = 0;
+	u32 i, id;
+
+	*moved = 0;
+	if (!cpu->stamps)
+		return 0;
+	rb_lock(cpu);
+	for (i = 0; i < cpu->used; i++) {
+		id = cpu->pages[rb_slot(cpu, cpu->head + i)].slot_page;
+		st = &cpu->stamps[id];
+		if (st->first == RB_NO_STAMP)
+			continue;
+		if (id == cpu->tail_id)
+			st->last = cpu->last_ts;
+		want = map(ctx, st->first);
+		first = rb_stamp_floor(want, floor);
+		late = first - want;
+		if (late > most_late)
+			most_late = late;
+		last_shift = first - (s64)st->first;
+		st->last = (u64)rb_stamp_floor((s64)st->last + last_shift, first);
+		st->first = (u64)first;
+		arch_store_once_u64(&cpu->pages[id].page->time_stamp,
+				    st->first);
+		floor = (s64)st->last;
+		(*moved)++;
+	}
+	/*
+	 * The writer's next delta counts from the last event, moved as its
+	 * page was. A writer on a page the reader took (used == 0) keeps
+	 * that page's old stamp, which the hypervisor may no longer write.
+	 */
+	if (*moved)
+		cpu->last_ts = (u64)floor;
+	cpu->stamps = (struct rb_page_stamps *)0;
+	rb_unlock(cpu);
+	return (u64)most_late;
+}
+
 static bool rb_page_ok(const void *page)
 {
 	return page && !((unsigned long)page & (RB_PAGE_SIZE - 1));
@@ -490,6 +607,7 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 	cpu->nr_slots = nr_pages - 1;
 	cpu->mode = mode;
 	cpu->cpu = cpu_id;
+	cpu->stamps = (struct rb_page_stamps *)0;
 
 	/* Page 0 is the reader; ring slot i holds page i + 1; head = slot 0. */
 	for (i = 0; i < nr_pages; i++) {

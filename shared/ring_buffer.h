@@ -154,6 +154,19 @@ struct rb_page_info {
 };
 
 /*
+ * Writer-private, one per page id, for a buffer whose stamps may be moved
+ * onto another clock later (rb_shift_stamps()): when the page's first and
+ * last events happened, on the writer's clock. @first is RB_NO_STAMP for a
+ * page not started since init or reset.
+ */
+struct rb_page_stamps {
+	u64 first;
+	u64 last;
+};
+
+#define RB_NO_STAMP		(~0ULL)
+
+/*
  * Writer-private per-CPU state. Nothing in here is ever reloaded from the
  * shared pages. The first block is the writer's fast path; the rest is
  * guarded by @lock (or by the writer being disabled, for reset).
@@ -194,6 +207,7 @@ struct rb_cpu {
 	u64 swap_busy;
 	struct rb_page_info *pages;
 	struct rb_meta_ext *ext;
+	struct rb_page_stamps *stamps;	/* NULL unless rb_keep_stamps() */
 };
 
 /* @write of a page the writer has not started since init or reset */
@@ -221,6 +235,11 @@ bool rb_disable(struct rb_cpu *cpu);
 int rb_swap_reader(struct rb_cpu *cpu);
 int rb_reset(struct rb_cpu *cpu, struct rb_stats *before);
 void rb_set_hidden(struct rb_cpu *cpu, bool hidden);
+void rb_keep_stamps(struct rb_cpu *cpu, struct rb_page_stamps *stamps);
+void rb_stamp_bounds(struct rb_cpu *cpu, u64 zero, u64 *min_first,
+		     u64 *min_from);
+u64 rb_shift_stamps(struct rb_cpu *cpu, s64 (*map)(void *ctx, u64 stamp),
+		    void *ctx, u32 *moved);
 void rb_get_stats(struct rb_cpu *cpu, struct rb_stats *stats);
 int rb_check(const struct rb_cpu *cpu);
 

@@ -64,6 +64,9 @@ struct hyp_layout {
 	struct mem_range mem[HYP_MAX_MEM_RANGES];
 	unsigned int nr_mem;
 	unsigned int nr_cpus;
+	/* hyptrace.early= (dt.c): events (bit n = id n), bytes per CPU */
+	u64 early_events;
+	u64 early_size;
 };
 
 extern struct hyp_layout hyp_layout;

@@ -129,7 +129,14 @@ s64 trace_swap_reader(u64 cpu);
 s64 trace_reset(u64 cpu);
 s64 trace_hide_counters(u64 cpu, u64 hide);
 s64 trace_enable_event(u64 id, u64 enable);
-s64 trace_update_clock(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc);
 void trace_clock_unbind(void);
+s64 trace_early_start(u64 events, u64 size);
+void trace_early_query(u64 *res);
+bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
+		       u64 *res);
+void trace_clock_early(void);
+const char *trace_event_name(unsigned int id);
+s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
+			   u64 *res);
 
 #endif /* HYP_TRACE_H */

@@ -31,6 +31,7 @@ typedef u64 phys_addr_t;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
+#define U32_MAX			0xffffffffU
 
 #define __noreturn		__attribute__((__noreturn__))
 #define noinline		__attribute__((__noinline__))

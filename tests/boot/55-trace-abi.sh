@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The tracing hypercalls and CPU_MPIDR check every argument and the state
-# they find, and answer with the codes shared/hyptrace_abi.h documents,
+# they find (TRACE_LOAD's ADOPT flag, without an early buffer, loads as
+# without it), and answer with the codes shared/hyptrace_abi.h documents,
 # issued one by one from the guest kernel (hvc_probe.ko). Bad calls change
 # nothing: the good call after them still works, and the hypervisor's memory
 # canary is intact at power-off.
@@ -24,7 +25,9 @@ reset_unloaded|fid=0xc6000006 a1=0|-6
 hide_unloaded|fid=0xc600000a a1=0 a2=1|-6
 unload_unloaded|fid=0xc6000003|-6
 load_zero|fid=0xc6000002 a1=0|-3
-load_bad_flags|fid=0xc6000002 a1=8192 a2=2|-3
+load_bad_flags|fid=0xc6000002 a1=8192 a2=4|-3
+early_none|fid=0xc600000d|0
+load_adopt_nothing_zero|fid=0xc6000002 a1=0 a2=2|-3
 load_huge|fid=0xc6000002 a1=0xffffffffffffffff|-4
 load_carveout|fid=0xc6000002 a1=0x2000000|-4
 load|fid=0xc6000002 a1=8192|0
