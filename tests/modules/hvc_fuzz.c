@@ -107,7 +107,7 @@ static atomic_t reports;	/* cap on the unexpected answers printed */
 static unsigned int hyp_cpus;
 static u64 sum_before;
 static bool have_sum;
-/* The highest hyptrace call number: IMAGE_SUM's from ABI 1.3 on */
+/* The highest hyptrace call number of the hypervisor's ABI minor */
 static unsigned int max_func;
 
 /* xorshift64*: cheap, and the seed makes a run repeatable */
@@ -245,6 +245,7 @@ static bool documented(u64 fid, long ret)
 	case HYPTRACE_CALL_TRACE_QUERY:
 	case HYPTRACE_CALL_TRACE_WRITE_EVENT:
 	case HYPTRACE_CALL_IMAGE_SUM:
+	case HYPTRACE_CALL_TRACE_EARLY:
 		return ret == HYPTRACE_RET_SUCCESS;
 	case HYPTRACE_CALL_CPU_MPIDR:
 	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
@@ -446,8 +447,12 @@ static int __init hvc_fuzz_init(void)
 	}
 	hyp_cpus = res.a2;
 	have_sum = image_sum(&sum_before, &bad);
-	max_func = (have_sum ? HYPTRACE_CALL_IMAGE_SUM :
-		    HYPTRACE_CALL_CPU_MPIDR) & SMCCC_FUNC_MASK;
+	/* IMAGE_SUM came with 1.3, TRACE_EARLY with 1.4 */
+	if ((res.a1 & 0xffff) >= 4)
+		max_func = HYPTRACE_CALL_TRACE_EARLY & SMCCC_FUNC_MASK;
+	else
+		max_func = (have_sum ? HYPTRACE_CALL_IMAGE_SUM :
+			    HYPTRACE_CALL_CPU_MPIDR) & SMCCC_FUNC_MASK;
 	if (!seed)
 		seed = get_random_u64() | 1;
 
