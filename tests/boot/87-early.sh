@@ -10,7 +10,8 @@
 # them, all before the module's own first call (its SMCCC UID HVC), with
 # every CPU's timestamps monotonic and none later than the module's first
 # call, itself no later than CLOCK_BOOTTIME (/proc/uptime) when the test
-# reads. tracing_on reads 0 (early capture ends at adoption), the two
+# reads; hyptrace record --keep records from the same first event (stock
+# trace-cmd report). tracing_on reads 0 (early capture ends at adoption), the two
 # events read enabled, selftest not. A second boot with a bad value gets
 # one console line and boots on without early capture: no buffer loaded.
 # shellcheck source=tests/boot/lib.sh
@@ -26,6 +27,11 @@ echo "@uptime=$(cut -d" " -f1 /proc/uptime)"
 sed "s/^/@T /" /tmp/trace
 echo "@lines=$(wc -l < /tmp/trace)"
 dmesg | grep "early buffer adopted" || true
+# hyptrace record --keep starts from the same early events
+hyptrace record --keep -o /tmp/early.dat -- true > /tmp/rec.log 2>&1 && rc=0 || rc=$?
+echo "@rec_rc=$rc"
+sed "s/^/@rec /" /tmp/rec.log
+echo "@B64 early.dat"; base64 /tmp/early.dat 2> /dev/null || true; echo "@END early.dat"
 '
 
 boot early --append 'hyptrace.early=hyp_enter+hyp_exit,size=64' --cmd "$GUEST"
@@ -103,7 +109,23 @@ p1=$(get psci1) p2=$(get psci2) p3=$(get psci3) mod=$(get module_us)
 [ "$mod" -le "$uptime_us" ] ||
 	fail "the module's first call is stamped $mod us, after CLOCK_BOOTTIME $uptime_us us read later"
 expect_healthy
-good="$(get n) events in the first trace read; PSCI_VERSION on CPU 0 at $(get boot_us) us, CPU_ON entries of CPUs 1, 2, 3 at $p1, $p2, $p3 us, the module's first call at $mod us, uptime $uptime_us us"
+# The recording: stock trace-cmd report shows the same boot, from PSCI_VERSION
+[ "$(value rec_rc)" = 0 ] ||
+	fail "hyptrace record --keep exited $(value rec_rc): $(grep -a '^@rec ' "$BOOT_LOG" | head -n 2)"
+DAT=$TEST_LOGS/$TEST_NAME-early.dat
+awk '$0 == "@B64 early.dat" {on = 1; next} $0 == "@END early.dat" {on = 0} on' \
+	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$DAT" ||
+	fail "early.dat did not come out of the guest intact"
+"$TC_REPORT" -i "$DAT" >"$DAT.txt" 2>"$DAT.err" ||
+	fail "trace-cmd report of hyptrace record --keep's file failed: $(head -n 2 "$DAT.err")"
+first=$(grep -m 1 'hyp_enter:' "$DAT.txt" || true)
+[[ $first == *'[000]'*'reason=smc func_id=0x84000000'* ]] ||
+	fail "hyptrace record --keep: the first hyp_enter is '$first', want CPU 0's PSCI_VERSION (see $DAT.txt)"
+for c in 1 2 3; do
+	grep -q "\[00$c\].*hyp_enter:.*reason=psci func_id=0xc4000003" "$DAT.txt" ||
+		fail "hyptrace record --keep: no PSCI CPU_ON entry of CPU $c (see $DAT.txt)"
+done
+good="$(get n) events in the first trace read, $(grep -c 'hyp_e' "$DAT.txt") in hyptrace record --keep's trace.dat from the same PSCI_VERSION on; PSCI_VERSION on CPU 0 at $(get boot_us) us, CPU_ON entries of CPUs 1, 2, 3 at $p1, $p2, $p3 us, the module's first call at $mod us, uptime $uptime_us us"
 
 boot bad --append 'hyptrace.early=hyp_enter+hyp_bogus' --cmd 'cd "$(hyptrace-dir)"; echo "@size=$(cut -d" " -f2 buffer_size_kb) @on=$(cat events/hypervisor/hyp_enter/enable)"'
 expect_ok

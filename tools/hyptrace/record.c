@@ -40,6 +40,7 @@ struct rec_opts {
 	unsigned int nr_events;
 	unsigned long buffer_kb;
 	bool no_overwrite;
+	bool keep;
 	bool cpus_given;
 	bool cpu[REC_MAX_CPUS];
 	char **host;
@@ -78,6 +79,11 @@ DEBUGFS_HYP " on a kernel without trace_remote.\n"
 "                   what the remote has (7 KiB unless changed)\n"
 "  --no-overwrite   when a buffer is full, drop the newest events and count\n"
 "                   them (default: overwrite the oldest, a flight recorder)\n"
+"  --keep           start from what the buffer holds instead of emptying\n"
+"                   it: the early buffer of hyptrace.early=, or a trace\n"
+"                   already running; its size, overwrite mode and events\n"
+"                   stay as they are (-e adds events; not with -b or\n"
+"                   --no-overwrite)\n"
 "  -C CPU           record only this CPU; repeatable; default: every CPU\n"
 "  -k SYSTEM[:EVENT]  also record the host kernel's events (e.g. sched,\n"
 "                   irq:irq_handler_entry) into FILE's -host twin\n"
@@ -112,6 +118,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-overwrite", no_argument, NULL, 'W' },
+		{ "keep", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int cpu;
@@ -150,6 +157,9 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 		case 'W':
 			o->no_overwrite = true;
 			break;
+		case 'K':
+			o->keep = true;
+			break;
 		case 'C':
 			if (parse_cpu(optarg, &cpu)) {
 				ht_err(SUB, "-C wants a CPU number, not '%s'",
@@ -169,6 +179,10 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			usage(stderr);
 			return -1;
 		}
+	}
+	if (o->keep && (o->buffer_kb || o->no_overwrite)) {
+		ht_err(SUB, "--keep records the buffer as it is: -b and --no-overwrite would need a new one");
+		return -1;
 	}
 	if (optind < argc)
 		o->command = argv + optind;
@@ -232,19 +246,23 @@ static int set(const char *dir, const char *file, const char *val)
 	return -1;
 }
 
-/* An empty hypervisor buffer, the events asked for, and tracing on. */
+/*
+ * An empty hypervisor buffer (or, with --keep, the one there is), the
+ * events asked for, and tracing on.
+ */
 static int start_hypervisor(const char *dir, const struct rec_opts *o)
 {
 	char file[PATH_MAX], kb[32];
 	unsigned int i;
 
 	/* A write to trace empties and unloads: a fresh start */
-	if (set(dir, "tracing_on", "0") || set(dir, "trace", "0"))
+	if (!o->keep && (set(dir, "tracing_on", "0") || set(dir, "trace", "0")))
 		return -1;
 	snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
-	if ((o->buffer_kb && set(dir, "buffer_size_kb", kb)) ||
-	    set(dir, "overwrite", o->no_overwrite ? "0" : "1") ||
-	    set(dir, "events/enable", o->nr_events ? "0" : "1"))
+	if (!o->keep &&
+	    ((o->buffer_kb && set(dir, "buffer_size_kb", kb)) ||
+	     set(dir, "overwrite", o->no_overwrite ? "0" : "1") ||
+	     set(dir, "events/enable", o->nr_events ? "0" : "1")))
 		return -1;
 	for (i = 0; i < o->nr_events; i++) {
 		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
