@@ -165,22 +165,23 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	}
 	if (!size)
 		return HYPTRACE_RET_INVALID;
-	/* Bounded first, so that nothing below can overflow. */
-	if (size > l->carveout_size)
-		return HYPTRACE_RET_NO_MEMORY;
-
-	nr_pages = rb_nr_data_pages(size, RB_PAGE_CAPACITY);
-	if (rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) * RB_PAGE_SIZE >
-	    l->carveout_size)
-		return HYPTRACE_RET_NO_MEMORY;
-	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
-	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
 
 	spin_lock(&trace_lock);
+	/* One buffer at a time, whatever size the second one asks for */
 	if (trace_loaded) {
 		ret = HYPTRACE_RET_BUSY;
 		goto out;
 	}
+	/* Bounded first, so that nothing below can overflow. */
+	ret = HYPTRACE_RET_NO_MEMORY;
+	if (size > l->carveout_size)
+		goto out;
+	nr_pages = rb_nr_data_pages(size, RB_PAGE_CAPACITY);
+	if (rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) * RB_PAGE_SIZE >
+	    l->carveout_size)
+		goto out;
+	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
+	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
 	page_addr = trace_alloc_pages(nr_pages);
 	if (!page_addr) {
 		ret = HYPTRACE_RET_NO_MEMORY;

@@ -32,6 +32,7 @@ load_huge|fid=0xc6000002 a1=0xffffffffffffffff|-4
 load_carveout|fid=0xc6000002 a1=0x2000000|-4
 load|fid=0xc6000002 a1=8192|0
 load_again|fid=0xc6000002 a1=8192|-5
+load_again_huge|fid=0xc6000002 a1=0xffffffffffffffff|-5
 swap_cpu4|fid=0xc6000005 a1=4|-3
 swap_cpu_huge|fid=0xc6000005 a1=0x100000000|-3
 reset_cpu4|fid=0xc6000006 a1=4|-3
