@@ -36,11 +36,17 @@ kernel: deps
 $(KENV): | kernel
 
 # The hypervisor compiles libfdt from the kernel source tree.
-hyp: deps
+# build-hyp DIR[, MAKE VARIABLES]: the hypervisor into $(BUILD)/DIR, libfdt
+# from the kernel's source tree
+define build-hyp
 	@bash scripts/build-kernel.sh --source
-	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp BUILD=$(BUILD)/hyp \
+	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp BUILD=$(BUILD)/$(1) $(2) \
 		CROSS_COMPILE=$(CROSS_COMPILE) \
 		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
+endef
+
+hyp: deps
+	$(call build-hyp,hyp)
 
 # Out-of-tree test modules, built against the cached guest kernel.
 modules: kernel
@@ -93,18 +99,10 @@ bench-build: all hyp-nosites hyp-nostage2 bench-module $(BENCH_DIR)/hyptrace-ben
 	$(BENCH_DIR)/carveout_use
 
 hyp-nosites: deps
-	@bash scripts/build-kernel.sh --source
-	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp \
-		BUILD=$(BUILD)/hyp-nosites HYP_TRACE_SITES=0 \
-		CROSS_COMPILE=$(CROSS_COMPILE) \
-		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
+	$(call build-hyp,hyp-nosites,HYP_TRACE_SITES=0)
 
 hyp-nostage2: deps
-	@bash scripts/build-kernel.sh --source
-	@. $(BUILD)/kernel-src.env && $(MAKE) -s -C hyp \
-		BUILD=$(BUILD)/hyp-nostage2 HYP_STAGE2=0 \
-		CROSS_COMPILE=$(CROSS_COMPILE) \
-		LIBFDT_DIR=$$KERNEL_SRC/scripts/dtc/libfdt
+	$(call build-hyp,hyp-nostage2,HYP_STAGE2=0)
 
 bench-module: kernel
 	@. $(KENV) && $(MAKE) -s -C $$KERNEL_SRC O=$$KERNEL_BUILD \

@@ -25,19 +25,8 @@
 #ifndef HYPTRACE_HOST_HYPTRACE_H
 #define HYPTRACE_HOST_HYPTRACE_H
 
-#include "hyptrace_abi.h"
+#include "hyptrace_abi_linux.h"
 
-/*
- * <linux/arm-smccc.h> defines the same SMCCC_RET_* codes as the shared
- * header, spelt without parentheses; drop ours so the two do not clash. The
- * values are equal, so HYPTRACE_RET_* keep their meaning.
- */
-#undef SMCCC_RET_SUCCESS
-#undef SMCCC_RET_NOT_SUPPORTED
-#undef SMCCC_RET_NOT_REQUIRED
-#undef SMCCC_RET_INVALID_PARAMETER
-
-#include <linux/arm-smccc.h>
 #include <linux/bits.h>
 #include <linux/mutex.h>
 #include <linux/types.h>

@@ -20,10 +20,9 @@
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/of.h>
-#include <linux/of_address.h>
 
 #include "hyptrace_abi.h"
+#include "region.h"
 /* The hypervisor's own descriptor checks, compiled in unchanged */
 #include "trace_desc.c"
 
@@ -49,22 +48,14 @@ static int __init carveout_dump_init(void)
 {
 	struct rb_trace_desc *desc;
 	struct rb_desc_cpu *e;
-	struct device_node *np;
 	struct resource res;
 	void *base;
 	u32 id;
 	int err;
 
-	np = of_find_compatible_node(NULL, NULL, HYPTRACE_CARVEOUT_COMPATIBLE);
-	if (!np)
-		return -ENODEV;
-	err = of_address_to_resource(np, 0, &res);
-	of_node_put(np);
-	if (err)
-		return err;
-	base = memremap(res.start, resource_size(&res), MEMREMAP_WB);
-	if (!base)
-		return -ENOMEM;
+	base = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
 
 	desc = base;
 	err = -EINVAL;

@@ -40,14 +40,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include "hyptrace_abi.h"
+#include "hyptrace_abi_linux.h"
 
-#undef SMCCC_RET_SUCCESS
-#undef SMCCC_RET_NOT_SUPPORTED
-#undef SMCCC_RET_NOT_REQUIRED
-#undef SMCCC_RET_INVALID_PARAMETER
-
-#include <linux/arm-smccc.h>
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/completion.h>
@@ -58,13 +52,13 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/of.h>
-#include <linux/of_address.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
+
+#include "region.h"
 
 /* The hypervisor's own descriptor checks, compiled in unchanged */
 #include "trace_desc.c"
@@ -316,24 +310,16 @@ static int __init carveout_scribble_init(void)
 	unsigned long nr_events = 0, *used = NULL;
 	u64 sum_before = 0, sum_after = 0, bad = 0, guard_bytes, guard_bad;
 	bool have_sum, sum_ok, canary_ok;
-	struct device_node *np;
 	unsigned int cpu, nr = 0;
 	struct resource res;
 	u64 base, size;
 	int err;
 
-	np = of_find_compatible_node(NULL, NULL, HYPTRACE_CARVEOUT_COMPATIBLE);
-	if (!np)
-		return -ENODEV;
-	err = of_address_to_resource(np, 0, &res);
-	of_node_put(np);
-	if (err)
-		return err;
+	carveout = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
+	if (IS_ERR(carveout))
+		return PTR_ERR(carveout);
 	base = res.start;
 	size = resource_size(&res);
-	carveout = memremap(base, size, MEMREMAP_WB);
-	if (!carveout)
-		return -ENOMEM;
 	used = bitmap_zalloc(size >> PAGE_SHIFT, GFP_KERNEL);
 	err = -ENOMEM;
 	if (!used)

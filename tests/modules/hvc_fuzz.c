@@ -44,15 +44,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include "hyptrace_abi.h"
+#include "hyptrace_abi_linux.h"
 
-/* <linux/arm-smccc.h> spells the same SMCCC_RET_* codes its own way. */
-#undef SMCCC_RET_SUCCESS
-#undef SMCCC_RET_NOT_SUPPORTED
-#undef SMCCC_RET_NOT_REQUIRED
-#undef SMCCC_RET_INVALID_PARAMETER
-
-#include <linux/arm-smccc.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>

@@ -19,18 +19,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include "hyptrace_abi.h"
+#include "hyptrace_abi_linux.h"
 
-/*
- * <linux/arm-smccc.h> defines the same SMCCC_RET_* codes as the shared
- * header, spelt without parentheses; drop ours so the two do not clash.
- */
-#undef SMCCC_RET_SUCCESS
-#undef SMCCC_RET_NOT_SUPPORTED
-#undef SMCCC_RET_NOT_REQUIRED
-#undef SMCCC_RET_INVALID_PARAMETER
-
-#include <linux/arm-smccc.h>
 #include <linux/clocksource.h>
 #include <linux/init.h>
 #include <linux/module.h>
