@@ -259,7 +259,7 @@ static int create_per_cpu(struct hyptrace *ht, struct dentry *root)
 }
 
 /* The readers here look at the shared counters themselves */
-void hyptrace_frontend_written(void)
+void hyptrace_frontend_written(unsigned int cpu)
 {
 }
 

@@ -34,19 +34,21 @@ const struct file_operations hyptrace_trace_clock_fops = {
 static ssize_t write_event_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	unsigned int cpu;
 	u64 val;
 	int ret;
 
 	ret = kstrtoull_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
+	/* The writer reads trace next, and expects the event there */
+	cpu = get_cpu();
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_WRITE_EVENT, val, 0, 0, 0,
 			    NULL, 0);
-	if (ret)
-		return ret;
-	/* The writer reads trace next, and expects the event there */
-	hyptrace_frontend_written();
-	return count;
+	if (!ret)
+		hyptrace_frontend_written(cpu);
+	put_cpu();
+	return ret ? ret : count;
 }
 
 const struct file_operations hyptrace_write_event_fops = {

@@ -118,7 +118,7 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 
 	ret = hyptrace_tracing_enable(enable);
 	/* trace_remote reads the counters next, to see what is left */
-	hyptrace_shadow_refresh();
+	hyptrace_shadow_refresh(-1);
 	if (ret == -ENODEV) {
 		hyptrace_buffer_lost(ht);
 		/* Off is off: let trace_remote unload what is left */
@@ -263,9 +263,9 @@ int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 	return hyptrace_raw_fill(ht, cpu, dst);
 }
 
-void hyptrace_frontend_written(void)
+void hyptrace_frontend_written(unsigned int cpu)
 {
-	hyptrace_shadow_refresh();
+	hyptrace_shadow_refresh(cpu);
 }
 
 /* Where tracefs is mounted, the usual place first */

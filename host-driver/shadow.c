@@ -23,8 +23,8 @@
  *   outward, until the reader's count and the shadow agree and it sleeps.
  *
  * Called under trace_remote's per-CPU reader lock (swap, reset) or its
- * mutex (load, unload); the periodic copy only writes counters, which the
- * reader reads once each.
+ * mutex (load, unload); the copies from write_event and the poll only
+ * write counters, which the reader reads once each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,7 +32,8 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -60,9 +61,17 @@ struct shadow_cpu {
 	u32 misses;			/* swaps that could not answer, in a row */
 };
 
-static struct shadow_cpu *shadows;	/* under shadow_lock but in swap */
-static unsigned int nr_shadows;
-static DEFINE_SPINLOCK(shadow_lock);
+/* Every CPU's, for as long as trace_remote has the buffer */
+struct shadow_set {
+	unsigned int nr;
+	struct shadow_cpu cpu[] __counted_by(nr);
+};
+
+/*
+ * RCU, for the copies made outside trace_remote's callbacks (write_event,
+ * the poll); the callbacks run only while the set exists.
+ */
+static struct shadow_set __rcu *shadows;
 static struct rb_trace_desc *kernel_desc;
 static bool shared_gone;		/* the hypervisor let the buffer go */
 
@@ -115,47 +124,52 @@ static void search_offset(struct shadow_cpu *s)
 	publish(s);
 }
 
-/* Every CPU's counters, now, if a buffer is loaded */
-void hyptrace_shadow_refresh(void)
+/* The set trace_remote's callbacks work on: it exists while they run */
+static struct shadow_cpu *loaded_cpu(unsigned int cpu)
 {
-	unsigned int cpu;
+	return &rcu_dereference_raw(shadows)->cpu[cpu];
+}
 
-	spin_lock(&shadow_lock);
-	for (cpu = 0; shadows && cpu < nr_shadows; cpu++)
-		copy_counters(&shadows[cpu]);
-	spin_unlock(&shadow_lock);
+/* @cpu's counters now (every CPU's for a negative @cpu), if loaded */
+void hyptrace_shadow_refresh(int cpu)
+{
+	struct shadow_set *set;
+	unsigned int i;
+
+	rcu_read_lock();
+	set = rcu_dereference(shadows);
+	for (i = 0; set && i < set->nr; i++) {
+		if (cpu < 0 || i == cpu)
+			copy_counters(&set->cpu[i]);
+	}
+	rcu_read_unlock();
 }
 
 static void shadow_poll(struct work_struct *work)
 {
 	if (READ_ONCE(shared_gone))
 		return;
-	hyptrace_shadow_refresh();
+	hyptrace_shadow_refresh(-1);
 	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
 }
 
-static void free_pages_of(struct shadow_cpu *set, unsigned int nr)
+static void free_set(struct shadow_set *set)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; set && cpu < nr; cpu++)
-		free_page((unsigned long)set[cpu].meta);
+	for (cpu = 0; set && cpu < set->nr; cpu++)
+		free_page((unsigned long)set->cpu[cpu].meta);
 	kfree(set);
 }
 
 void hyptrace_shadow_free(void)
 {
-	struct shadow_cpu *old;
-	unsigned int nr;
+	struct shadow_set *old;
 
 	cancel_delayed_work_sync(&shadow_work);
-	spin_lock(&shadow_lock);
-	old = shadows;
-	nr = nr_shadows;
-	shadows = NULL;
-	nr_shadows = 0;
-	spin_unlock(&shadow_lock);
-	free_pages_of(old, nr);
+	old = rcu_replace_pointer(shadows, NULL, true);
+	synchronize_rcu();
+	free_set(old);
 	kvfree(kernel_desc);
 	kernel_desc = NULL;
 }
@@ -169,16 +183,17 @@ struct rb_trace_desc *hyptrace_shadow_alloc(struct rb_trace_desc *desc,
 					    size_t len)
 {
 	unsigned int cpu, nr = desc->nr_cpus;
-	struct shadow_cpu *set;
+	struct shadow_set *set;
 
-	set = kcalloc(nr, sizeof(*set), GFP_KERNEL);
+	set = kzalloc(struct_size(set, cpu, nr), GFP_KERNEL);
 	kernel_desc = kvmemdup(desc, len, GFP_KERNEL);
 	if (!set || !kernel_desc)
 		goto fail;
+	set->nr = nr;
 	shared_gone = false;
 	for (cpu = 0; cpu < nr; cpu++) {
 		struct rb_desc_cpu *e = rb_desc_checked_entry(desc, cpu);
-		struct shadow_cpu *s = &set[cpu];
+		struct shadow_cpu *s = &set->cpu[cpu];
 
 		s->meta = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
 		if (!s->meta)
@@ -193,15 +208,12 @@ struct rb_trace_desc *hyptrace_shadow_alloc(struct rb_trace_desc *desc,
 		rb_desc_checked_entry(kernel_desc, cpu)->meta_va =
 			(unsigned long)s->meta;
 	}
-	spin_lock(&shadow_lock);
-	shadows = set;
-	nr_shadows = nr;
-	spin_unlock(&shadow_lock);
+	rcu_assign_pointer(shadows, set);
 	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
 	return kernel_desc;
 
 fail:
-	free_pages_of(set, nr);
+	free_set(set);
 	kvfree(kernel_desc);
 	kernel_desc = NULL;
 	return NULL;
@@ -215,7 +227,7 @@ fail:
  */
 int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 {
-	struct shadow_cpu *s = &shadows[cpu];
+	struct shadow_cpu *s = loaded_cpu(cpu);
 	u32 id, old = s->meta->reader.id;
 	u64 done;
 	int ret;
@@ -244,7 +256,7 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 /* @cpu was emptied: the kernel's reader starts its count over */
 void hyptrace_shadow_reset(unsigned int cpu)
 {
-	struct shadow_cpu *s = &shadows[cpu];
+	struct shadow_cpu *s = loaded_cpu(cpu);
 
 	s->handed_back = 0;
 	s->offset = 0;
