@@ -118,7 +118,7 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 
 	ret = hyptrace_tracing_enable(enable);
 	/* trace_remote reads the counters next, to see what is left */
-	hyptrace_shadow_refresh(-1);
+	hyptrace_shadow_refresh();
 	if (ret == -ENODEV) {
 		hyptrace_buffer_lost(ht);
 		/* Off is off: let trace_remote unload what is left */
@@ -265,7 +265,7 @@ int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 
 void hyptrace_frontend_written(unsigned int cpu)
 {
-	hyptrace_shadow_refresh(cpu);
+	hyptrace_shadow_written(cpu);
 }
 
 /* Where tracefs is mounted, the usual place first */

