@@ -41,7 +41,7 @@ REPORT=$HYPTRACE_BUILD/kasan-report.txt
 # warning, BUG, oops, panic or stall.
 RE_KASAN='KASAN: '
 RE_LOCKDEP='(WARNING|BUG): (possible (circular|recursive|irq)|inconsistent lock|suspicious RCU|bad unlock|held lock|lock held|.*-safe -> .*-unsafe|sleeping function|scheduling while atomic|Invalid wait context|spinlock|rwlock|workqueue leaked|MAX_LOCKDEP)|WARNING: CPU: .* at kernel/locking/|DEBUG_LOCKS_WARN_ON|list_[a-z_]+ corruption'
-RE_OTHER='WARNING:|BUG:|Oops|Internal error|Unable to handle kernel|Kernel panic|hyptrace: PANIC|detected stalls|blocked for more than'
+RE_OTHER='WARNING:|BUG:|Oops|Internal error|Unable to handle kernel|Kernel panic|hyptrace: PANIC|detected stall|blocked for more than|soft lockup'
 
 # scan LOG: one line per report in LOG, "KIND LINENO TEXT". Header lines
 # within 15 lines of a report's first are one report (an oops prints "Unable to
