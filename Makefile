@@ -9,6 +9,9 @@
 #   make test       everything above, then every test
 #   make bench      the benchmarks under QEMU -icount (bench/README.md);
 #                   BENCH_ARGS=--smoke for a quick run that proves it works
+#   make kasan      the scribbler, the fuzzer and two tracing tests under a
+#                   guest kernel with KASAN and lockdep (tests/kasan.sh),
+#                   built into build/kasan; fails on any report
 #   make check-style  checkpatch over the C sources
 #
 # Long steps print progress; the kernel build is cached outside the tree
@@ -20,9 +23,19 @@ export HYPTRACE_BUILD := $(BUILD)
 CROSS_COMPILE	?= aarch64-linux-gnu-
 KENV		:= $(BUILD)/kernel.env
 
+# Where kbuild builds hyptrace.ko and the test modules: in their source
+# directories when empty. make kasan builds them for its own kernel in a
+# copy of their sources under its build directory (kbuild's MO= refuses a
+# source directory that holds an in-tree build), leaving the normal ones
+# alone; boot/mkinitramfs.sh takes them from there.
+MODULES_OUT	?=
+MODULES_TOP	:= $(or $(MODULES_OUT),$(CURDIR))
+export HYPTRACE_MODULES_OUT := $(MODULES_OUT)
+
 .PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools tools run \
 	test test-unit test-boot \
-	bench bench-build hyp-nosites bench-module check-style clean FORCE
+	bench bench-build hyp-nosites bench-module kasan kasan-build modules-src \
+	check-style clean FORCE
 
 all: hyp host-driver modules tools initramfs guest host-tools
 
@@ -48,10 +61,23 @@ endef
 hyp: deps
 	$(call build-hyp,hyp)
 
+# MODULES_OUT's copy of the module sources, with the layout their Kbuild
+# files expect (../shared) and without an in-tree build's products, which
+# kbuild would take for its own. tar keeps the times, so that kbuild
+# rebuilds only what changed.
+modules-src:
+ifneq ($(MODULES_OUT),)
+	@mkdir -p $(MODULES_OUT)
+	@tar -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='modules.order' \
+		--exclude='Module.symvers' host-driver tests/modules shared | \
+		tar -C $(MODULES_OUT) -x
+endif
+
 # Out-of-tree test modules, built against the cached guest kernel.
-modules: kernel
+modules: kernel modules-src
 	@. $(KENV) && $(MAKE) -s -C $$KERNEL_SRC O=$$KERNEL_BUILD \
-		M=$(CURDIR)/tests/modules ARCH=arm64 \
+		M=$(MODULES_TOP)/tests/modules ARCH=arm64 \
 		CROSS_COMPILE=$(CROSS_COMPILE) modules
 
 # Static arm64 programs the tests put into the guest (qemu-run.sh --add)
@@ -71,9 +97,9 @@ $(BUILD)/host/%: tests/host/%.c | deps
 	gcc -O2 -Wall -Wextra -Werror -I/usr/include/traceevent -o $@ $< -ltraceevent
 
 # The host module (hyptrace.ko), built the same way.
-host-driver: kernel
+host-driver: kernel modules-src
 	@. $(KENV) && $(MAKE) -s -C $$KERNEL_SRC O=$$KERNEL_BUILD \
-		M=$(CURDIR)/host-driver ARCH=arm64 \
+		M=$(MODULES_TOP)/host-driver ARCH=arm64 \
 		CROSS_COMPILE=$(CROSS_COMPILE) modules
 
 # hyptrace, the tool: for this machine, and static for the guest or a board
@@ -120,6 +146,18 @@ $(BENCH_DIR)/carveout_use: bench/host/carveout_use.c shared/trace_desc.h \
 
 bench: bench-build
 	@bash bench/run.sh $(BENCH_ARGS)
+
+# A second guest kernel, boot/kernel.config plus boot/kasan.config (cached
+# under its own key), and everything 'make all' builds, against it, in a
+# build directory of its own; then the tests under it (tests/kasan.sh).
+KASAN_BUILD := $(BUILD)/kasan
+kasan-build:
+	@HYPTRACE_KCONFIG_EXTRA=$(CURDIR)/boot/kasan.config \
+		$(MAKE) --no-print-directory all BUILD=$(KASAN_BUILD) \
+		MODULES_OUT=$(KASAN_BUILD)/modules
+
+kasan: kasan-build
+	@HYPTRACE_BUILD=$(KASAN_BUILD) bash tests/kasan.sh
 
 check-style: kernel
 	@. $(KENV) && git ls-files '*.c' '*.h' | grep -v '^tests/' | \

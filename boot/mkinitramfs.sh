@@ -8,7 +8,9 @@
 # It holds Debian's static arm64 busybox, the init files from boot/rootfs/,
 # the host module (host-driver/hyptrace.ko, which rcS loads) and the test
 # modules (tests/modules/*.ko plus the kernel's remote_test.ko) under
-# /lib/modules/hyptrace/, and the kernel's own ftrace selftests
+# /lib/modules/hyptrace/ (with HYPTRACE_MODULES_OUT set, the .ko files come
+# from its host-driver/ and tests/modules/ instead: make kasan's own), and
+# the kernel's own ftrace selftests
 # (tools/testing/selftests/ftrace of the guest kernel's source) under
 # /usr/share/kselftest/ftrace/. qemu-run.sh appends a small per-run archive
 # (the --cmd command and --add files) to it.
@@ -32,6 +34,9 @@ kenv() {
 # tree at build time: they must match the kernel they test.
 FTRACE_SELFTESTS=usr/share/kselftest/ftrace
 
+# Where hyptrace.ko and the test modules were built (Makefile: MODULES_OUT)
+KO_TOP=${HYPTRACE_MODULES_OUT:-$HYPTRACE_TOP}
+
 # The files that go into the archive, as "SOURCE DEST" lines.
 list_inputs() {
 	local busybox=$1 kbuild=$2 ksrc=$3 f
@@ -41,8 +46,8 @@ list_inputs() {
 		while read -r f; do
 			echo "$HYPTRACE_TOP/boot/rootfs/${f#./} ${f#./}"
 		done
-	for f in "$HYPTRACE_TOP"/host-driver/hyptrace.ko \
-		 "$HYPTRACE_TOP"/tests/modules/*.ko \
+	for f in "$KO_TOP"/host-driver/hyptrace.ko \
+		 "$KO_TOP"/tests/modules/*.ko \
 		 "$kbuild/kernel/trace/remote_test.ko"; do
 		[ -f "$f" ] && echo "$f lib/modules/hyptrace/$(basename "$f")"
 	done
@@ -105,10 +110,10 @@ main() {
 		die "no remote_test.ko in $kbuild: the kernel build is incomplete"
 	[ -x "$ksrc/tools/testing/selftests/ftrace/ftracetest" ] ||
 		die "no ftrace selftests in $ksrc: the kernel source is incomplete"
-	compgen -G "$HYPTRACE_TOP/tests/modules/*.ko" >/dev/null ||
-		die "no tests/modules/*.ko: run 'make modules' first"
-	[ -f "$HYPTRACE_TOP/host-driver/hyptrace.ko" ] ||
-		die "no host-driver/hyptrace.ko: run 'make host-driver' first"
+	compgen -G "$KO_TOP/tests/modules/*.ko" >/dev/null ||
+		die "no $KO_TOP/tests/modules/*.ko: run 'make modules' first"
+	[ -f "$KO_TOP/host-driver/hyptrace.ko" ] ||
+		die "no $KO_TOP/host-driver/hyptrace.ko: run 'make host-driver' first"
 
 	local inputs digest
 	inputs=$(list_inputs "$busybox" "$kbuild" "$ksrc")

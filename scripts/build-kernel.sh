@@ -6,6 +6,10 @@
 # version and a hash of the configuration fragment and this script, so a second
 # run, or a fresh clone on the same machine, reuses them.
 #
+# HYPTRACE_KCONFIG_EXTRA names a second fragment merged on top of
+# boot/kernel.config (make kasan: boot/kasan.config); the result is cached
+# under a key of its own, and without it the key is the one it always was.
+#
 # Writes $HYPTRACE_BUILD/kernel-src.env (KERNEL_SRC) and
 # $HYPTRACE_BUILD/kernel.env with KERNEL_SRC, KERNEL_BUILD, KERNEL_VERSION
 # and KERNEL_IMAGE for the Makefile and the run script.
@@ -33,18 +37,24 @@ echo "KERNEL_SRC=$src" >"$HYPTRACE_BUILD/kernel-src.env"
 [ "${1:-}" = --source ] && exit 0
 
 fragment=$HYPTRACE_TOP/boot/kernel.config
+extra=${HYPTRACE_KCONFIG_EXTRA:-}
+if [ -n "$extra" ]; then
+	[ -f "$extra" ] || die "HYPTRACE_KCONFIG_EXTRA: $extra is not a file"
+	extra=$(realpath "$extra")	# merge_config.sh runs in $out
+fi
+fragments=("$fragment" ${extra:+"$extra"})
 # Bump when the way the kernel is configured or built changes.
 recipe=1
-key=$( (cat "$fragment"; echo "recipe=$recipe") | sha256sum | cut -c1-12)
+key=$( (cat "${fragments[@]}"; echo "recipe=$recipe") | sha256sum | cut -c1-12)
 out=$HYPTRACE_CACHE/kbuild/$pkg-$pkgver-$key
 kmake=(make -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 
 if [ ! -f "$out/.hyptrace-built" ]; then
 	mkdir -p "$out"
-	step "configuring the guest kernel ($pkg $pkgver, config $key)"
+	step "configuring the guest kernel ($pkg $pkgver, config $key${extra:+, with $(basename "$extra")})"
 	"${kmake[@]}" -s tinyconfig >/dev/null
 	(cd "$out" && KCONFIG_CONFIG=.config \
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$fragment" >/dev/null)
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config "${fragments[@]}" >/dev/null)
 	"${kmake[@]}" -s olddefconfig >/dev/null
 	# Every line of the fragment must have survived: a silently dropped
 	# option would give a kernel that boots but cannot run the tests.
@@ -52,8 +62,12 @@ if [ ! -f "$out/.hyptrace-built" ]; then
 		case "$line" in CONFIG_*) grep -qx "$line" "$out/.config" ||
 			die "kernel config lost '$line' (see $out/.config)";;
 		esac
-	done <"$fragment"
-	step "building the guest kernel: Image and modules (about 9 minutes on 2 cores)"
+	done < <(cat "${fragments[@]}")
+	if [ -z "$extra" ]; then
+		step "building the guest kernel: Image and modules (about 9 minutes on 2 cores)"
+	else
+		step "building the guest kernel with $(basename "$extra"): Image and modules (longer than the normal one)"
+	fi
 	run_logged "$out/build.log" "${kmake[@]}" -j"$(($(nproc) + 1))" Image modules
 	touch "$out/.hyptrace-built"
 else
