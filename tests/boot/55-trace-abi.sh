@@ -107,9 +107,7 @@ expect_line "OF: reserved mem: .* $node" "the carve-out QUERY reports"
 [ "$(field load a1)" = "$base" ] || fail "LOAD put the descriptor at $(field load a1), not at the carve-out base $base"
 [ "$(field load a2)" = 0xd0 ] || fail "LOAD descriptor size $(field load a2), want 0xd0"
 # x3: the ABI version and the events of shared/, 4 CPUs, 4 KiB pages
-abi() { awk -v n="HYPTRACE_ABI_$1" '$1 == "#define" && $2 == n { print $3 }' \
-	"$HYPTRACE_TOP/shared/hyptrace_abi.h"; }
-want=$(printf '0x%x' $(($(abi MAJOR) << 48 | $(abi MINOR) << 32 |
+want=$(printf '0x%x' $(($(abi_define ABI_MAJOR) << 48 | $(abi_define ABI_MINOR) << 32 |
 			NR_EVENTS << 16 | 4 << 8 | 12)))
 [ "$(field query a3)" = "$want" ] || fail "QUERY x3 $(field query a3), want $want"
 # QEMU's CPU N has MPIDR N (Aff0), and its /cpus lists them in that order.

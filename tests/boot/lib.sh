@@ -126,3 +126,10 @@ trace_on_script() {
 	done
 	echo 'echo 1 > tracing_on'
 }
+
+# abi_define NAME: the value of HYPTRACE_NAME in shared/hyptrace_abi.h, the
+# ABI the tests hold the hypervisor to
+abi_define() {
+	awk -v n="HYPTRACE_$1" '$1 == "#define" && $2 == n { print $3 }' \
+		"$HYPTRACE_TOP/shared/hyptrace_abi.h"
+}
