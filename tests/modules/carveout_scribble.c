@@ -41,6 +41,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "hyptrace_abi_linux.h"
+#include "crew.h"
 
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
@@ -102,8 +103,7 @@ struct scribbler {
 };
 
 static struct scribbler *scribblers;
-static atomic_t running;
-static DECLARE_COMPLETION(all_done);
+static struct crew crew;
 static unsigned long deadline;
 
 static u64 rnd(struct scribbler *s)
@@ -183,15 +183,7 @@ static int scribble_thread(void *data)
 		/* The readers and the module's clock work share our CPU */
 		cond_resched();
 	}
-	if (atomic_dec_and_test(&running))
-		complete(&all_done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return crew_member_exit(&crew);
 }
 
 /*
@@ -343,7 +335,7 @@ static int __init carveout_scribble_init(void)
 		err = -ENOMEM;
 		goto out;
 	}
-	atomic_set(&running, num_online_cpus());
+	crew_init(&crew);
 	deadline = jiffies + seconds * HZ;
 	for_each_online_cpu(cpu) {
 		struct scribbler *s = &scribblers[cpu];
@@ -353,8 +345,7 @@ static int __init carveout_scribble_init(void)
 						"scribble/%u");
 		if (IS_ERR(s->task)) {
 			s->task = NULL;
-			if (atomic_dec_and_test(&running))
-				complete(&all_done);
+			crew_member_done(&crew);
 		}
 		nr++;
 	}
@@ -362,7 +353,7 @@ static int __init carveout_scribble_init(void)
 		if (scribblers[cpu].task)
 			wake_up_process(scribblers[cpu].task);
 	}
-	wait_for_completion(&all_done);
+	crew_wait(&crew);
 	for_each_online_cpu(cpu) {
 		struct scribbler *s = &scribblers[cpu];
 

@@ -45,6 +45,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "hyptrace_abi_linux.h"
+#include "crew.h"
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -92,8 +93,7 @@ struct fuzz_cpu {
 };
 
 static struct fuzz_cpu *fuzzers;
-static atomic_t running;
-static DECLARE_COMPLETION(all_done);
+static struct crew crew;
 static atomic_t reports;	/* cap on the unexpected answers printed */
 
 /* What the run checks answers against, learnt before it starts */
@@ -394,16 +394,7 @@ static int fuzz_thread(void *data)
 		if (!(n & 63))
 			cond_resched();
 	}
-	if (atomic_dec_and_test(&running))
-		complete(&all_done);
-	/* kthread_stop() wants us alive until it is called */
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return crew_member_exit(&crew);
 }
 
 /* IMAGE_SUM: false on a hypervisor without it (ABI < 1.3) */
@@ -456,7 +447,7 @@ static int __init hvc_fuzz_init(void)
 		return -ENOMEM;
 	}
 	share = calls / num_online_cpus();
-	atomic_set(&running, num_online_cpus());
+	crew_init(&crew);
 	for_each_online_cpu(cpu) {
 		struct fuzz_cpu *f = &fuzzers[cpu];
 
@@ -469,8 +460,7 @@ static int __init hvc_fuzz_init(void)
 			/* Counts as done, with nothing done */
 			f->task = NULL;
 			f->todo = 0;
-			if (atomic_dec_and_test(&running))
-				complete(&all_done);
+			crew_member_done(&crew);
 		}
 		nr++;
 	}
@@ -479,7 +469,7 @@ static int __init hvc_fuzz_init(void)
 		if (fuzzers[cpu].task)
 			wake_up_process(fuzzers[cpu].task);
 	}
-	wait_for_completion(&all_done);
+	crew_wait(&crew);
 	for_each_online_cpu(cpu) {
 		struct fuzz_cpu *f = &fuzzers[cpu];
 
