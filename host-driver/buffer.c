@@ -199,17 +199,6 @@ unload:
 	return ERR_PTR(ret);
 }
 
-struct rb_trace_desc *hyptrace_buffer_load(struct hyptrace *ht,
-					   unsigned long size)
-{
-	struct rb_trace_desc *desc;
-
-	mutex_lock(&ht->lock);
-	desc = hyptrace_buffer_load_locked(ht, size);
-	mutex_unlock(&ht->lock);
-	return desc;
-}
-
 /*
  * trace_remote is done with the buffer: it has freed its reader, so nothing
  * of it points into the pages any more. The raw files may still be reading

@@ -84,8 +84,6 @@ int hyptrace_call(u32 fid, unsigned long a1, unsigned long a2,
 int hyptrace_errno(long ret);
 
 /* buffer.c */
-struct rb_trace_desc *hyptrace_buffer_load(struct hyptrace *ht,
-					   unsigned long size);
 struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 						  unsigned long size);
 void hyptrace_buffer_release(struct hyptrace *ht);

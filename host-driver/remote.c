@@ -20,7 +20,6 @@
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
 #include <linux/namei.h>
-#include <linux/slab.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
