@@ -42,6 +42,7 @@
 
 #include "hyptrace_abi_linux.h"
 #include "crew.h"
+#include "hostile.h"
 
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
@@ -108,10 +109,7 @@ static unsigned long deadline;
 
 static u64 rnd(struct scribbler *s)
 {
-	s->rng ^= s->rng >> 12;
-	s->rng ^= s->rng << 25;
-	s->rng ^= s->rng >> 27;
-	return s->rng * 0x2545f4914f6cdd1dULL;
+	return hostile_rnd(&s->rng);
 }
 
 /* Values that make a reader's checks matter: ids, lengths, page edges */
@@ -273,18 +271,6 @@ static u64 guard_pass(u64 size, const unsigned long *used, bool check,
 	return ~0ULL;
 }
 
-static bool image_sum(u64 *sum, u64 *bad)
-{
-	struct arm_smccc_res res;
-
-	arm_smccc_1_1_hvc(HYPTRACE_CALL_IMAGE_SUM, 0, 0, 0, 0, &res);
-	if ((long)res.a0 != HYPTRACE_RET_SUCCESS)
-		return false;
-	*sum = res.a1;
-	*bad = res.a3;
-	return true;
-}
-
 static atomic_t alive;
 
 static void answer(void *unused)
@@ -324,7 +310,7 @@ static int __init carveout_scribble_init(void)
 		goto out;
 	}
 	guard_pass(size, used, false, &guard_bytes);
-	have_sum = image_sum(&sum_before, &bad);
+	have_sum = hostile_image_sum(&sum_before, &bad);
 	if (!seed)
 		seed = get_random_u64() | 1;
 
@@ -373,7 +359,7 @@ static int __init carveout_scribble_init(void)
 	guard_bad = guard_pass(size, used, true, &guard_bytes);
 	sum_ok = !have_sum;
 	canary_ok = !have_sum;
-	if (have_sum && image_sum(&sum_after, &bad)) {
+	if (have_sum && hostile_image_sum(&sum_after, &bad)) {
 		sum_ok = sum_after == sum_before;
 		canary_ok = !bad;
 	}

@@ -46,6 +46,7 @@
 
 #include "hyptrace_abi_linux.h"
 #include "crew.h"
+#include "hostile.h"
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -103,13 +104,9 @@ static bool have_sum;
 /* The highest hyptrace call number of the hypervisor's ABI minor */
 static unsigned int max_func;
 
-/* xorshift64*: cheap, and the seed makes a run repeatable */
 static u64 rnd(struct fuzz_cpu *f)
 {
-	f->rng ^= f->rng >> 12;
-	f->rng ^= f->rng << 25;
-	f->rng ^= f->rng >> 27;
-	return f->rng * 0x2545f4914f6cdd1dULL;
+	return hostile_rnd(&f->rng);
 }
 
 static u64 pick(struct fuzz_cpu *f, unsigned int n)
@@ -397,19 +394,6 @@ static int fuzz_thread(void *data)
 	return crew_member_exit(&crew);
 }
 
-/* IMAGE_SUM: false on a hypervisor without it (ABI < 1.3) */
-static bool image_sum(u64 *sum, u64 *bad)
-{
-	struct arm_smccc_res res;
-
-	arm_smccc_1_1_hvc(HYPTRACE_CALL_IMAGE_SUM, 0, 0, 0, 0, &res);
-	if ((long)res.a0 != HYPTRACE_RET_SUCCESS)
-		return false;
-	*sum = res.a1;
-	*bad = res.a3;
-	return true;
-}
-
 static int __init hvc_fuzz_init(void)
 {
 	unsigned long total[NR_BUCKETS] = { 0 }, skipped = 0, unexpected = 0;
@@ -430,7 +414,7 @@ static int __init hvc_fuzz_init(void)
 		return -ENODEV;
 	}
 	hyp_cpus = res.a2;
-	have_sum = image_sum(&sum_before, &bad);
+	have_sum = hostile_image_sum(&sum_before, &bad);
 	/* IMAGE_SUM came with 1.3, TRACE_EARLY with 1.4 */
 	if ((res.a1 & 0xffff) >= 4)
 		max_func = HYPTRACE_CALL_TRACE_EARLY & SMCCC_FUNC_MASK;
@@ -485,7 +469,7 @@ static int __init hvc_fuzz_init(void)
 
 	sum_ok = !have_sum;
 	canary_ok = !have_sum;
-	if (have_sum && image_sum(&sum_after, &bad)) {
+	if (have_sum && hostile_image_sum(&sum_after, &bad)) {
 		sum_ok = sum_after == sum_before;
 		canary_ok = !bad;
 	}
