@@ -25,12 +25,8 @@ LOSSN=1000	# events written while the recorder is stopped
 # shellcheck disable=SC2016 # expands in the guest
 GUEST='
 cd /tmp
-cat > main.sh <<EOF
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) '$N' || exit 1; done
-for c in 2 3; do
-	echo 0 > /sys/devices/system/cpu/cpu\$c/online
-	echo 1 > /sys/devices/system/cpu/cpu\$c/online
-done
+cat > main.sh <<\EOF
+'"$(workload_sh "$N")"'
 EOF
 cat > stall.sh <<EOF
 kill -STOP \$PPID

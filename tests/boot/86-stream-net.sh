@@ -49,12 +49,8 @@ GUEST='
 cd /tmp
 ifconfig lo 127.0.0.1 up
 ifconfig eth0 10.0.2.15 netmask 255.255.255.0 up || exit 1
-cat > work.sh <<EOF
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) '$N' || exit 1; done
-for c in 2 3; do
-	echo 0 > /sys/devices/system/cpu/cpu\$c/online
-	echo 1 > /sys/devices/system/cpu/cpu\$c/online
-done
+cat > work.sh <<\EOF
+'"$(workload_sh "$N")"'
 EOF
 start=$(cut -d" " -f1 /proc/uptime)
 hyptrace record -N 10.0.2.100:'$port' -o local.dat -b 64 -- sh work.sh

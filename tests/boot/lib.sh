@@ -133,3 +133,17 @@ abi_define() {
 	awk -v n="HYPTRACE_$1" '$1 == "#define" && $2 == n { print $3 }' \
 		"$HYPTRACE_TOP/shared/hyptrace_abi.h"
 }
+
+# workload_sh N: a guest shell script, for a file written with <<\EOF:
+# N selftest events on each of CPUs 0-3 (ids CPU * 100000 + 1 on), then
+# CPUs 2 and 3 off and on again (PSCI in the trace). What 84-record and
+# 86-stream-net record.
+workload_sh() {
+	cat <<EOF
+for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $1 || exit 1; done
+for c in 2 3; do
+	echo 0 > /sys/devices/system/cpu/cpu\$c/online
+	echo 1 > /sys/devices/system/cpu/cpu\$c/online
+done
+EOF
+}
