@@ -26,6 +26,7 @@
 #define BOOTARG_LOSE_CPU_ON	"hyptrace.test_lose_cpu_on="
 #define BOOTARG_STALL_CPU_ON	"hyptrace.test_stall_cpu_on="
 #define CPU_NUMBER_MAX_DIGITS	4	/* HYP_MAX_CPUS and more */
+#define SIZE_MAX_DIGITS		18	/* bytes: far above any RAM */
 
 struct dt_initrd {
 	u64 start, end;
@@ -174,15 +175,36 @@ static void parse_uart(const void *fdt)
 		hyp_layout.uart = read_cells(reg, ac);
 }
 
+/*
+ * The decimal number at *@s, before @end, of at most @max_digits digits
+ * (few enough not to overflow), *@s moved past it; false if there is no
+ * digit or there are too many.
+ */
+static bool parse_decimal(const char **s, const char *end,
+			  unsigned int max_digits, u64 *val)
+{
+	const char *p = *s;
+	u64 v = 0;
+
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if ((unsigned int)(p - *s) == max_digits)
+			return false;
+		v = v * 10 + (u64)(*p - '0');
+	}
+	if (p == *s)
+		return false;
+	*s = p;
+	*val = v;
+	return true;
+}
+
 /* "32M", "65536K", "1G" or plain bytes; 0 if malformed */
 static u64 parse_size(const char *s, const char *end)
 {
-	u64 v = 0;
+	u64 v;
 
-	if (s >= end || *s < '0' || *s > '9')
+	if (!parse_decimal(&s, end, SIZE_MAX_DIGITS, &v))
 		return 0;
-	while (s < end && *s >= '0' && *s <= '9')
-		v = v * 10 + (u64)(*s++ - '0');
 	if (s == end)
 		return v;
 	if (s + 1 != end)
@@ -242,14 +264,12 @@ static void lose_cpu_on_from_bootargs(const char *args, int len,
 				      const char *name, bool stall)
 {
 	const char *v, *e;
-	u64 cpu = 0;
+	u64 cpu;
 
 	if (!find_bootarg(args, len, name, &v, &e))
 		return;
-	if (v == e || e - v > CPU_NUMBER_MAX_DIGITS)
+	if (!parse_decimal(&v, e, CPU_NUMBER_MAX_DIGITS, &cpu) || v != e)
 		cpu = ~0ULL;
-	for (; v < e && cpu != ~0ULL; v++)
-		cpu = *v >= '0' && *v <= '9' ? cpu * 10 + (u64)(*v - '0') : ~0ULL;
 	/* The boot CPU is the one CPU Linux never starts with CPU_ON */
 	if (!cpu || cpu >= hyp_layout.nr_cpus)
 		hyp_panic("malformed %s (want a secondary CPU's number)", name);
@@ -316,14 +336,8 @@ static void early_from_bootargs(const char *args, int len)
 		    strncmp(bad, EARLY_SIZE, strlen(EARLY_SIZE)))
 			goto refuse;
 		why = "size out of range (KiB)";
-		if (p == e || e - p > EARLY_KB_MAX_DIGITS)
-			goto refuse;
-		for (kb = 0; p < e; p++) {
-			if (*p < '0' || *p > '9')
-				goto refuse;
-			kb = kb * 10 + (u64)(*p - '0');
-		}
-		if (!kb)
+		if (!parse_decimal(&p, e, EARLY_KB_MAX_DIGITS, &kb) ||
+		    p != e || !kb)
 			goto refuse;
 		e = comma;
 	}
