@@ -106,6 +106,40 @@
  *	x1 = HYPTRACE_EARLY_* state, x2 = the events it was started with
  *	(bit n = event id n), x3 = its bytes per CPU (as TRACE_LOAD's x1).
  *	x2, x3 = 0 in state NONE.
+ *   HYPTRACE_CALL_TRACE_LAST_BOOT (0xc600000e, x1 = op, x2 = cpu) (ABI 1.5)
+ *	The previous boot's buffer. At its boot the hypervisor looks for the
+ *	buffer that was loaded when the machine last reset with RAM kept (a
+ *	warm reset: PSCI SYSTEM_RESET, a watchdog, a panic with panic=N),
+ *	checks every data page as the kernel checks a persistent ring buffer
+ *	(commit inside the page, every record's length inside the commit,
+ *	known types, time never going backwards, pages in time order), drops
+ *	the pages that fail, and keeps the rest out of the way of new loads
+ *	until it is released. It is read-only: nothing writes to it again.
+ *	x1 = HYPTRACE_LAST_BOOT_QUERY: x1 = physical address of its
+ *	descriptor (0: there is no last boot), x2 = the descriptor's size,
+ *	x3 = pages dropped by the checks, all CPUs together. The descriptor
+ *	has TRACE_LOAD's form and size. For each CPU, page_va[0..k-1] are the
+ *	k pages kept, oldest first, and page_va[0] is the reader page to
+ *	begin with. The pages after them are empty: commit 0, time_stamp the
+ *	last kept event's. Each CPU's meta page reads as a buffer with
+ *	nothing more to write: reader.id = 0, entries = the events on the
+ *	kept pages, overrun = 0, pages_touched = k, pages_lost = the pages
+ *	of that CPU the checks dropped.
+ *	x1 = HYPTRACE_LAST_BOOT_SWAP, x2 = cpu: hand that CPU's reader the
+ *	next kept page (meta reader.id + 1, reader.read = 0,
+ *	reader.lost_events = 0); AGAIN when it already has the newest one.
+ *	x1 = HYPTRACE_LAST_BOOT_RELEASE: give the pages back to the carve-out;
+ *	QUERY answers 0 from then on.
+ *	SWAP and RELEASE answer NOT_LOADED when there is no last boot; a cpu
+ *	or op out of range is INVALID. TRACE_LOAD places a new buffer beside
+ *	the last boot's pages while they are kept (NO_MEMORY if it does not
+ *	fit there; RELEASE, then load again).
+ *   HYPTRACE_CALL_HOST_PANIC (0xc600000f, no arguments) (ABI 1.5)
+ *	The host is going down (its panic notifier): traced like every call
+ *	(hyp_enter/hyp_exit with this function ID), then the loaded buffer
+ *	is cleaned to the point of coherency so that the events survive a
+ *	reset that keeps RAM but not the caches. PSCI SYSTEM_RESET does the
+ *	same before it goes to the firmware.
  *   HYPTRACE_CALL_TRACE_HIDE_COUNTERS (x1 = cpu, x2 = 0 or 1) (ABI 1.1)
  *	1: from now on that CPU's counters (entries, overrun, pages) are
  *	published in the meta page's extension (struct rb_meta_ext) and the
@@ -122,7 +156,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		4
+#define HYPTRACE_ABI_MINOR		5
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -151,6 +185,8 @@
 #define HYPTRACE_CALL_CPU_MPIDR		HYPTRACE_CALL(11)
 #define HYPTRACE_CALL_IMAGE_SUM		HYPTRACE_CALL(12)
 #define HYPTRACE_CALL_TRACE_EARLY	HYPTRACE_CALL(13)
+#define HYPTRACE_CALL_TRACE_LAST_BOOT	HYPTRACE_CALL(14)
+#define HYPTRACE_CALL_HOST_PANIC	HYPTRACE_CALL(15)
 
 /* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
 #define HYPTRACE_MPIDR_NONE		(~0UL)
@@ -178,6 +214,11 @@
 #define HYPTRACE_EARLY_NONE		0	/* none started, or it is gone */
 #define HYPTRACE_EARLY_PENDING		1	/* loaded, nobody adopted it */
 #define HYPTRACE_EARLY_ADOPTED		2	/* a TRACE_LOAD took it */
+
+/* HYPTRACE_CALL_TRACE_LAST_BOOT x1 */
+#define HYPTRACE_LAST_BOOT_QUERY	0
+#define HYPTRACE_LAST_BOOT_SWAP		1
+#define HYPTRACE_LAST_BOOT_RELEASE	2
 
 /*
  * The kernel command line option that starts early capture, read by the
