@@ -23,7 +23,7 @@
 
 #include "hyptrace.h"
 
-static bool carveout_holds(const struct hyptrace *ht, u64 pa, u64 len)
+bool hyptrace_carveout_holds(const struct hyptrace *ht, u64 pa, u64 len)
 {
 	return pa >= ht->carveout_base && len <= ht->carveout_size &&
 	       pa - ht->carveout_base <= ht->carveout_size - len;
@@ -32,7 +32,7 @@ static bool carveout_holds(const struct hyptrace *ht, u64 pa, u64 len)
 /* Rewrite the page address *@addr into the carve-out mapping. */
 static int translate(const struct hyptrace *ht, u64 *addr)
 {
-	if (!PAGE_ALIGNED(*addr) || !carveout_holds(ht, *addr, PAGE_SIZE))
+	if (!PAGE_ALIGNED(*addr) || !hyptrace_carveout_holds(ht, *addr, PAGE_SIZE))
 		return -EINVAL;
 	*addr = (unsigned long)ht->carveout + (*addr - ht->carveout_base);
 	return 0;
@@ -66,9 +66,12 @@ static void report_no_memory(const struct hyptrace *ht, unsigned long size)
 		       size >> 10, pages, ht->nr_cpus, holds);
 }
 
-/* Check the copy @desc of @len bytes and point it at the carve-out mapping. */
-static int import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
-		       u64 len)
+/*
+ * Check the copy @desc of @len bytes and point it at the carve-out mapping:
+ * the live buffer's, and the last boot's (last_boot.c).
+ */
+int hyptrace_import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
+			 u64 len)
 {
 	unsigned int last_cpu = cpumask_last(cpu_possible_mask);
 	struct rb_desc_cpu *e;
@@ -169,7 +172,7 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 	len = res.a2;
 	adopted = ht->early_pending && res.a3 == 1;
 	ht->early_pending = false;
-	if (len < sizeof(*desc) || !carveout_holds(ht, pa, len)) {
+	if (len < sizeof(*desc) || !hyptrace_carveout_holds(ht, pa, len)) {
 		pr_err("TRACE_LOAD put the descriptor at %#llx, %llu bytes, outside the carve-out\n",
 		       pa, len);
 		ret = -EPROTO;
@@ -181,7 +184,7 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 		goto unload;
 	}
 	memcpy(desc, ht->carveout + (pa - ht->carveout_base), len);
-	ret = import_desc(ht, desc, len);
+	ret = hyptrace_import_desc(ht, desc, len);
 	if (ret) {
 		kvfree(desc);
 		goto unload;

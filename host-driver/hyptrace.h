@@ -12,6 +12,8 @@
  *   cpumap.c	checks that the hypervisor's CPU numbers are Linux's
  *   events.c	the events' names, fields, formats and printers, from
  *		shared/hyp_events.h
+ *   last_boot.c	the previous boot's buffer (last_boot.h), and the panic
+ *		notifier
  *
  * and one of two front ends, chosen at build time from the kernel's config:
  *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
@@ -21,6 +23,7 @@
  *   fallback*.c without it: the same files in debugfs, under
  *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
  *		fallback_events.c events/, fallback_read.c the readers)
+ *   last_boot_remote.c, last_boot_fallback.c: the last boot's, read-only
  */
 #ifndef HYPTRACE_HOST_HYPTRACE_H
 #define HYPTRACE_HOST_HYPTRACE_H
@@ -89,6 +92,9 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 void hyptrace_buffer_release(struct hyptrace *ht);
 void hyptrace_buffer_unload(struct hyptrace *ht);
 struct rb_desc_cpu *hyptrace_desc_cpu(struct hyptrace *ht, unsigned int cpu);
+bool hyptrace_carveout_holds(const struct hyptrace *ht, u64 pa, u64 len);
+int hyptrace_import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
+			 u64 len);
 
 /* @e's meta page, once buffer.c has pointed @e into the carve-out mapping */
 static inline struct rb_meta *hyptrace_meta(const struct rb_desc_cpu *e)

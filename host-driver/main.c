@@ -33,6 +33,7 @@
 #include "compat.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
+#include "last_boot.h"
 
 static struct hyptrace hyptrace;
 
@@ -279,6 +280,11 @@ static int __init hyptrace_init(void)
 	}
 	if (ht->early_pending)
 		hyptrace_frontend_adopt(ht);
+	/* A last boot that cannot be shown takes nothing from the live one */
+	ret = hyptrace_last_boot_init(ht);
+	if (ret)
+		pr_err("last boot: not shown (%d)\n", ret);
+	hyptrace_panic_notifier_init(ht);
 	return 0;
 }
 module_init(hyptrace_init);

@@ -30,6 +30,7 @@
 
 #include "hyptrace.h"
 #include "hyp_events.h"
+#include "last_boot.h"
 #include "shadow.h"
 
 /* The kernel reads our descriptor as its own: the layouts must be one. */
@@ -296,25 +297,34 @@ void hyptrace_frontend_adopt(struct hyptrace *ht)
 	filp_close(f, NULL);
 }
 
-int hyptrace_frontend_init(struct hyptrace *ht)
+/*
+ * events.c's table as trace_remote takes it, into @events (HYP_NR_EVENTS
+ * of them, each remote its own: trace_remote writes .remote), those of
+ * @enabled (bit n = id n) shown on.
+ */
+void hyptrace_remote_events_fill(struct remote_event *events, u64 enabled)
 {
 	size_t i;
-	int ret;
 
 	for (i = 0; i < HYP_NR_EVENTS; i++) {
 		const struct hyptrace_event *ev = &hyptrace_events[i];
 
-		strscpy(remote_events[i].name, ev->name);
-		remote_events[i].id = ev->id;
-		remote_events[i].fields = ev->fields;
+		strscpy(events[i].name, ev->name);
+		events[i].id = ev->id;
+		events[i].fields = ev->fields;
 		/* trace_remote only reads the format through its char * */
-		remote_events[i].print_fmt = (char *)ev->print_fmt;
-		remote_events[i].print = ev->print;
-		/* On from the hypervisor's boot (main.c, disable_events()) */
-		remote_events[i].enabled = !!(ht->early_events &
-					      BIT_ULL(ev->id));
+		events[i].print_fmt = (char *)ev->print_fmt;
+		events[i].print = ev->print;
+		events[i].enabled = !!(enabled & BIT_ULL(ev->id));
 	}
+}
 
+int hyptrace_frontend_init(struct hyptrace *ht)
+{
+	int ret;
+
+	/* On from the hypervisor's boot (main.c, disable_events()) */
+	hyptrace_remote_events_fill(remote_events, ht->early_events);
 	ret = trace_remote_register("hypervisor", &hyptrace_remote_callbacks,
 				    ht, remote_events, HYP_NR_EVENTS);
 	if (ret && !ht->remote_attached && ret == -ENOMEM) {

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The previous boot's buffer (ABI 1.5, HYPTRACE_CALL_TRACE_LAST_BOOT):
+ * last_boot.c finds and checks it, and serves what both front ends show
+ * (per_cpu/cpuN/trace_pipe_raw, stats, release); last_boot_remote.c or
+ * last_boot_fallback.c show it, read-only.
+ */
+#ifndef HYPTRACE_HOST_LAST_BOOT_H
+#define HYPTRACE_HOST_LAST_BOOT_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "trace_desc.h"
+
+struct file_operations;
+struct hyptrace;
+struct remote_event;
+
+/* What last_boot.c found on one CPU's pages, in the hypervisor's order */
+struct hyptrace_lb_cpu {
+	u32 kept;		/* page_va[0..kept-1] are the pages kept */
+	u64 events;		/* data events on them, as the module counted */
+	u64 pages_lost;		/* pages of this CPU the hypervisor dropped */
+	u64 hyp_entries;	/* what the hypervisor's meta page said */
+};
+
+/*
+ * The last boot, once checked. @lock orders the release against the
+ * readers: the raw files (@raw_open) and the front end's (@frontend_busy).
+ */
+struct hyptrace_last_boot {
+	struct hyptrace *ht;
+	struct rb_trace_desc *desc;	/* the checked copy, carve-out VAs */
+	size_t desc_len;
+	unsigned int nr_cpus;
+	u64 dropped;			/* QUERY's x3: pages dropped, all CPUs */
+	u64 kept;			/* pages kept, all CPUs */
+	struct hyptrace_lb_cpu *cpu;
+
+	struct mutex lock;
+	unsigned int raw_open;		/* trace_pipe_raw files open */
+	bool frontend_busy;		/* the front end holds the pages */
+	bool released;			/* given back: nothing to show */
+};
+
+/* last_boot.c */
+int hyptrace_last_boot_init(struct hyptrace *ht);
+void hyptrace_panic_notifier_init(struct hyptrace *ht);
+extern const struct file_operations hyptrace_lb_raw_fops;	/* CPU */
+extern const struct file_operations hyptrace_lb_stats_fops;	/* CPU */
+extern const struct file_operations hyptrace_lb_release_fops;	/* @lb */
+
+/* The front end, remote or fallback: show @lb read-only */
+int hyptrace_frontend_last_boot(struct hyptrace_last_boot *lb);
+
+/* remote.c: events.c's table as trace_remote takes it */
+void hyptrace_remote_events_fill(struct remote_event *events, u64 enabled);
+
+#endif /* HYPTRACE_HOST_LAST_BOOT_H */

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The last boot's buffer as a second trace_remote, remotes/
+ * hypervisor_last_boot/, read-only:
+ *
+ *   tracing_on		reads 0; writing 1 fails with EROFS
+ *   trace, trace_pipe, per_cpu/cpuN/{trace,trace_pipe}
+ *			trace_remote's own readers, as for the live remote;
+ *			trace_pipe consumes (each page it finishes is handed
+ *			on by TRACE_LAST_BOOT SWAP), trace does not
+ *   trace (write)	changes nothing: the events stay (trace_remote
+ *			ignores what reset answers; the reset callback only
+ *			keeps the reader's count right)
+ *   events/		the live remote's events; enabling one fails with
+ *			EROFS, they are all shown
+ *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats, release, trace_clock
+ *			last_boot.c's
+ *
+ * As for the live buffer (shadow.c), trace_remote never reads the shared
+ * meta pages: it gets a descriptor whose meta pages are the module's, and
+ * every value in them is one the module worked out or checked. The counts
+ * are the module's own count of the kept pages' events (last_boot.c), so
+ * that the reader stops asking for pages exactly when the kept ones are
+ * read; a swap takes the hypervisor's new reader.id only if it is the next
+ * kept page. Nothing else changes: no writer runs.
+ *
+ * trace_remote loads a buffer for a reader or tracing_on only, and its
+ * trace file shows nothing until then; so registering opens trace_pipe
+ * once, which loads it. It stays loaded while it holds events, i.e. until
+ * trace_pipe has read them all. A later load (after that, or a failed
+ * one) starts at the hypervisor's current reader page: the descriptor
+ * trace_remote gets is turned so that its page 0 is that page.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/namei.h>
+#include <linux/ring_buffer.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_remote.h>
+#include <linux/trace_remote_event.h>
+#include <linux/tracefs.h>
+
+#include "hyptrace.h"
+#include "hyp_events.h"
+#include "last_boot.h"
+
+#define LB_REMOTE	"hypervisor_last_boot"
+
+/* One CPU as trace_remote sees it */
+struct lb_shadow {
+	struct rb_meta *meta;		/* what trace_remote reads */
+	const struct rb_meta *shared;	/* the hypervisor's */
+	const u64 *page_va;		/* the kernel's order: page_va[id] */
+	u32 nr_pages;
+	u32 base;			/* the hypervisor's id of the kernel's 0 */
+	u32 kept;			/* kernel ids below this hold events */
+	u64 total;			/* events on them */
+	u64 handed_back;		/* events on the pages swapped back */
+};
+
+static struct remote_event lb_events[HYP_NR_EVENTS];
+static struct hyptrace_last_boot *lb_remote;
+static struct lb_shadow *lb_shadows;		/* while loaded */
+static struct rb_trace_desc *lb_kernel_desc;	/* while loaded */
+static bool lb_attached;
+
+static const struct rb_data_page *shadow_page(const struct lb_shadow *s,
+					      u32 id)
+{
+	return (const struct rb_data_page *)(unsigned long)s->page_va[id];
+}
+
+static void lb_free(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; lb_shadows && cpu < lb_remote->nr_cpus; cpu++)
+		free_page((unsigned long)lb_shadows[cpu].meta);
+	kfree(lb_shadows);
+	lb_shadows = NULL;
+	kvfree(lb_kernel_desc);
+	lb_kernel_desc = NULL;
+}
+
+/*
+ * @cpu's entry of the descriptor for trace_remote: the hypervisor's pages
+ * turned so that its current reader page is 0, and a meta page of ours.
+ */
+static int lb_shadow_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
+{
+	const struct rb_desc_cpu *hyp = rb_desc_checked_entry(lb->desc, cpu);
+	struct rb_desc_cpu *e = rb_desc_checked_entry(lb_kernel_desc, cpu);
+	const struct hyptrace_lb_cpu *c = &lb->cpu[cpu];
+	struct lb_shadow *s = &lb_shadows[cpu];
+	u32 n = hyp->nr_page_va, id;
+
+	s->meta = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
+	if (!s->meta)
+		return -ENOMEM;
+	s->shared = hyptrace_meta(hyp);
+	s->nr_pages = n;
+	s->page_va = e->page_va;
+	s->base = READ_ONCE(s->shared->reader.id);
+	if (s->base >= max(c->kept, 1U)) {
+		pr_err_ratelimited("last boot: CPU %u's reader page is %u of the %u kept\n",
+				   cpu, s->base, c->kept);
+		return -EPROTO;
+	}
+	for (id = 0; id < n; id++)
+		e->page_va[id] = hyp->page_va[(s->base + id) % n];
+	e->meta_va = (unsigned long)s->meta;
+	s->kept = c->kept ? c->kept - s->base : 0;
+	for (id = 0; id < s->kept; id++)
+		s->total += hyptrace_page_events(shadow_page(s, id));
+
+	/* The kernel reads sizes from none of it but keeps them sane */
+	memcpy(s->meta, s->shared, sizeof(*s->meta));
+	s->meta->reader.id = 0;
+	s->meta->reader.read = 0;
+	s->meta->reader.lost_events = 0;
+	s->meta->entries = s->total;
+	s->meta->overrun = 0;
+	s->meta->read = 0;
+	s->meta->pages_touched = c->kept;
+	s->meta->pages_lost = c->pages_lost;
+	return 0;
+}
+
+static struct trace_buffer_desc *lb_load(unsigned long size, void *priv)
+{
+	struct hyptrace_last_boot *lb = priv;
+	unsigned int cpu;
+	int ret = -ENOMEM;
+
+	mutex_lock(&lb->lock);
+	if (lb->released) {
+		pr_info_ratelimited("last boot: released, nothing to read\n");
+		ret = -ENODEV;
+		goto out;
+	}
+	lb_kernel_desc = kvmemdup(lb->desc, lb->desc_len, GFP_KERNEL);
+	lb_shadows = kcalloc(lb->nr_cpus, sizeof(*lb_shadows), GFP_KERNEL);
+	if (!lb_kernel_desc || !lb_shadows)
+		goto out;
+	for (cpu = 0; cpu < lb->nr_cpus; cpu++) {
+		ret = lb_shadow_cpu(lb, cpu);
+		if (ret)
+			goto out;
+	}
+	lb->frontend_busy = true;
+	ret = 0;
+out:
+	if (ret)
+		lb_free();
+	mutex_unlock(&lb->lock);
+	return ret ? ERR_PTR(ret) : (struct trace_buffer_desc *)lb_kernel_desc;
+}
+
+static void lb_unload(struct trace_buffer_desc *desc, void *priv)
+{
+	struct hyptrace_last_boot *lb = priv;
+
+	mutex_lock(&lb->lock);
+	lb_free();
+	lb->frontend_busy = false;
+	mutex_unlock(&lb->lock);
+}
+
+static int lb_enable_tracing(bool enable, void *priv)
+{
+	if (!enable)
+		return 0;
+	pr_info_ratelimited("last boot: read-only, tracing_on stays 0\n");
+	return -EROFS;
+}
+
+/*
+ * trace_remote has read @cpu's reader page (kernel id old) and wants the
+ * next. Called under its per-CPU raw spinlock, interrupts off.
+ */
+static int lb_swap_reader_page(unsigned int cpu, void *priv)
+{
+	struct lb_shadow *s = &lb_shadows[cpu];
+	u32 old = s->meta->reader.id, hyp_old = (s->base + old) % s->nr_pages;
+	u64 done = hyptrace_page_events(shadow_page(s, old));
+	u32 id;
+	int ret;
+
+	if (old + 1 >= s->kept) {
+		ret = -ENODATA;
+	} else {
+		ret = hyptrace_call(HYPTRACE_CALL_TRACE_LAST_BOOT,
+				    HYPTRACE_LAST_BOOT_SWAP, cpu, 0, 0, NULL,
+				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+		id = READ_ONCE(s->shared->reader.id);
+		if (!ret && id == hyp_old + 1) {
+			s->handed_back += done;
+			s->meta->reader.id = old + 1;
+			s->meta->reader.lost_events = 0;
+			return 0;
+		}
+		if (!ret) {
+			pr_warn_ratelimited("last boot: CPU %u: SWAP gave page %u after %u: not taken\n",
+					    cpu, id, hyp_old);
+			ret = -EIO;
+		}
+	}
+	pr_warn_ratelimited("last boot: CPU %u: no page after %u of %u (%d): the rest is not shown\n",
+			    cpu, hyp_old, s->kept + s->base, ret);
+	/* What was read is all there is: the reader stops asking */
+	WRITE_ONCE(s->meta->entries, s->handed_back + done);
+	return ret;
+}
+
+/*
+ * echo > trace: the reader starts its count over, from the start of the
+ * page it holds, and nothing is dropped (read-only): the count says so.
+ */
+static int lb_reset(unsigned int cpu, void *priv)
+{
+	struct lb_shadow *s = &lb_shadows[cpu];
+
+	WRITE_ONCE(s->meta->entries, s->total - s->handed_back);
+	return 0;
+}
+
+static int lb_enable_event(unsigned short id, bool enable, void *priv)
+{
+	pr_info_ratelimited("last boot: read-only, its events cannot be turned on or off\n");
+	return -EROFS;
+}
+
+static int lb_init_tracefs(struct dentry *d, void *priv)
+{
+	struct hyptrace_last_boot *lb = priv;
+	struct dentry *per_cpu, *dir;
+	unsigned int cpu;
+	char name[16];
+	int ret = 0;
+
+	lb_attached = true;
+	if (!tracefs_create_file("trace_clock", 0440, d, NULL,
+				 &hyptrace_trace_clock_fops) ||
+	    !tracefs_create_file("release", 0640, d, lb,
+				 &hyptrace_lb_release_fops))
+		return -ENOMEM;
+	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), d);
+	if (IS_ERR(per_cpu))
+		return PTR_ERR(per_cpu);
+	for (cpu = 0; cpu < lb->nr_cpus && !ret; cpu++) {
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
+		if (IS_ERR(dir))	/* not a possible CPU */
+			continue;
+		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
+					 (void *)(unsigned long)cpu,
+					 &hyptrace_lb_raw_fops) ||
+		    !tracefs_create_file("stats", 0440, dir,
+					 (void *)(unsigned long)cpu,
+					 &hyptrace_lb_stats_fops))
+			ret = -ENOMEM;
+		dput(dir);
+	}
+	dput(per_cpu);
+	return ret;
+}
+
+static struct trace_remote_callbacks lb_callbacks = {
+	.init			= lb_init_tracefs,
+	.load_trace_buffer	= lb_load,
+	.unload_trace_buffer	= lb_unload,
+	.enable_tracing		= lb_enable_tracing,
+	.swap_reader_page	= lb_swap_reader_page,
+	.reset			= lb_reset,
+	.enable_event		= lb_enable_event,
+};
+
+static const char *const lb_trace_pipe[] = {
+	"/sys/kernel/tracing/remotes/" LB_REMOTE "/trace_pipe",
+	"/sys/kernel/debug/tracing/remotes/" LB_REMOTE "/trace_pipe",
+};
+
+/* Load it now, so that trace shows it at once (see the top) */
+static void lb_load_now(void)
+{
+	struct file *f = ERR_PTR(-ENOENT);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lb_trace_pipe) && IS_ERR(f); i++)
+		f = filp_open(lb_trace_pipe[i], O_RDONLY | O_NONBLOCK, 0);
+	if (IS_ERR(f)) {
+		pr_info("last boot: tracefs is not mounted (%ld); remotes/" LB_REMOTE "/trace shows it once trace_pipe has been opened\n",
+			PTR_ERR(f));
+		return;
+	}
+	filp_close(f, NULL);
+}
+
+int hyptrace_frontend_last_boot(struct hyptrace_last_boot *lb)
+{
+	int ret;
+
+	lb_remote = lb;
+	hyptrace_remote_events_fill(lb_events, 0);
+	ret = trace_remote_register(LB_REMOTE, &lb_callbacks, lb, lb_events,
+				    HYP_NR_EVENTS);
+	if (ret && !lb_attached) {
+		pr_err("cannot create remotes/" LB_REMOTE " in tracefs (%d)\n",
+		       ret);
+		return ret;
+	}
+	if (ret) {
+		/* As for the live remote: it keeps our callbacks */
+		pr_err("remotes/" LB_REMOTE " is incomplete (%d)\n", ret);
+		return 0;
+	}
+	lb_load_now();
+	pr_info("last boot: /sys/kernel/tracing/remotes/" LB_REMOTE "\n");
+	return 0;
+}
