@@ -71,7 +71,13 @@ Guest:
 Scripted mode (--cmd):
   --timeout SECS      hard limit for the whole run (default 600); exit 124
                       when it expires
-  A guest kernel panic, a hypervisor PANIC, a guest that stops before the
+  --reboots N         let the machine warm-reset up to N times (a guest
+                      panic, with panic=1, or a reboot): QEMU keeps RAM
+                      and boots again, the hypervisor finds the last
+                      boot's trace, and COMMAND runs on every boot; one
+                      reset more ends the run with exit 125 (default 0:
+                      the first reset ends QEMU)
+  A guest kernel panic (beyond --reboots), a hypervisor PANIC, a guest that stops before the
   command finished, or (--uboot) U-Boot not booting the disk ends the run
   with exit 125 and a one-line reason.
 Environment:
@@ -118,6 +124,7 @@ opt_carveout=
 opt_cmd=
 opt_cmd_set=0
 opt_timeout=600
+opt_reboots=0
 opt_log=
 opt_quiet=0
 opt_adds=()
@@ -174,6 +181,7 @@ parse_args() {
 		--add) need_arg "$1" $#; opt_adds+=("$2"); shift ;;
 		--cmd) need_arg "$1" $#; opt_cmd=$2; opt_cmd_set=1; shift ;;
 		--timeout) need_arg "$1" $#; opt_timeout=$2; shift ;;
+		--reboots) need_arg "$1" $#; opt_reboots=$2; shift ;;
 		--log) need_arg "$1" $#; opt_log=$2; shift ;;
 		--quiet) opt_quiet=1 ;;
 		-h|--help) usage; exit 0 ;;
@@ -184,6 +192,7 @@ parse_args() {
 	done
 
 	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
+	[[ $opt_reboots =~ ^[0-9]+$ ]] || die "--reboots wants a number, not '$opt_reboots'"
 	[[ $opt_gic =~ ^[23]$ ]] || die "--gic wants 2 or 3, not '$opt_gic'"
 	[ "$opt_gic" = 3 ] || [ "$opt_smp" -le 8 ] ||
 		die "--gic 2: a GICv2 serves at most 8 CPUs, not --smp $opt_smp"
@@ -442,8 +451,13 @@ qemu_command() {
 
 	append="console=ttyAMA0 earlycon"
 	# Scripted runs must end: a guest panic resets at once, and with
-	# -no-reboot a reset ends QEMU.
-	[ "$opt_cmd_set" = 1 ] && append+=" panic=-1"
+	# -no-reboot a reset ends QEMU. With --reboots the resets that are
+	# allowed boot again, a second after the panic as a board would.
+	if [ "$opt_cmd_set" = 1 ] && [ "$opt_reboots" = 0 ]; then
+		append+=" panic=-1"
+	elif [ "$opt_cmd_set" = 1 ]; then
+		append+=" panic=1"
+	fi
 	[ -n "$opt_carveout" ] && append+=" hyptrace.carveout=$opt_carveout"
 	append+=$opt_append
 
@@ -471,7 +485,7 @@ qemu_command() {
 		fi
 		qemu_cmd+=(-initrd "$run_dir/initramfs.cpio.gz" -append "$append")
 	fi
-	[ "$opt_cmd_set" = 1 ] && qemu_cmd+=(-no-reboot)
+	[ "$opt_cmd_set" = 1 ] && [ "$opt_reboots" = 0 ] && qemu_cmd+=(-no-reboot)
 	qemu_cmd+=("${opt_qemu_extra[@]+"${opt_qemu_extra[@]}"}")
 	return 0
 }
@@ -495,7 +509,9 @@ run_interactive() {
 # Copy the console from QEMU to the log and (unless --quiet) to stdout, and
 # note the first sign of a panic. After a panic, give QEMU a few seconds to
 # finish on its own (the hypervisor dumps registers and powers off, the
-# guest resets), then stop it: a panic must never turn into a hang.
+# guest resets), then stop it: a panic must never turn into a hang. With
+# --reboots N, the first N guest panics and resets are part of the run; the
+# reset after them ends it.
 #
 # With --uboot, until U-Boot starts the kernel, also note U-Boot giving up
 # (the boot script's FAILED line, U-Boot's "SCRIPT FAILED", or its prompt)
@@ -505,6 +521,7 @@ run_interactive() {
 watch_console() {
 	local log=$1 panic_file=$2 uboot_file=$3
 	local line rc reason in_uboot=$opt_uboot partial='' prev='' killer=
+	local resets=0 panics=0
 	local wait_line=()
 
 	[ "$in_uboot" = 0 ] || wait_line=(-t 2)
@@ -548,10 +565,17 @@ watch_console() {
 		fi
 		if [ -z "$killer" ]; then
 			case $line in
-			*"hyptrace: PANIC"*|*"Kernel panic"*)
-				printf '%s\n' "$line" >"$panic_file"
-				(sleep 5; kill "$qemu_pid" 2>/dev/null) &
-				killer=$!
+			*"Kernel panic"*)
+				panics=$((panics + 1))
+				[ "$panics" -le "$opt_reboots" ] || stop_on_panic "$line"
+				;;
+			*"hyptrace: PANIC"*)
+				stop_on_panic "$line" ;;
+			*"hyptrace: SYSTEM_RESET from CPU"*)
+				# Without --reboots, -no-reboot ends QEMU
+				resets=$((resets + 1))
+				[ "$opt_reboots" = 0 ] || [ "$resets" -le "$opt_reboots" ] ||
+					stop_on_panic "reset $resets, more than --reboots $opt_reboots: $line"
 				;;
 			esac
 		fi
@@ -559,6 +583,13 @@ watch_console() {
 		[ "$rc" = 0 ] || break
 	done
 	return 0
+}
+
+# stop_on_panic LINE (in watch_console): note it, end QEMU in 5 seconds.
+stop_on_panic() {
+	printf '%s\n' "$1" >"$panic_file"
+	(sleep 5; kill "$qemu_pid" 2>/dev/null) &
+	killer=$!
 }
 
 # uboot_gave_up FILE REASON: note why, and end QEMU.

@@ -48,14 +48,11 @@ bool canary_intact(u64 *bad_addr)
 
 /*
  * 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over
- * the bytes of [__hyp_start, __rodata_end) in address order. Both ends are
- * page aligned, so the bytes are fetched eight at a time and taken lowest
- * address first, which on a little-endian CPU is the byte-wise sum.
+ * the bytes of [@p, @end), fetched eight at a time and taken lowest address
+ * first, which on a little-endian CPU is the byte-wise sum.
  */
-u64 image_sum(u64 *len)
+u64 fnv1a_words(const u64 *p, const u64 *end)
 {
-	const u64 *p = (const u64 *)__hyp_start;
-	const u64 *end = (const u64 *)__rodata_end;
 	u64 sum = 0xcbf29ce484222325UL;
 	unsigned int i;
 	u64 w;
@@ -67,6 +64,13 @@ u64 image_sum(u64 *len)
 			sum *= 0x100000001b3UL;
 		}
 	}
-	*len = (u64)__rodata_end - (u64)__hyp_start;
 	return sum;
+}
+
+/* FNV-1a over [__hyp_start, __rodata_end): both ends are page aligned */
+u64 image_sum(u64 *len)
+{
+	*len = (u64)__rodata_end - (u64)__hyp_start;
+	return fnv1a_words((const u64 *)__hyp_start,
+			   (const u64 *)__rodata_end);
 }

@@ -20,13 +20,13 @@
 #include "print.h"
 
 static u64 mem_top;		/* first free byte */
-static u64 mem_end;		/* end of the hypervisor's region */
+static u64 mem_end;		/* the persistent record (trace_persist.c) */
 
 /* MMU off, boot CPU: before anything is allocated */
 void hyp_mem_init(void)
 {
 	mem_top = ALIGN_UP((u64)__hyp_end, SZ_4K);
-	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE;
+	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE - HYP_PERSIST_SIZE;
 }
 
 u64 hyp_mem_mark(void)

@@ -11,6 +11,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
+#include "trace_persist.h"
 #include "../shared/smccc.h"
 
 static bool is_psci_fid(u32 fid)
@@ -253,13 +254,17 @@ static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)
 			     (u64)hyp_resume_entry, cpu->idx);
 }
 
-/* SYSTEM_OFF and SYSTEM_RESET: report on our memory before it goes away */
+/*
+ * SYSTEM_OFF and SYSTEM_RESET: report on our memory before it goes away, and
+ * leave the trace in RAM for the next boot (last_boot.c) if RAM stays.
+ */
 static void report_shutdown(u32 fid)
 {
 	const char *what = fid == PSCI_0_2_FN_SYSTEM_OFF ? "SYSTEM_OFF" :
 							   "SYSTEM_RESET";
 	u64 bad;
 
+	trace_persist_clean();
 	if (canary_intact(&bad))
 		hyp_info("%s from CPU %u, memory canary intact\n", what,
 			 this_cpu()->idx);

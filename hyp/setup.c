@@ -14,6 +14,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trace.h"
+#include "trace_persist.h"
 #include "../shared/hyptrace_abi.h"
 
 struct hyp_layout hyp_layout;
@@ -112,6 +113,8 @@ static void boot_cpu_finish(void)
 
 	print_enable_locking();
 	canary_fill();
+	/* Before anything is loaded over the last boot's pages */
+	last_boot_find();
 	early_capture_start();
 	dt_prepare_for_linux(loader_fdt);
 

@@ -12,6 +12,7 @@
  */
 #include "spinlock.h"
 #include "trace.h"
+#include "trace_persist.h"
 #include "../shared/hyptrace_abi.h"
 #include "../shared/trace_desc.h"
 
@@ -126,9 +127,25 @@ static void trace_free_pages(void)
 }
 
 /*
- * Carve-out layout while loaded: the descriptor, then per CPU one meta page
- * followed by its data pages.
+ * Where in the carve-out a buffer of @bytes goes: at its start, unless the
+ * last boot's pages (last_boot.c) are kept there, then in the room before or
+ * after them. 0 if it does not fit.
  */
+static u64 trace_place(u64 bytes)
+{
+	const struct hyp_layout *l = &hyp_layout;
+	u64 base = l->carveout_base, end = base + l->carveout_size;
+	u64 kept_base, kept_end;
+
+	if (!last_boot_span(&kept_base, &kept_end))
+		return bytes <= end - base ? base : 0;
+	if (bytes <= kept_base - base)
+		return base;
+	if (bytes <= end - kept_end)
+		return kept_end;
+	return 0;
+}
+
 /* Under trace_lock: HYPTRACE_LOAD_ADOPT finds the early buffer waiting */
 static bool trace_adopt(u64 *res)
 {
@@ -146,7 +163,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	const struct hyp_layout *l = &hyp_layout;
 	struct rb_cpu *cpus[HYP_MAX_CPUS];
 	struct rb_trace_desc *desc;
-	u64 nr_pages, desc_size, desc_room;
+	u64 nr_pages, desc_size, desc_room, base;
 	void **page_addr;
 	unsigned int i;
 	u8 *meta;
@@ -177,8 +194,13 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	if (size > l->carveout_size)
 		goto out;
 	nr_pages = rb_nr_data_pages(size, RB_PAGE_CAPACITY);
-	if (rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) * RB_PAGE_SIZE >
-	    l->carveout_size)
+	/*
+	 * Carve-out layout while loaded: the descriptor, then per CPU one
+	 * meta page followed by its data pages.
+	 */
+	base = trace_place(rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) *
+			   RB_PAGE_SIZE);
+	if (!base)
 		goto out;
 	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
 	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
@@ -187,8 +209,8 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 		ret = HYPTRACE_RET_NO_MEMORY;
 		goto out_free;
 	}
-	desc = (struct rb_trace_desc *)l->carveout_base;
-	meta = (u8 *)l->carveout_base + desc_room;
+	desc = (struct rb_trace_desc *)base;
+	meta = (u8 *)base + desc_room;
 	for (i = 0; i < l->nr_cpus; i++) {
 		if (trace_init_cpu(i, meta, nr_pages,
 				   flags & HYPTRACE_LOAD_NO_OVERWRITE ?
@@ -207,6 +229,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	/* The address array was only for rb_init(): keep the bookkeeping */
 	hyp_mem_free_to((u64)page_addr);
 	trace_loaded = true;
+	trace_persist_set(base, base + desc_room, nr_pages);
 	trace_clock_unbind();
 	res[0] = (u64)desc;
 	res[1] = desc_size;
@@ -234,6 +257,7 @@ s64 trace_unload(void)
 		trace_on = false;
 		trace_publish_events();
 		trace_free_pages();
+		trace_persist_clear();
 		early_state = HYPTRACE_EARLY_NONE;
 		early_unaligned = false;
 		ret = HYPTRACE_RET_SUCCESS;
@@ -267,6 +291,18 @@ s64 trace_enable(u64 enable)
 out:
 	spin_unlock(&trace_lock);
 	return ret;
+}
+
+/*
+ * The last boot's pages were released: if nothing has been loaded since,
+ * the persistent record still names them.
+ */
+void trace_persist_release(void)
+{
+	spin_lock(&trace_lock);
+	if (!trace_loaded)
+		trace_persist_clear();
+	spin_unlock(&trace_lock);
 }
 
 /* Run @op on CPU @cpu's writer, if there is a loaded one. */

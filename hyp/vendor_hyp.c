@@ -6,6 +6,7 @@
  */
 #include "hyp.h"
 #include "trace.h"
+#include "trace_persist.h"
 #include "trap.h"
 #include "../shared/hyptrace_abi.h"
 
@@ -68,6 +69,13 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		break;
 	case HYPTRACE_CALL_TRACE_EARLY:
 		trace_early_query(&r[1]);
+		ret = HYPTRACE_RET_SUCCESS;
+		break;
+	case HYPTRACE_CALL_TRACE_LAST_BOOT:
+		ret = last_boot_call(r[1], r[2], &r[1]);
+		break;
+	case HYPTRACE_CALL_HOST_PANIC:
+		trace_persist_clean();
 		ret = HYPTRACE_RET_SUCCESS;
 		break;
 	case HYPTRACE_CALL_IMAGE_SUM:

@@ -14,9 +14,12 @@
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
 /*
  * Reserved for the hypervisor: its image, then its private memory
- * (hyp_mem.c). Stage 2 hides all of it from the host.
+ * (hyp_mem.c), and in its last page the record of the loaded trace buffer
+ * that the next boot reads (trace_persist.c). Stage 2 hides all of it from
+ * the host.
  */
 #define HYP_REGION_SIZE		(1UL << HYP_REGION_SHIFT)
+#define HYP_PERSIST_SIZE	SZ_4K
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
 #define HYP_MAX_MEM_RANGES	8
 
@@ -138,5 +141,6 @@ void canary_fill(void);
 void canary_fill_range(u64 start, u64 end);
 bool canary_intact(u64 *bad_addr);
 u64 image_sum(u64 *len);
+u64 fnv1a_words(const u64 *p, const u64 *end);
 
 #endif /* HYP_HYP_H */

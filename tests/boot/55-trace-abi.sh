@@ -27,6 +27,12 @@ unload_unloaded|fid=0xc6000003|-6
 load_zero|fid=0xc6000002 a1=0|-3
 load_bad_flags|fid=0xc6000002 a1=8192 a2=4|-3
 early_none|fid=0xc600000d|0
+last_boot_cold|fid=0xc600000e a1=0|0
+last_boot_swap_none|fid=0xc600000e a1=1 a2=0|-6
+last_boot_swap_cpu4|fid=0xc600000e a1=1 a2=4|-3
+last_boot_release_none|fid=0xc600000e a1=2|-6
+last_boot_bad_op|fid=0xc600000e a1=3|-3
+host_panic|fid=0xc600000f|0
 load_adopt_nothing_zero|fid=0xc6000002 a1=0 a2=2|-3
 load_huge|fid=0xc6000002 a1=0xffffffffffffffff|-4
 load_carveout|fid=0xc6000002 a1=0x2000000|-4
@@ -110,6 +116,9 @@ expect_line "OF: reserved mem: .* $node" "the carve-out QUERY reports"
 want=$(printf '0x%x' $(($(abi_define ABI_MAJOR) << 48 | $(abi_define ABI_MINOR) << 32 |
 			NR_EVENTS << 16 | 4 << 8 | 12)))
 [ "$(field query a3)" = "$want" ] || fail "QUERY x3 $(field query a3), want $want"
+# A cold boot has no last boot: QUERY answers descriptor 0, size 0
+[ "$(field last_boot_cold a1),$(field last_boot_cold a2)" = 0x0,0x0 ] ||
+	fail "LAST_BOOT QUERY on a cold boot answered $(field last_boot_cold a1),$(field last_boot_cold a2), want 0x0,0x0"
 # QEMU's CPU N has MPIDR N (Aff0), and its /cpus lists them in that order.
 [ "$(field mpidr_0 a1)" = 0x0 ] || fail "CPU_MPIDR(0) answered $(field mpidr_0 a1), want 0x0"
 [ "$(field mpidr_3 a1)" = 0x3 ] || fail "CPU_MPIDR(3) answered $(field mpidr_3 a1), want 0x3"

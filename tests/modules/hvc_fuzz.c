@@ -203,6 +203,7 @@ static bool disturbs(u64 fid)
 	case HYPTRACE_CALL_TRACE_RESET:
 	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
 	case HYPTRACE_CALL_TRACE_HIDE_COUNTERS:
+	case HYPTRACE_CALL_TRACE_LAST_BOOT:	/* RELEASE */
 		return true;
 	}
 	return false;
@@ -224,6 +225,9 @@ static void invalidate(struct fuzz_cpu *f, u64 fid, u64 *x)
 	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
 		x[2] = 2 + (rnd(f) >> 1);
 		break;
+	case HYPTRACE_CALL_TRACE_LAST_BOOT:
+		x[1] = HYPTRACE_LAST_BOOT_RELEASE + 1 + (rnd(f) >> 1);
+		break;
 	}
 }
 
@@ -236,6 +240,7 @@ static bool documented(u64 fid, long ret)
 	case HYPTRACE_CALL_TRACE_WRITE_EVENT:
 	case HYPTRACE_CALL_IMAGE_SUM:
 	case HYPTRACE_CALL_TRACE_EARLY:
+	case HYPTRACE_CALL_HOST_PANIC:
 		return ret == HYPTRACE_RET_SUCCESS;
 	case HYPTRACE_CALL_CPU_MPIDR:
 	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
@@ -415,8 +420,10 @@ static int __init hvc_fuzz_init(void)
 	}
 	hyp_cpus = res.a2;
 	have_sum = hostile_image_sum(&sum_before, &bad);
-	/* IMAGE_SUM came with 1.3, TRACE_EARLY with 1.4 */
-	if ((res.a1 & 0xffff) >= 4)
+	/* IMAGE_SUM came with 1.3, TRACE_EARLY 1.4, HOST_PANIC 1.5 */
+	if ((res.a1 & 0xffff) >= 5)
+		max_func = HYPTRACE_CALL_HOST_PANIC & SMCCC_FUNC_MASK;
+	else if ((res.a1 & 0xffff) >= 4)
 		max_func = HYPTRACE_CALL_TRACE_EARLY & SMCCC_FUNC_MASK;
 	else
 		max_func = (have_sum ? HYPTRACE_CALL_IMAGE_SUM :

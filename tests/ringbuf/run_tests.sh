@@ -50,6 +50,7 @@ if [ $rc -ne 0 ]; then
 fi
 
 run format "$BUILD/format_test"
+run "page check" "$BUILD/page_check_test"
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 	run "concurrency TSan overwrite" "$BUILD/concurrency_tsan" "$EVENTS" 2 16
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
