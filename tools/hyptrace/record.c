@@ -41,6 +41,7 @@ struct rec_opts {
 	unsigned long buffer_kb;
 	bool no_overwrite;
 	bool keep;
+	bool last_boot;
 	bool cpus_given;
 	bool cpu[REC_MAX_CPUS];
 	char **host;
@@ -84,6 +85,13 @@ DEBUGFS_HYP " on a kernel without trace_remote.\n"
 "                   already running; its size, overwrite mode and events\n"
 "                   stay as they are (-e adds events; not with -b or\n"
 "                   --no-overwrite)\n"
+"  --last-boot      record the previous boot's trace instead, the one the\n"
+"                   hypervisor kept across a warm reset (a panic with\n"
+"                   panic=N, a watchdog, a reboot) from " TRACEFS_HYP_LAST_BOOT "\n"
+"                   (or " DEBUGFS_HYP_LAST_BOOT "): every kept page\n"
+"                   of every CPU, then it stops by itself; tracing is not\n"
+"                   touched (only -o and -C go with it). Fails if there\n"
+"                   is no last boot (a cold boot, or its pages released)\n"
 "  -C CPU           record only this CPU; repeatable; default: every CPU\n"
 "  -k SYSTEM[:EVENT]  also record the host kernel's events (e.g. sched,\n"
 "                   irq:irq_handler_entry) into FILE's -host twin\n"
@@ -119,6 +127,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-overwrite", no_argument, NULL, 'W' },
 		{ "keep", no_argument, NULL, 'K' },
+		{ "last-boot", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int cpu;
@@ -160,6 +169,9 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 		case 'K':
 			o->keep = true;
 			break;
+		case 'L':
+			o->last_boot = true;
+			break;
 		case 'C':
 			if (parse_cpu(optarg, &cpu)) {
 				ht_err(SUB, "-C wants a CPU number, not '%s'",
@@ -186,6 +198,12 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 	}
 	if (optind < argc)
 		o->command = argv + optind;
+	if (o->last_boot && (o->keep || o->buffer_kb || o->no_overwrite ||
+			     o->nr_events || o->nr_host || o->net_to ||
+			     o->command)) {
+		ht_err(SUB, "--last-boot records what the last boot left: only -o and -C go with it");
+		return -1;
+	}
 	return 0;
 }
 
@@ -489,6 +507,52 @@ static int finish(struct rec_source *src)
 	return ret;
 }
 
+/*
+ * --last-boot: the previous boot's kept pages, read-only. Its raw files
+ * hand out every kept page and then say EAGAIN: drain until a round brings
+ * nothing, write the trace.dat. Tracing is not touched.
+ */
+static int record_last_boot(const struct rec_opts *o)
+{
+	struct rec_source src = { .what = "hypervisor, last boot" };
+	uint64_t before;
+	char err[512];
+	int ret = HT_EXIT_FAIL;
+
+	src.dir = tfs_last_boot_dir();
+	if (!src.dir) {
+		ht_err(SUB, "no last boot: neither %s nor %s (a cold boot, its pages released, or a hypervisor or hyptrace.ko before ABI 1.5)",
+		       TRACEFS_HYP_LAST_BOOT, DEBUGFS_HYP_LAST_BOOT);
+		return HT_EXIT_FAIL;
+	}
+	/* The remote's events are under its own name, the fallback's not */
+	src.system = tfs_exists(src.dir, "events/hypervisor_last_boot") ?
+		     "hypervisor_last_boot" : "hypervisor";
+	src.output = strdup(o->output);
+	src.page_size = sysconf(_SC_PAGESIZE);
+	if (!src.output || pick_cpus(&src, o))
+		return HT_EXIT_FAIL;
+	if (rec_open(&src, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
+		goto out;
+	}
+	do {
+		before = total_pages(&src);
+		if (rec_drain(&src, err, sizeof(err))) {
+			ht_err(SUB, "%s", err);
+			goto out;
+		}
+	} while (total_pages(&src) != before);
+	if (finish(&src))
+		goto out;
+	progress(&src, 1, true);
+	summary(&src, true);
+	ret = HT_EXIT_OK;
+out:
+	rec_close(&src, false);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct rec_source srcs[2] = {
@@ -504,6 +568,8 @@ int cmd_record(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o))
 		return HT_EXIT_USAGE;
+	if (o.last_boot)
+		return record_last_boot(&o);
 	srcs[0].dir = tfs_hyp_dir();
 	if (!srcs[0].dir) {
 		ht_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",

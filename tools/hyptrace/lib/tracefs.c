@@ -131,3 +131,12 @@ const char *tfs_hyp_dir(void)
 		return DEBUGFS_HYP;
 	return NULL;
 }
+
+const char *tfs_last_boot_dir(void)
+{
+	if (tfs_exists(TRACEFS_HYP_LAST_BOOT, "trace_clock"))
+		return TRACEFS_HYP_LAST_BOOT;
+	if (tfs_exists(DEBUGFS_HYP_LAST_BOOT, "trace_clock"))
+		return DEBUGFS_HYP_LAST_BOOT;
+	return NULL;
+}

@@ -12,6 +12,9 @@
 #define TRACEFS_HYP_REMOTE	TRACEFS_ROOT "/remotes/hypervisor"
 /* The same files, where the kernel has no trace_remote (hyptrace.ko) */
 #define DEBUGFS_HYP		"/sys/kernel/debug/hyptrace"
+/* The previous boot's buffer, read-only, after a warm reset (ABI 1.5) */
+#define TRACEFS_HYP_LAST_BOOT	TRACEFS_ROOT "/remotes/hypervisor_last_boot"
+#define DEBUGFS_HYP_LAST_BOOT	DEBUGFS_HYP "/last_boot"
 
 /* One tracefs file's text, read whole. */
 struct tfs_text {
@@ -39,5 +42,7 @@ int tfs_exists(const char *dir, const char *file);
  * copy in debugfs; NULL when neither is there.
  */
 const char *tfs_hyp_dir(void);
+/* The last boot's directory, or NULL if there is no last boot */
+const char *tfs_last_boot_dir(void);
 
 #endif /* HYPTRACE_TOOLS_TRACEFS_H */
