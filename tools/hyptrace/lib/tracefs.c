@@ -132,11 +132,27 @@ const char *tfs_hyp_dir(void)
 	return NULL;
 }
 
+/* @dir holds a last boot not given back: its release file reads 0 */
+static int last_boot_kept(const char *dir)
+{
+	struct tfs_text t;
+	char err[256];
+	int kept;
+
+	if (!tfs_exists(dir, "trace_clock") ||
+	    tfs_read(dir, "release", &t, err, sizeof(err)))
+		return 0;
+	kept = t.len && t.text[0] == '0';
+	free(t.text);
+	return kept;
+}
+
 const char *tfs_last_boot_dir(void)
 {
-	if (tfs_exists(TRACEFS_HYP_LAST_BOOT, "trace_clock"))
+	/* The directories stay after a release: trace_remote keeps them */
+	if (last_boot_kept(TRACEFS_HYP_LAST_BOOT))
 		return TRACEFS_HYP_LAST_BOOT;
-	if (tfs_exists(DEBUGFS_HYP_LAST_BOOT, "trace_clock"))
+	if (last_boot_kept(DEBUGFS_HYP_LAST_BOOT))
 		return DEBUGFS_HYP_LAST_BOOT;
 	return NULL;
 }
