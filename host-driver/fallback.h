@@ -5,6 +5,7 @@
  *   fallback.c		the debugfs tree, the control files, load and unload
  *   fallback_events.c	events/: enable, id, format, header_page, ...
  *   fallback_read.c	the pages the module keeps, trace and trace_pipe
+ *   last_boot_fallback.c	the last boot's, read-only, in last_boot/
  */
 #ifndef HYPTRACE_HOST_FALLBACK_H
 #define HYPTRACE_HOST_FALLBACK_H
@@ -49,6 +50,7 @@ ssize_t fb_trace_write(struct file *file, const char __user *ubuf,
 
 /* fallback_events.c */
 int fb_events_create(struct hyptrace *ht, struct dentry *root);
+int fb_events_create_ro(struct dentry *root);	/* no enable files */
 
 /* fallback_read.c */
 extern const struct file_operations fb_trace_fops;	/* i_private: cpu */

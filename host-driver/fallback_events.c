@@ -181,17 +181,19 @@ static int header_event_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(header_event);
 
 
-int fb_events_create(struct hyptrace *ht, struct dentry *root)
+/*
+ * events/ under @root: with @enables the enable files, which turn the
+ * hypervisor's events on and off; without, only what readers need (the
+ * last boot's, read-only).
+ */
+static int events_tree(struct dentry *root, bool enables)
 {
 	struct dentry *events, *system, *dir;
 	size_t i;
 
-	/* On from the hypervisor's boot (main.c, disable_events()) */
-	for (i = 0; i < hyptrace_nr_events; i++)
-		fb_enabled[hyptrace_events[i].id - 1] =
-			!!(ht->early_events & BIT_ULL(hyptrace_events[i].id));
 	events = debugfs_create_dir("events", root);
-	fb_file("enable", 0640, events, NULL, &all_enable_fops);
+	if (enables)
+		fb_file("enable", 0640, events, NULL, &all_enable_fops);
 	fb_file("header_page", 0440, events, NULL, &header_page_fops);
 	fb_file("header_event", 0440, events, NULL, &header_event_fops);
 	/* One system, named after the remote, as trace_remote makes it */
@@ -201,9 +203,26 @@ int fb_events_create(struct hyptrace *ht, struct dentry *root)
 		void *ev = (void *)&hyptrace_events[i];
 
 		dir = debugfs_create_dir(hyptrace_events[i].name, system);
-		fb_file("enable", 0640, dir, ev, &event_enable_fops);
+		if (enables)
+			fb_file("enable", 0640, dir, ev, &event_enable_fops);
 		fb_file("id", 0440, dir, ev, &event_id_fops);
 		fb_file("format", 0440, dir, ev, &event_format_fops);
 	}
 	return IS_ERR(system) ? PTR_ERR(system) : 0;
+}
+
+int fb_events_create(struct hyptrace *ht, struct dentry *root)
+{
+	size_t i;
+
+	/* On from the hypervisor's boot (main.c, disable_events()) */
+	for (i = 0; i < hyptrace_nr_events; i++)
+		fb_enabled[hyptrace_events[i].id - 1] =
+			!!(ht->early_events & BIT_ULL(hyptrace_events[i].id));
+	return events_tree(root, true);
+}
+
+int fb_events_create_ro(struct dentry *root)
+{
+	return events_tree(root, false);
 }

@@ -396,7 +396,7 @@ static ssize_t lb_release_write(struct file *file, const char __user *ubuf,
 	if (lb->released) {
 		ret = 0;
 	} else if (lb->raw_open || lb->frontend_busy) {
-		pr_info_ratelimited("last boot: still being read (trace_pipe_raw open, or trace_pipe not read to its end): not released\n");
+		pr_info_ratelimited("last boot: still being read (one of its files is open, or trace_pipe has not read it to the end): not released\n");
 		ret = -EBUSY;
 	} else {
 		ret = hyptrace_call(HYPTRACE_CALL_TRACE_LAST_BOOT,

@@ -26,6 +26,9 @@
 #		("last boot: K pages kept, 2 dropped"), keeps the rest, and
 #		nothing crashes. CPU 1 shows fewer events, still in order; the
 #		other CPUs all of theirs.
+#   fallback	clean, on Debian's stock kernel without trace_remote (as
+#		66-stock-tracing boots it): the same from the module's own
+#		read-only files in /sys/kernel/debug/hyptrace/last_boot/.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -36,11 +39,11 @@ N=300		# selftest events per CPU: several pages each, so SWAP is used
 HOST_PANIC=0xc600000f	# HYPTRACE_CALL_HOST_PANIC, HYPTRACE_CALL(15)
 SYSTEM_RESET=0x84000009
 
-# guest_script SCRIBBLE(0|1)
+# guest_script SCRIBBLE(0|1) LAST_BOOT_DIR
 guest_script() {
 	cat <<EOF
-LB=/sys/kernel/tracing/remotes/hypervisor_last_boot
-LIVE=/sys/kernel/tracing/remotes/hypervisor
+LB=$2
+LIVE=\$(hyptrace-dir) || exit 1
 if [ ! -d \$LB ]; then
 	echo "@boot=1"
 	echo "@first_lb_lines=\$(dmesg | grep -c 'hyptrace: last boot')"
@@ -81,7 +84,7 @@ p=\$!
 sleep 5
 kill \$p
 wait \$p 2> /dev/null
-echo "@after_pipe=\$(cat buffer_size_kb)"
+echo "@after_pipe=\$(cat buffer_size_kb 2> /dev/null || echo 'no file')"
 echo 1 > release
 echo "@release_rc=\$?"
 echo "@released=\$(cat release)"
@@ -101,11 +104,15 @@ done
 EOF
 }
 
-# run_case NAME SCRIBBLE: boot twice, bring the files out, check the
-# second boot's own part of the console.
+REMOTE_LB=/sys/kernel/tracing/remotes/hypervisor_last_boot
+FALLBACK_LB=/sys/kernel/debug/hyptrace/last_boot
+
+# run_case NAME SCRIBBLE LAST_BOOT_DIR [qemu-run.sh options]: boot twice,
+# bring the files out, check the second boot's own part of the console.
 run_case() {
-	local name=$1 scribble=$2 f
-	boot "$name" --reboots 1 --add "$WE" --cmd "$(guest_script "$scribble")"
+	local name=$1 scribble=$2 lbdir=$3 f
+	shift 3
+	boot "$name" --reboots 1 --add "$WE" "$@" --cmd "$(guest_script "$scribble" "$lbdir")"
 	expect_ok
 	expect_line '^@boot=1' "a first boot"
 	expect_line '^@boot=2' "a second boot after the panic"
@@ -134,7 +141,7 @@ ids() {
 		$2 == "[00" c "]" && $4 == "selftest:" {sub("id=", "", $5); print $5}' "$2"
 }
 
-# check_common: what both cases must show
+# check_common DIR remote|fallback: what every case must show
 check_common() {
 	local d=$1 f
 	[ "$(value tracing_on)" = 0 ] || fail "last boot's tracing_on reads $(value tracing_on)"
@@ -144,7 +151,8 @@ check_common() {
 	[ "$(value tracing_on_after)" = 0 ] || fail "tracing_on reads $(value tracing_on_after) after the write"
 	[ "$(value trace_again)" = same ] || fail "reading trace twice gave two texts (it consumed?)"
 	[ "$(value rec_rc)" = 0 ] || fail "hyptrace record --last-boot exited $(value rec_rc)"
-	grep -aq '^@after_pipe=.*(unloaded)' "$BOOT_LOG" ||
+	# trace_remote keeps a buffer loaded until trace_pipe has read it all
+	[ "$2" != remote ] || grep -aq '^@after_pipe=.*(unloaded)' "$BOOT_LOG" ||
 		fail "trace_pipe read to the end did not unload it: $(grep -a '^@after_pipe' "$BOOT_LOG")"
 	[ "$(value release_rc)" = 0 ] && [ "$(value released)" = 1 ] ||
 		fail "release: rc $(value release_rc), reads $(value released)"
@@ -187,8 +195,8 @@ check_ids() {
 }
 
 # --- clean: everything, then the panic and the reset last ---
-run_case clean 0
-check_common "$dir"
+run_case clean 0 "$REMOTE_LB"
+check_common "$dir" remote
 for c in 0 1 2 3; do check_ids "$c" $((c * 100000 + 1)) "$N"; done
 expect_line '^@dmesg last boot: [0-9]+ pages kept, 0 dropped' "the module's last-boot line"
 kept=$(sed -n 's/^@dmesg last boot: \([0-9]*\) pages kept.*/\1/p' "$BOOT_LOG" | head -n 1)
@@ -203,10 +211,10 @@ last_selftest=$(grep -n 'selftest:' "$dir/report.txt" | tail -n 1 | cut -d: -f1)
 clean_summary="$((4 * N)) selftest events on 4 CPUs in order in trace, trace_pipe and trace-cmd report, then HOST_PANIC and SYSTEM_RESET; $kept pages kept"
 
 # --- scribbled: two pages of CPU 1 dropped, the rest kept ---
-run_case scribbled 1
+run_case scribbled 1 "$REMOTE_LB"
 grep -aq '^@scribble_rc=0' "$TEST_LOGS/$TEST_NAME-scribbled.log" ||
 	fail "lastboot_scribble.ko failed: $(grep -a 'lastboot_scribble' "$TEST_LOGS/$TEST_NAME-scribbled.log" | tail -n 1)"
-check_common "$dir"
+check_common "$dir" remote
 expect_line '^@dmesg last boot: [0-9]+ pages kept, 2 dropped' "2 pages dropped"
 for c in 0 2 3; do check_ids "$c" $((c * 100000 + 1)) "$N"; done
 n1=$(wc -l <"$dir/ids-1.report")
@@ -214,4 +222,22 @@ n1=$(wc -l <"$dir/ids-1.report")
 last1=$(tail -n 1 "$dir/ids-1.report")
 [ "$last1" = $((100000 + N)) ] || fail "CPU 1's newest event $last1 is gone, want $((100000 + N))"
 
-pass "$clean_summary; scribbled: 2 pages dropped, CPU 1 kept $n1 of $N in order, the others all"
+scribbled_summary="scribbled: 2 pages dropped, CPU 1 kept $n1 of $N in order, the others all"
+
+# --- fallback: Debian's stock kernel, without trace_remote, as 66 boots it ---
+suite=trixie-backports
+vmlinuz=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" "$suite" \
+	2>"$TEST_LOGS/$TEST_NAME-fetch.log" | tail -n 1) || true
+[ -f "$vmlinuz" ] ||
+	fail "$suite: scripts/fetch-stock-kernel.sh: $(tail -n 1 "$TEST_LOGS/$TEST_NAME-fetch.log")"
+ko=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$suite" \
+	-o "$HYPTRACE_BUILD/stock/$TEST_NAME" 2>"$TEST_LOGS/$TEST_NAME-build.log" | tail -n 1) || true
+[ -f "$ko" ] ||
+	fail "$suite: scripts/build-stock-module.sh: $(tail -n 1 "$TEST_LOGS/$TEST_NAME-build.log")"
+BOOT_TIMEOUT=600 run_case fallback 0 "$FALLBACK_LB" --kernel "$vmlinuz" --modules "$ko"
+check_common "$dir" fallback
+expect_line 'this kernel has no trace_remote' "the fallback front end"
+for c in 0 1 2 3; do check_ids "$c" $((c * 100000 + 1)) "$N"; done
+expect_line '^@dmesg last boot: [0-9]+ pages kept, 0 dropped' "the module's last-boot line"
+
+pass "$clean_summary; $scribbled_summary; the same in the fallback (debugfs) on Debian's $suite kernel"
