@@ -258,7 +258,7 @@ static int lb_raw_open(struct inode *inode, struct file *file)
 
 	if (cpu >= lb->nr_cpus)
 		return -ENODEV;
-	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	rf = kzalloc_obj(*rf);
 	if (!rf)
 		return -ENOMEM;
 	rf->page = (void *)get_zeroed_page(GFP_KERNEL);

@@ -171,7 +171,7 @@ static int lbf_trace_show(struct seq_file *m, void *v)
 	struct trace_seq *s;
 
 	pos = kcalloc(lbf->nr_cpus, sizeof(*pos), GFP_KERNEL);
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s);
 	if (!pos || !s) {
 		kfree(pos);
 		kfree(s);
@@ -241,7 +241,7 @@ static int lbf_pipe_open(struct inode *inode, struct file *file)
 	ret = lbf_get();
 	if (ret)
 		return ret;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc_obj(*p);
 	if (!p) {
 		lbf_put();
 		return -ENOMEM;
