@@ -12,7 +12,7 @@
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
-#include "../shared/hyptrace_abi.h"
+#include "../../shared/hyptrace_abi.h"
 
 #define PL011_DEFAULT_BASE	0x09000000UL	/* QEMU virt, if stdout-path fails */
 #define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */
