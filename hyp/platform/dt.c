@@ -473,7 +473,7 @@ static void place_regions(const void *fdt)
 	else if (hyp_layout.carveout_base & (SZ_2M - 1) ||
 		 hyp_layout.carveout_base < bank->base + SZ_2M ||
 		 hyp_layout.carveout_base > top - hyp_layout.carveout_size)
-		hyp_panic("%s@0x%lx: the carve-out must start on 2 MiB, with 2 MiB of RAM below it, and end by 0x%lx",
+		hyp_panic("%s base 0x%lx: the carve-out must start on 2 MiB, with 2 MiB of RAM below it, and end by 0x%lx",
 			  BOOTARG_CARVEOUT, hyp_layout.carveout_base, top);
 	hyp_layout.dtb_base = hyp_layout.carveout_base - SZ_2M;
 	hyp_layout.dtb_room = min(fdt_totalsize(fdt) + DTB_EXTRA_ROOM,
