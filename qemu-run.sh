@@ -61,8 +61,10 @@ Guest:
                       the --kernel IMAGE. If it does not load, the guest
                       says why on the console and boots on without tracing
   --append 'ARGS'     extra kernel command-line arguments
-  --carveout SIZE     size of the trace carve-out (hyptrace.carveout=SIZE,
-                      e.g. 64M; default 32M at the top of RAM)
+  --carveout SIZE[@BASE]
+                      size of the trace carve-out, and where it starts
+                      (hyptrace.carveout=, e.g. 64M or 64M@1536M; default
+                      32M at the top of RAM, where U-Boot relocates itself)
   --add PATH[:DEST]   copy a host file or folder into the guest (default DEST
                       /root/<basename>); repeatable
   --cmd 'COMMAND'     scripted mode: run COMMAND with 'sh -c' in the guest
@@ -213,8 +215,9 @@ parse_args() {
 	fi
 	[[ $opt_timeout =~ ^[1-9][0-9]*$ ]] ||
 		die "--timeout wants a number of seconds, not '$opt_timeout'"
-	if [ -n "$opt_carveout" ] && ! [[ $opt_carveout =~ ^[0-9]+[KMG]?$ ]]; then
-		die "--carveout wants a size like 64M, not '$opt_carveout'"
+	if [ -n "$opt_carveout" ] &&
+	   ! [[ $opt_carveout =~ ^[0-9]+[KMG]?(@[0-9]+[KMG]?)?$ ]]; then
+		die "--carveout wants a size like 64M, or a size and base like 64M@1536M, not '$opt_carveout'"
 	fi
 	return 0
 }

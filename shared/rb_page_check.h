@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Checking a data page that nobody is writing any more, before it is shown
- * again: the previous boot's pages (hyp/last_boot.c), which may hold
+ * again: the previous boot's pages (hyp/core/last_boot.c), which may hold
  * anything, half a write, or what the host scribbled there. The rules are
  * those the kernel applies to a persistent ring buffer at boot
  * (rb_meta_validate_events() in kernel/trace/ring_buffer.c): the commit

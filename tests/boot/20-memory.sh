@@ -62,6 +62,22 @@ check_carveout() {
 	expect_healthy
 }
 
+# hyptrace.carveout=SIZE@BASE: where it says; a BASE off 2 MiB is refused
+check_carveout_base() {
+	boot carveout-at --carveout 32M@1536M --cmd 'true'
+	expect_ok
+	expect_line 'OF: reserved mem: .* hyptrace-trace@60000000' \
+		"the carve-out at 1536M (0x60000000)"
+	[ "$(reserved_size hyptrace-trace)" = 32768 ] ||
+		fail "--carveout 32M@1536M: not 32768 KiB"
+	expect_healthy
+	boot carveout-odd --append 'hyptrace.carveout=32M@1537M' --cmd 'true'
+	[ "$BOOT_RC" = 125 ] || fail "a carve-out at 1537M booted (exit $BOOT_RC)"
+	expect_line 'hyptrace: PANIC.*hyptrace.carveout= base 0x60100000: the carve-out must start on 2 MiB' \
+		"one line refusing a base off 2 MiB"
+}
+
 check_default
 check_carveout
-pass "hyptrace-hyp@40200000 and hyptrace-trace (32 MiB, 64 MiB with --carveout 64M) reserved nomap, canary intact"
+check_carveout_base
+pass "hyptrace-hyp@40200000 and hyptrace-trace (32 MiB, 64 MiB with --carveout 64M, at 0x60000000 with 32M@1536M; 1537M refused) reserved nomap, canary intact"

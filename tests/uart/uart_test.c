@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hyp/uart.c on the host, against a fake PL011 and a fake counter that
+ * hyp/platform/uart.c on the host, against a fake PL011 and a fake counter that
  * ticks once per read: a FIFO that never drains costs one bounded wait per
  * print, what is dropped is counted and reported on the next line that gets
  * through, and a FIFO that drains within the wait loses nothing.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* uart_test: what hyp/uart.c uses of the hypervisor's types.h, for libc */
+/* uart_test: what hyp/platform/uart.c uses of the hypervisor's types.h, for libc */
 #ifndef HYP_TYPES_H
 #define HYP_TYPES_H
 

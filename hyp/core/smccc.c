@@ -8,7 +8,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
-#include "../shared/smccc.h"
+#include "../../shared/smccc.h"
 
 /* The Arm architecture service: version, features, Spectre workarounds */
 static void arch_call(struct trap_frame *frame, u32 fid)

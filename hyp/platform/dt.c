@@ -12,7 +12,7 @@
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
-#include "../shared/hyptrace_abi.h"
+#include "../../shared/hyptrace_abi.h"
 
 #define PL011_DEFAULT_BASE	0x09000000UL	/* QEMU virt, if stdout-path fails */
 #define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */
@@ -244,13 +244,23 @@ static bool find_bootarg(const char *args, int len, const char *name,
 	return false;
 }
 
-static u64 carveout_from_bootargs(const char *args, int len)
+/*
+ * hyptrace.carveout=SIZE[@BASE], in crashkernel='s form (64M, 64M@1536M):
+ * into *@size and *@base, each left alone if not given. False if malformed.
+ */
+static bool carveout_from_bootargs(const char *args, int len, u64 *size,
+				   u64 *base)
 {
-	const char *v, *e;
+	const char *v, *e, *at;
 
 	if (!find_bootarg(args, len, BOOTARG_CARVEOUT, &v, &e))
-		return 0;
-	return parse_size(v, e) ?: (u64)-1;
+		return true;
+	for (at = v; at < e && *at != '@'; at++)
+		;
+	*size = parse_size(v, at);
+	if (at < e)
+		*base = parse_size(at + 1, e);
+	return *size && (at == e || *base);
 }
 
 /*
@@ -393,12 +403,10 @@ static void parse_chosen(const void *fdt)
 	get_u64_prop(fdt, chosen, CHOSEN_CARVEOUT_SIZE, &size);
 	args = fdt_getprop(fdt, chosen, "bootargs", &len);
 	if (args) {
-		u64 from_args = carveout_from_bootargs(args, len);
-
-		if (from_args == (u64)-1)
-			hyp_panic("malformed %s (want e.g. 64M)", BOOTARG_CARVEOUT);
-		if (from_args)
-			size = from_args;
+		if (!carveout_from_bootargs(args, len, &size,
+					    &hyp_layout.carveout_base))
+			hyp_panic("malformed %s (want e.g. 64M or 64M@1536M)",
+				  BOOTARG_CARVEOUT);
 		lose_cpu_on_from_bootargs(args, len, BOOTARG_LOSE_CPU_ON,
 					  false);
 		lose_cpu_on_from_bootargs(args, len, BOOTARG_STALL_CPU_ON,
@@ -434,7 +442,10 @@ static void check_free(const char *what, u64 base, u64 size,
 
 /*
  * The carve-out goes at the top of the RAM bank that holds the hypervisor,
- * Linux's copy of the device tree in the 2 MiB block just below it.
+ * or where hyptrace.carveout=SIZE@BASE says (a boot loader that relocates
+ * itself to the top of RAM, as U-Boot does, overwrites the last boot's
+ * trace there: boot/README.md), Linux's copy of the device tree in the
+ * 2 MiB block just below it.
  */
 static void place_regions(const void *fdt)
 {
@@ -457,7 +468,13 @@ static void place_regions(const void *fdt)
 	if (top - bank->base < hyp_layout.carveout_size + 2 * SZ_2M)
 		hyp_panic("RAM too small for a 0x%lx-byte carve-out",
 			  hyp_layout.carveout_size);
-	hyp_layout.carveout_base = top - hyp_layout.carveout_size;
+	if (!hyp_layout.carveout_base)
+		hyp_layout.carveout_base = top - hyp_layout.carveout_size;
+	else if (hyp_layout.carveout_base & (SZ_2M - 1) ||
+		 hyp_layout.carveout_base < bank->base + SZ_2M ||
+		 hyp_layout.carveout_base > top - hyp_layout.carveout_size)
+		hyp_panic("%s base 0x%lx: the carve-out must start on 2 MiB, with 2 MiB of RAM below it, and end by 0x%lx",
+			  BOOTARG_CARVEOUT, hyp_layout.carveout_base, top);
 	hyp_layout.dtb_base = hyp_layout.carveout_base - SZ_2M;
 	hyp_layout.dtb_room = min(fdt_totalsize(fdt) + DTB_EXTRA_ROOM,
 				  DTB_MAX_SIZE);

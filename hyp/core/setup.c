@@ -15,7 +15,7 @@
 #include "sysregs.h"
 #include "trace.h"
 #include "trace_persist.h"
-#include "../shared/hyptrace_abi.h"
+#include "../../shared/hyptrace_abi.h"
 
 struct hyp_layout hyp_layout;
 struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];

@@ -12,7 +12,7 @@
 #include "sysregs.h"
 #include "trap.h"
 #include "trace_persist.h"
-#include "../shared/smccc.h"
+#include "../../shared/smccc.h"
 
 static bool is_psci_fid(u32 fid)
 {

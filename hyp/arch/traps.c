@@ -7,7 +7,7 @@
  * EL2 itself is a bug in the hypervisor and ends in a register dump.
  */
 #include "hyp.h"
-#include "../shared/hyptrace_abi.h"
+#include "../../shared/hyptrace_abi.h"
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
