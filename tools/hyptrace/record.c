@@ -8,7 +8,9 @@
  * the first: `trace-cmd report -i A -i B` shows both interleaved by time.
  * Two files, because a trace.dat has one event-ID space and the host's and
  * the hypervisor's IDs overlap; two files keep every page byte for byte as
- * it was recorded.
+ * it was recorded. With --last-boot it records the previous boot's trace,
+ * which the hypervisor kept across a warm reset, as it stands: no tracing
+ * is started or stopped, and it ends when every kept page is drained.
  */
 #include <errno.h>
 #include <getopt.h>
