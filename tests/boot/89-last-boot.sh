@@ -122,8 +122,10 @@ run_case() {
 	dir=$TEST_LOGS/$TEST_NAME-$name-files
 	rm -rf "$dir" && mkdir -p "$dir"
 	for f in trace.txt pipe.txt trace-cpu2.txt lb.dat; do
+		# A kernel message may land inside a line: base64 has no '['
 		awk -v f="$f" '$0 == "@B64 " f {on = 1; next} $0 == "@END " f {on = 0} on' \
-			"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dir/$f" ||
+			"$BOOT_LOG" | tr -d '\r' | sed 's/\[ *[0-9]*\.[0-9]*\] .*$//' |
+			base64 -d >"$dir/$f" ||
 			fail "$f did not come out of the guest intact"
 	done
 	[ -s "$dir/lb.dat" ] || fail "lb.dat is empty"
