@@ -71,7 +71,7 @@ static void report_no_memory(const struct hyptrace *ht, unsigned long size)
  * the live buffer's, and the last boot's (last_boot.c).
  */
 int hyptrace_import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
-			 u64 len)
+			 u64 len, const char *what)
 {
 	unsigned int last_cpu = cpumask_last(cpu_possible_mask);
 	struct rb_desc_cpu *e;
@@ -82,18 +82,19 @@ int hyptrace_import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 	 * the hypervisor's word until it is held to what TRACE_QUERY said.
 	 */
 	if (desc->nr_cpus <= 0 || (u32)desc->nr_cpus > ht->nr_cpus) {
-		pr_err("the hypervisor's buffer descriptor has %d CPUs, TRACE_QUERY said %u\n",
-		       desc->nr_cpus, ht->nr_cpus);
+		pr_err("%s: the hypervisor's buffer descriptor has %d CPUs, TRACE_QUERY said %u\n",
+		       what, desc->nr_cpus, ht->nr_cpus);
 		return -EPROTO;
 	}
 	if (rb_desc_check(desc, len, ht->nr_cpus)) {
-		pr_err("the hypervisor's buffer descriptor is malformed\n");
+		pr_err("%s: the hypervisor's buffer descriptor is malformed\n",
+		       what);
 		return -EPROTO;
 	}
 	/* The kernel looks up every possible CPU's pages when it comes online */
 	if (last_cpu >= (u32)desc->nr_cpus) {
-		pr_err("the hypervisor describes %d CPUs, Linux may run CPU %u\n",
-		       desc->nr_cpus, last_cpu);
+		pr_err("%s: the hypervisor describes %d CPUs, Linux may run CPU %u\n",
+		       what, desc->nr_cpus, last_cpu);
 		return -EPROTO;
 	}
 	for (i = 0; i < (u32)desc->nr_cpus; i++) {
@@ -109,15 +110,16 @@ int hyptrace_import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
 		/* The kernel takes page_va[0] as the reader, reader.id says so */
 		meta = hyptrace_meta(e);
 		if (READ_ONCE(meta->reader.id)) {
-			pr_err("CPU %u's buffer starts with reader page %u, not 0\n",
-			       i, READ_ONCE(meta->reader.id));
+			pr_err("%s: CPU %u's buffer starts with reader page %u, not 0\n",
+			       what, i, READ_ONCE(meta->reader.id));
 			return -EPROTO;
 		}
 	}
 	return 0;
 
 outside:
-	pr_err("CPU %u's buffer has a page outside the carve-out\n", i);
+	pr_err("%s: CPU %u's buffer has a page outside the carve-out\n", what,
+	       i);
 	return -EPROTO;
 }
 
@@ -184,7 +186,7 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 		goto unload;
 	}
 	memcpy(desc, ht->carveout + (pa - ht->carveout_base), len);
-	ret = hyptrace_import_desc(ht, desc, len);
+	ret = hyptrace_import_desc(ht, desc, len, "TRACE_LOAD");
 	if (ret) {
 		kvfree(desc);
 		goto unload;

@@ -94,7 +94,7 @@ void hyptrace_buffer_unload(struct hyptrace *ht);
 struct rb_desc_cpu *hyptrace_desc_cpu(struct hyptrace *ht, unsigned int cpu);
 bool hyptrace_carveout_holds(const struct hyptrace *ht, u64 pa, u64 len);
 int hyptrace_import_desc(const struct hyptrace *ht, struct rb_trace_desc *desc,
-			 u64 len);
+			 u64 len, const char *what);
 
 /* @e's meta page, once buffer.c has pointed @e into the carve-out mapping */
 static inline struct rb_meta *hyptrace_meta(const struct rb_desc_cpu *e)

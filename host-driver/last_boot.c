@@ -189,20 +189,22 @@ static int last_boot_find(struct hyptrace_last_boot *lb)
 		return -EPROTO;
 	}
 	desc = kvmalloc(len, GFP_KERNEL);
-	if (!desc)
+	if (!desc) {
+		lb_refuse("no memory for its descriptor");
 		return -ENOMEM;
-	memcpy(desc, ht->carveout + (pa - ht->carveout_base), len);
-	ret = hyptrace_import_desc(ht, desc, len);
-	if (ret) {
-		lb_refuse("its descriptor failed the checks above");
-		goto fail;
 	}
+	memcpy(desc, ht->carveout + (pa - ht->carveout_base), len);
+	/* It says why, naming the last boot */
+	ret = hyptrace_import_desc(ht, desc, len, "last boot");
+	if (ret)
+		goto fail;
 	lb->desc = desc;
 	lb->desc_len = len;
 	lb->nr_cpus = desc->nr_cpus;
 	lb->dropped = res.a3;
 	lb->cpu = kcalloc(lb->nr_cpus, sizeof(*lb->cpu), GFP_KERNEL);
 	if (!lb->cpu) {
+		lb_refuse("no memory");
 		ret = -ENOMEM;
 		goto fail;
 	}

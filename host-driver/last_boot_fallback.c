@@ -347,11 +347,17 @@ int hyptrace_frontend_last_boot(struct hyptrace_last_boot *lb)
 	lbf = lb;
 	lbf_consumed = kcalloc(lb->nr_cpus, sizeof(*lbf_consumed),
 			       GFP_KERNEL);
-	if (!lbf_consumed)
-		return -ENOMEM;
 	top = debugfs_lookup(FB_DIR, NULL);
-	if (IS_ERR_OR_NULL(top))
-		return top ? PTR_ERR(top) : -ENOENT;
+	if (!lbf_consumed || IS_ERR_OR_NULL(top)) {
+		ret = lbf_consumed ? -ENOENT : -ENOMEM;
+		pr_err("last boot: not shown: %s\n", lbf_consumed ?
+		       "no " FB_DIR " in debugfs" : "no memory");
+		if (!IS_ERR_OR_NULL(top))
+			dput(top);
+		kfree(lbf_consumed);
+		lbf_consumed = NULL;
+		return ret;
+	}
 	root = debugfs_create_dir("last_boot", top);
 	dput(top);
 	if (IS_ERR(root)) {

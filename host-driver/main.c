@@ -280,10 +280,11 @@ static int __init hyptrace_init(void)
 	}
 	if (ht->early_pending)
 		hyptrace_frontend_adopt(ht);
-	/* A last boot that cannot be shown takes nothing from the live one */
-	ret = hyptrace_last_boot_init(ht);
-	if (ret)
-		pr_err("last boot: not shown (%d)\n", ret);
+	/*
+	 * A last boot that cannot be shown takes nothing from the live one;
+	 * last_boot.c has said why in one line.
+	 */
+	hyptrace_last_boot_init(ht);
 	hyptrace_panic_notifier_init(ht);
 	return 0;
 }
