@@ -12,7 +12,8 @@
 # call, itself no later than CLOCK_BOOTTIME (/proc/uptime) when the test
 # reads; hyptrace record --keep records from the same first event (stock
 # trace-cmd report). tracing_on reads 0 (early capture ends at adoption), the two
-# events read enabled, selftest not. A second boot with a bad value gets
+# events read enabled, selftest not. A boot whose 4 KiB early buffer fills
+# before the module loads reports the loss in trace_pipe. A boot with a bad value gets
 # one console line and boots on without early capture: no buffer loaded.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -126,6 +127,35 @@ for c in 1 2 3; do
 		fail "hyptrace record --keep: no PSCI CPU_ON entry of CPU $c (see $DAT.txt)"
 done
 good="$(get n) events in the first trace read, $(grep -c 'hyp_e' "$DAT.txt") in hyptrace record --keep's trace.dat from the same PSCI_VERSION on; PSCI_VERSION on CPU 0 at $(get boot_us) us, CPU_ON entries of CPUs 1, 2, 3 at $p1, $p2, $p3 us, the module's first call at $mod us, uptime $uptime_us us"
+
+# A full early buffer: 4 KiB per CPU (two ring pages) and 3,000 null
+# hypercalls on CPU 1 before hyptrace.ko loads. The loss is reported as
+# usual: trace_pipe's [LOST n EVENTS] plus the events read make at least
+# the 6,000 the burst wrote, and the newest survive (a flight recorder).
+BENCH_KO=$HYPTRACE_TOP/bench/module/bench_hvc.ko
+[ -f "$BENCH_KO" ] || fail "$BENCH_KO missing: make bench-module"
+# shellcheck disable=SC2016 # expands in the guest
+FULL='set -e
+insmod /root/bench_hvc.ko
+taskset -c 1 sh -c "echo 3000 > /sys/module/bench_hvc/parameters/burst"
+taskset -c 0 insmod /lib/modules/hyptrace/hyptrace.ko
+cd "$(hyptrace-dir)"
+timeout 3 cat per_cpu/cpu1/trace_pipe > /tmp/pipe || true
+echo "@lost=$(sed -n "s/^CPU:1 \[LOST \([0-9]*\) EVENTS\]/\1/p" /tmp/pipe | awk "{ s += \$1 } END { print s + 0 }")"
+echo "@read=$(grep -c " hyp_e" /tmp/pipe)"
+echo "@last=$(grep " hyp_e" /tmp/pipe | tail -n 1 | sed "s/.* hyp_/hyp_/; s/ /_/g")"
+'
+boot full --append 'hyptrace.early=hyp_enter+hyp_exit,size=4 hyptrace-guest.no-module' \
+	--add "$BENCH_KO:/root/bench_hvc.ko" --cmd "$FULL"
+expect_ok
+lost=$(value lost) read=$(value read)
+info "full early buffer, CPU 1: $read events read, $lost reported lost, last $(value last)"
+[ "$lost" -gt 0 ] || fail "a full early buffer reported no loss ($read events read)"
+[ $((lost + read)) -ge 6000 ] ||
+	fail "lost $lost + read $read < the 6,000 events the burst wrote on CPU 1"
+[[ "$(value last)" =~ ^hyp_exit:?_reason=hvc_func_id=0xc6000000_ret=0$ ]] ||
+	fail "the newest event on CPU 1 is '$(value last)', want the burst's last hyp_exit"
+good+="; a full 4 KiB early buffer: $lost lost + $read read on CPU 1"
 
 boot bad --append 'hyptrace.early=hyp_enter+hyp_bogus' --cmd 'cd "$(hyptrace-dir)"; echo "@size=$(cut -d" " -f2 buffer_size_kb) @on=$(cat events/hypervisor/hyp_enter/enable)"'
 expect_ok
