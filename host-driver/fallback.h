@@ -58,5 +58,8 @@ extern const struct file_operations fb_trace_pipe_fops;	/* i_private: cpu */
 int fb_read_init(struct hyptrace *ht);
 void fb_read_drop(unsigned int cpu);		/* takes the CPU's lock */
 bool fb_read_empty(struct hyptrace *ht);	/* takes the CPUs' locks */
+struct trace_seq;
+void hyptrace_fb_print_event(struct trace_seq *s, unsigned int cpu, u64 ts,
+			     const u8 *payload, u32 len);
 
 #endif /* HYPTRACE_HOST_FALLBACK_H */

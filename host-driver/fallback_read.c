@@ -337,29 +337,35 @@ bool fb_read_empty(struct hyptrace *ht)
 	return empty;
 }
 
-/* One event, as trace_remote prints it */
-static void fb_print(struct trace_seq *s, const struct fb_event *ev)
+/* One event, as trace_remote prints it (both fallback readers) */
+void hyptrace_fb_print_event(struct trace_seq *s, unsigned int cpu, u64 ts,
+			     const u8 *payload, u32 len)
 {
 	const struct hyptrace_event *def = NULL;
 	unsigned long usecs;
-	u64 secs = ev->ts;
+	u64 secs = ts;
 	u16 id = 0;
 
-	if (ev->lost)
-		trace_seq_printf(s, "CPU:%d [LOST %llu EVENTS]\n", ev->cpu,
-				 ev->lost);
 	do_div(secs, NSEC_PER_USEC);
 	usecs = do_div(secs, USEC_PER_SEC);
-	trace_seq_printf(s, "[%03d]\t%5llu.%06lu: ", ev->cpu, secs, usecs);
-	if (ev->len >= sizeof(id)) {
-		id = get_unaligned((u16 *)ev->payload);
+	trace_seq_printf(s, "[%03d]\t%5llu.%06lu: ", cpu, secs, usecs);
+	if (len >= sizeof(id)) {
+		id = get_unaligned((u16 *)payload);
 		def = hyptrace_find_event(id);
 	}
 	/* The printers read a whole payload: a short one is not printed */
-	if (def && ev->len >= def->size)
-		def->print((void *)ev->payload, s);
+	if (def && len >= def->size)
+		def->print((void *)payload, s);
 	else
 		trace_seq_printf(s, "UNKNOWN id=%d\n", id);
+}
+
+static void fb_print(struct trace_seq *s, const struct fb_event *ev)
+{
+	if (ev->lost)
+		trace_seq_printf(s, "CPU:%d [LOST %llu EVENTS]\n", ev->cpu,
+				 ev->lost);
+	hyptrace_fb_print_event(s, ev->cpu, ev->ts, ev->payload, ev->len);
 }
 
 /* An open trace or trace_pipe: every CPU (cpu < 0) or one */

@@ -110,6 +110,10 @@ int hyptrace_tracing_enable(bool enable);
 
 /* raw.c */
 extern const struct file_operations hyptrace_raw_fops;	/* i_private: CPU */
+/* remote.c: trace_pipe_raw and stats in every per_cpu/cpuN of a remote */
+int hyptrace_create_cpu_files(struct dentry *remote, unsigned int nr_cpus,
+			      const struct file_operations *raw_fops,
+			      const struct file_operations *stats_fops);
 extern const struct file_operations hyptrace_stats_fops;	/* i_private: CPU */
 int hyptrace_raw_init(struct hyptrace *ht);
 void hyptrace_raw_loaded(struct hyptrace *ht);

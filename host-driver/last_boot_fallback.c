@@ -118,25 +118,9 @@ static int lbf_oldest(int cpu, const struct lbf_pos *pos,
 	return ret;
 }
 
-/* One event, as trace_remote prints it */
 static void lbf_print(struct trace_seq *s, const struct lbf_event *ev)
 {
-	const struct hyptrace_event *def = NULL;
-	unsigned long usecs;
-	u64 secs = ev->ts;
-	u16 id = 0;
-
-	do_div(secs, NSEC_PER_USEC);
-	usecs = do_div(secs, USEC_PER_SEC);
-	trace_seq_printf(s, "[%03d]\t%5llu.%06lu: ", ev->cpu, secs, usecs);
-	if (ev->len >= sizeof(id)) {
-		id = get_unaligned((u16 *)ev->payload);
-		def = hyptrace_find_event(id);
-	}
-	if (def && ev->len >= def->size)
-		def->print((void *)ev->payload, s);
-	else
-		trace_seq_printf(s, "UNKNOWN id=%d\n", id);
+	hyptrace_fb_print_event(s, ev->cpu, ev->ts, ev->payload, ev->len);
 }
 
 /* The files that read pages: none while they are given back */

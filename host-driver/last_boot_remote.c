@@ -237,10 +237,6 @@ static int lb_enable_event(unsigned short id, bool enable, void *priv)
 static int lb_init_tracefs(struct dentry *d, void *priv)
 {
 	struct hyptrace_last_boot *lb = priv;
-	struct dentry *per_cpu, *dir;
-	unsigned int cpu;
-	char name[16];
-	int ret = 0;
 
 	lb_attached = true;
 	if (!tracefs_create_file("trace_clock", 0440, d, NULL,
@@ -248,25 +244,8 @@ static int lb_init_tracefs(struct dentry *d, void *priv)
 	    !tracefs_create_file("release", 0640, d, lb,
 				 &hyptrace_lb_release_fops))
 		return -ENOMEM;
-	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), d);
-	if (IS_ERR(per_cpu))
-		return PTR_ERR(per_cpu);
-	for (cpu = 0; cpu < lb->nr_cpus && !ret; cpu++) {
-		snprintf(name, sizeof(name), "cpu%u", cpu);
-		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
-		if (IS_ERR(dir))	/* not a possible CPU */
-			continue;
-		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
-					 (void *)(unsigned long)cpu,
-					 &hyptrace_lb_raw_fops) ||
-		    !tracefs_create_file("stats", 0440, dir,
-					 (void *)(unsigned long)cpu,
-					 &hyptrace_lb_stats_fops))
-			ret = -ENOMEM;
-		dput(dir);
-	}
-	dput(per_cpu);
-	return ret;
+	return hyptrace_create_cpu_files(d, lb->nr_cpus, &hyptrace_lb_raw_fops,
+					 &hyptrace_lb_stats_fops);
 }
 
 static struct trace_remote_callbacks lb_callbacks = {

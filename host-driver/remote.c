@@ -178,7 +178,9 @@ static int hyptrace_enable_event(unsigned short id, bool enable, void *priv)
  * every possible CPU. tracefs offers modules no way to make directories,
  * but a file may go into any of them.
  */
-static int create_raw_files(struct hyptrace *ht, struct dentry *remote)
+int hyptrace_create_cpu_files(struct dentry *remote, unsigned int nr_cpus,
+			      const struct file_operations *raw_fops,
+			      const struct file_operations *stats_fops)
 {
 	struct dentry *per_cpu, *dir;
 	unsigned int cpu;
@@ -188,17 +190,15 @@ static int create_raw_files(struct hyptrace *ht, struct dentry *remote)
 	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), remote);
 	if (IS_ERR(per_cpu))
 		return PTR_ERR(per_cpu);
-	for (cpu = 0; cpu < ht->nr_cpus && !ret; cpu++) {
+	for (cpu = 0; cpu < nr_cpus && !ret; cpu++) {
 		snprintf(name, sizeof(name), "cpu%u", cpu);
 		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
 		if (IS_ERR(dir))	/* not a possible CPU */
 			continue;
 		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
-					 (void *)(unsigned long)cpu,
-					 &hyptrace_raw_fops) ||
+					 (void *)(unsigned long)cpu, raw_fops) ||
 		    !tracefs_create_file("stats", 0440, dir,
-					 (void *)(unsigned long)cpu,
-					 &hyptrace_stats_fops))
+					 (void *)(unsigned long)cpu, stats_fops))
 			ret = -ENOMEM;
 		dput(dir);
 	}
@@ -220,7 +220,8 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 		return -ENOMEM;
 	if (!tracefs_create_file("overwrite", 0640, d, ht, &hyptrace_overwrite_fops))
 		return -ENOMEM;
-	return create_raw_files(ht, d);
+	return hyptrace_create_cpu_files(d, ht->nr_cpus, &hyptrace_raw_fops,
+					 &hyptrace_stats_fops);
 }
 
 static struct trace_remote_callbacks hyptrace_remote_callbacks = {
