@@ -156,7 +156,9 @@ for c in 0 1 2 3; do
 	[ "$other" = 0 ] || fail "CPU $c: $other events that nobody wrote"
 	dp=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^agent dropped pages:/ {print $4; exit}' "$dir/stat.txt")
 	de=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^agent dropped events:/ {print $4; exit}' "$dir/stat.txt")
+	wr=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^written events:/ {print $3; exit}' "$dir/stat.txt")
 	[ -n "$dp" ] && [ -n "$de" ] || fail "CPU $c: no 'agent dropped' counts in trace-cmd report --stat"
+	[ "$wr" = "$NBIG" ] || fail "CPU $c: the board's stats in the file say $wr events written in the last round, want $NBIG"
 	[ $((got3 + de)) = "$NBIG" ] ||
 		fail "CPU $c round 3: $got3 arrived + $de dropped = $((got3 + de)), written $NBIG"
 	dropped_pages=$((dropped_pages + dp))

@@ -358,6 +358,17 @@ static int start(struct agent *a, int ctl, unsigned int round)
 	return 0;
 }
 
+static void close_raw(struct agent *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_cpus; i++) {
+		if (a->cpu[i].raw_fd >= 0)
+			close(a->cpu[i].raw_fd);
+		a->cpu[i].raw_fd = -1;
+	}
+}
+
 /* Tracing off, every page sent, then the CPUs' stats and the counts. */
 static int stop(struct agent *a, int ctl, unsigned int round)
 {
@@ -376,16 +387,6 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 	if (agent_drain(a, err, sizeof(err))) {
 		ht_err(SUB, "%s", err);
 		goto out;
-	}
-	/*
-	 * Every page is out: close the raw files, so that the buffer can
-	 * unload (the module defers that while they are open) and the next
-	 * "1" loads a fresh one
-	 */
-	for (i = 0; i < a->nr_cpus; i++) {
-		if (a->cpu[i].raw_fd >= 0)
-			close(a->cpu[i].raw_fd);
-		a->cpu[i].raw_fd = -1;
 	}
 	len = snprintf(msg, cap, "%u\n", round);
 	for (i = 0; i < a->nr_cpus; i++) {
@@ -421,6 +422,12 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 out_ctl:
 	ht_err(SUB, "agent-ctl-path: %s", err);
 out:
+	/*
+	 * Every page is out and the stats are read (or it failed): close the
+	 * raw files, so that the buffer can unload (the module defers that
+	 * while they are open) and the next "1" loads a fresh one
+	 */
+	close_raw(a);
 	free(msg);
 	return ret;
 }
