@@ -36,6 +36,7 @@ struct agent_opts {
 	unsigned int nr_events;
 	unsigned long buffer_kb;
 	bool no_overwrite;
+	bool start;
 	int stall_ms;
 };
 
@@ -67,6 +68,8 @@ static void usage(FILE *f)
 "                   whole and counted, and so is every further page the\n"
 "                   port cannot take at once, until it takes one\n"
 "                   (default 1000)\n"
+"  --start          start at once, as if the host had sent 1 (the host\n"
+"                   must be reading: the metadata goes first)\n"
 "  --ports DIR      where the ports are (default /dev/virtio-ports; without\n"
 "                   it, the names in " SYS_PORTS "/*/name)\n"
 "  -h, --help       this text\n"
@@ -83,6 +86,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		{ "no-overwrite", no_argument, NULL, 'W' },
 		{ "stall-ms", required_argument, NULL, 'S' },
 		{ "ports", required_argument, NULL, 'P' },
+		{ "start", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -124,6 +128,9 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			break;
 		case 'P':
 			o->ports = optarg;
+			break;
+		case 'T':
+			o->start = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -404,6 +411,12 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 				goto out_ctl;
 			ret = -1;
 		}
+		printf("hyptrace agent: CPU %u: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost\n",
+		       i, tfs_stat(a->dir, file, "written events"),
+		       (unsigned long long)c->sent,
+		       (unsigned long long)c->dropped,
+		       (unsigned long long)c->dropped_events,
+		       tfs_stat(a->dir, file, "overrun"));
 		len += snprintf(msg + len, cap - len,
 				"cpu %u sent %llu dropped %llu events %llu\n",
 				i, (unsigned long long)c->sent,
@@ -441,13 +454,18 @@ static void sanitize(char *s)
 }
 
 /* Orders from the host until a signal, or an error. */
-static int control_loop(struct agent *a, int ctl)
+static int control_loop(struct agent *a, int ctl, bool start_now)
 {
 	char buf[256];
 	size_t have = 0;
 	unsigned int round = 0;
 	bool running = false;
 
+	if (start_now) {
+		if (start(a, ctl, ++round))
+			return -1;
+		running = true;
+	}
 	while (!stop_requested) {
 		struct pollfd pfd = { .fd = ctl, .events = POLLIN };
 		char *nl;
@@ -548,7 +566,7 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	printf("hyptrace agent: ready: %u CPUs, ports " VT_CPU_PORT_FMT "..%u and %s; waiting for the host's 1\n",
 	       a->nr_cpus, 0, a->nr_cpus - 1, VT_CTL_PORT);
-	if (!control_loop(a, ctl))
+	if (!control_loop(a, ctl, o.start))
 		ret = HT_EXIT_OK;
 out:
 	set(a->dir, "tracing_on", "0");

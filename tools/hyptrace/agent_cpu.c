@@ -144,7 +144,7 @@ static int move_pages(struct agent_cpu *c)
 	}
 }
 
-static void pin(struct agent_cpu *c)
+static void pin_thread(struct agent_cpu *c)
 {
 	cpu_set_t set;
 	int r;
@@ -162,7 +162,7 @@ static void *cpu_thread(void *arg)
 	struct agent_cpu *c = arg;
 	struct agent *a = c->a;
 
-	pin(c);
+	pin_thread(c);
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
 		enum agent_state s = a->state;

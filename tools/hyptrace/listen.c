@@ -209,9 +209,16 @@ static int read_ctl(struct lst *l, char *err, size_t errlen)
 
 	if (n < 0)
 		return -1;
-	if (!n)
-		return errmsg(err, errlen, "%s/%s: closed (QEMU gone?)",
-			      l->dir, VT_CTL_PORT);
+	if (!n) {
+		/* With rounds to keep, write them; else nothing to wait for */
+		if (!l->rounds_done || l->running)
+			return errmsg(err, errlen, "%s/%s: closed (QEMU gone?)%s",
+				      l->dir, VT_CTL_PORT,
+				      l->running ? " in the middle of a round" : "");
+		close(l->ctl);
+		l->ctl = -1;
+		return 0;
+	}
 	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
 		if (lst_message(l, &m, err, errlen))
 			return -1;
@@ -351,12 +358,13 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
-		if (cmd == CMD_START && !started && !quitting) {
+		if (cmd == CMD_START && !started && !quitting && l->ctl >= 0) {
 			if (order(l, "1\n"))
 				return -1;
 			started = true;
 			starts++;
-		} else if ((cmd == CMD_STOP || cmd == CMD_QUIT) && started) {
+		} else if ((cmd == CMD_STOP || cmd == CMD_QUIT) && started &&
+			   l->ctl >= 0) {
 			if (order(l, "0\n"))
 				return -1;
 			started = false;
@@ -364,6 +372,15 @@ static int run(struct lst *l, bool start_now)
 		if (cmd == CMD_QUIT && !quitting) {
 			quitting = true;
 			deadline = now_ms() + 60000;
+		}
+		if (l->ctl < 0 && !quitting) {
+			printf("hyptrace listen: %s/%s closed (QEMU gone): writing the %u round%s there %s\n",
+			       l->dir, VT_CTL_PORT, l->rounds_done,
+			       l->rounds_done == 1 ? "" : "s",
+			       l->rounds_done == 1 ? "was" : "were");
+			quitting = true;
+			starts = l->rounds_done;
+			deadline = now_ms() + 10000;
 		}
 		if (quitting && l->rounds_done >= starts && all_arrived(l))
 			return 0;

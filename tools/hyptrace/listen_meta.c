@@ -46,7 +46,7 @@ void lst_free_meta(struct lst *l)
 	l->have_meta = false;
 }
 
-static int hello(struct lst *l, const struct vt_msg *m, char *err,
+static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 		 size_t errlen)
 {
 	char *s = dup_payload(m);
@@ -108,7 +108,7 @@ static int add_format(struct lst *l, const struct vt_msg *m, char *err,
 	return 0;
 }
 
-static int stopped(struct lst *l, const struct vt_msg *m, char *err,
+static int take_stopped(struct lst *l, const struct vt_msg *m, char *err,
 		   size_t errlen)
 {
 	struct vt_cpu_round c[REC_MAX_CPUS];
@@ -122,7 +122,7 @@ static int stopped(struct lst *l, const struct vt_msg *m, char *err,
 	for (i = 0; i < n; i++) {
 		struct lst_cpu *lc;
 
-		if (c[i].cpu >= l->nr_cpus || l->cpu[c[i].cpu].fd < 0)
+		if (c[i].cpu >= l->nr_cpus || l->cpu[c[i].cpu].tmp_fd < 0)
 			return errmsg(err, errlen, "the agent counts pages for CPU %u, which has no socket",
 				      c[i].cpu);
 		lc = &l->cpu[c[i].cpu];
@@ -153,7 +153,7 @@ int lst_message(struct lst *l, const struct vt_msg *m, char *err,
 	int end = 0;
 
 	if (!strcmp(n, "hello"))
-		return hello(l, m, err, errlen);
+		return take_hello(l, m, err, errlen);
 	if (!l->have_meta)
 		return errmsg(err, errlen, "control message '%s' before the agent's hello",
 			      n);
@@ -181,7 +181,7 @@ int lst_message(struct lst *l, const struct vt_msg *m, char *err,
 		return 0;
 	}
 	if (!strcmp(n, "stopped"))
-		return stopped(l, m, err, errlen);
+		return take_stopped(l, m, err, errlen);
 	return errmsg(err, errlen, "unknown control message '%s'", n);
 }
 
@@ -252,7 +252,7 @@ void lst_summary(const struct lst *l)
 	for (i = 0; i < l->agent_cpus; i++) {
 		const struct lst_cpu *c = &l->cpu[i];
 
-		if (c->fd < 0)
+		if (c->tmp_fd < 0)
 			continue;
 		printf("  %4u %10llu %8llu%s %10llu %7llu %8llu %10llu\n", i,
 		       (unsigned long long)c->got.events,

@@ -5,16 +5,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errmsg.h"
 #include "vtproto.h"
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Write it all within @timeout_ms. A virtio port with no host behind it
+ * polls POLLHUP at once and takes nothing: wait that out in small steps.
+ */
 static int write_timed(int fd, const char *p, size_t len, int timeout_ms,
 		       char *err, size_t errlen)
 {
+	long long deadline = now_ms() + timeout_ms;
+
 	while (len) {
 		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		long long left = deadline - now_ms();
 		ssize_t n = write(fd, p, len);
 
 		if (n > 0) {
@@ -26,13 +42,15 @@ static int write_timed(int fd, const char *p, size_t len, int timeout_ms,
 			continue;
 		if (n < 0 && errno != EAGAIN)
 			return errmsg(err, errlen, "%s", strerror(errno));
-		n = poll(&pfd, 1, timeout_ms);
-		if (n < 0 && errno != EINTR)
-			return errmsg(err, errlen, "poll: %s", strerror(errno));
-		if (!n)
+		if (left <= 0)
 			return errmsg(err, errlen,
 				      "the other side took nothing for %d ms",
 				      timeout_ms);
+		n = poll(&pfd, 1, (int)left);
+		if (n < 0 && errno != EINTR)
+			return errmsg(err, errlen, "poll: %s", strerror(errno));
+		if (n > 0 && !(pfd.revents & POLLOUT))
+			usleep(10000);
 	}
 	return 0;
 }
