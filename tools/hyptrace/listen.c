@@ -58,6 +58,8 @@ static void usage(FILE *f)
 "                   (SIGUSR2)\n"
 "  quit, q          stop if started, write the file and exit (Ctrl-C,\n"
 "                   SIGTERM, or the end of standard input with --start)\n"
+"QEMU closing the sockets between rounds (the guest powered off) ends it\n"
+"too, with the file written.\n"
 "\n"
 "  --virtio DIR     the directory of the sockets\n"
 "  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
