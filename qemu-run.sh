@@ -65,6 +65,12 @@ Guest:
                       size of the trace carve-out, and where it starts
                       (hyptrace.carveout=, e.g. 64M or 64M@1536M; default
                       32M at the top of RAM, where U-Boot relocates itself)
+  --virtio-trace DIR  add a virtio-serial device (virtio-mmio) with the ports
+                      virtio-trace names: agent-ctl-path and one
+                      trace-path-cpuN per CPU, each a QEMU chardev listening
+                      on the UNIX socket DIR/<name> (made, with DIR, at
+                      start; QEMU does not wait for a client). In the guest:
+                      hyptrace agent; here: hyptrace listen --virtio DIR
   --add PATH[:DEST]   copy a host file or folder into the guest (default DEST
                       /root/<basename>); repeatable
   --cmd 'COMMAND'     scripted mode: run COMMAND with 'sh -c' in the guest
@@ -85,7 +91,8 @@ Scripted mode (--cmd):
 Environment:
   HYPTRACE_QEMU       the QEMU to run, as --qemu (which wins over it)
 Output:
-  --log FILE          save the whole console output to FILE
+  --log FILE          save the whole console output to FILE (with --cmd,
+                      written as it comes: tail -f works)
   --quiet             do not show the console (or progress lines) on stdout
                       (with --cmd or --dump-dtb)
   -h, --help          show this help
@@ -130,6 +137,7 @@ opt_reboots=0
 opt_log=
 opt_quiet=0
 opt_adds=()
+opt_virtio_trace=
 opt_qemu_extra=()
 
 # Debian's U-Boot for QEMU "virt" on arm64 (package u-boot-qemu)
@@ -181,6 +189,7 @@ parse_args() {
 		--append) need_arg "$1" $#; opt_append+=" $2"; shift ;;
 		--carveout) need_arg "$1" $#; opt_carveout=$2; shift ;;
 		--add) need_arg "$1" $#; opt_adds+=("$2"); shift ;;
+		--virtio-trace) need_arg "$1" $#; opt_virtio_trace=$2; shift ;;
 		--cmd) need_arg "$1" $#; opt_cmd=$2; opt_cmd_set=1; shift ;;
 		--timeout) need_arg "$1" $#; opt_timeout=$2; shift ;;
 		--reboots) need_arg "$1" $#; opt_reboots=$2; shift ;;
@@ -489,8 +498,26 @@ qemu_command() {
 		qemu_cmd+=(-initrd "$run_dir/initramfs.cpio.gz" -append "$append")
 	fi
 	[ "$opt_cmd_set" = 1 ] && [ "$opt_reboots" = 0 ] && qemu_cmd+=(-no-reboot)
+	[ -z "$opt_virtio_trace" ] || virtio_trace_args
 	qemu_cmd+=("${opt_qemu_extra[@]+"${opt_qemu_extra[@]}"}")
 	return 0
+}
+
+# --virtio-trace DIR: the virtio-serial ports of the virtio-trace model,
+# each on a UNIX socket in DIR that QEMU listens on (server=on, wait=off:
+# the guest runs whether or not anyone has connected)
+virtio_trace_args() {
+	local dir=$opt_virtio_trace i
+	mkdir -p "$dir" || die "--virtio-trace: cannot make $dir"
+	dir=$(cd "$dir" && pwd)
+	rm -f "$dir/agent-ctl-path" "$dir"/trace-path-cpu*
+	qemu_cmd+=(-device virtio-serial-device,id=vtser0
+		-chardev "socket,id=vtctl,path=$dir/agent-ctl-path,server=on,wait=off"
+		-device virtserialport,bus=vtser0.0,nr=1,chardev=vtctl,name=agent-ctl-path)
+	for ((i = 0; i < opt_smp; i++)); do
+		qemu_cmd+=(-chardev "socket,id=vtcpu$i,path=$dir/trace-path-cpu$i,server=on,wait=off"
+			-device "virtserialport,bus=vtser0.0,nr=$((i + 2)),chardev=vtcpu$i,name=trace-path-cpu$i")
+	done
 }
 
 cleanup() {
@@ -612,7 +639,7 @@ uboot_hint() {
 
 # Run with --cmd; print the verdict and return the exit status to use.
 run_scripted() {
-	local console=$run_dir/console.log fifo=$run_dir/console.fifo
+	local console=${opt_log:-$run_dir/console.log} fifo=$run_dir/console.fifo
 	local panic_file=$run_dir/panic uboot_file=$run_dir/uboot-failed
 	local rc=0 status
 
@@ -627,7 +654,6 @@ run_scripted() {
 	watch_console "$console" "$panic_file" "$uboot_file" <"$fifo"
 	wait "$qemu_pid" || rc=$?
 	qemu_pid=
-	[ -z "$opt_log" ] || cp "$console" "$opt_log"
 
 	status=$(grep -a -o 'hyptrace-guest: exit status [0-9]*' "$console" |
 		tail -n 1 | grep -o '[0-9]*$' || true)

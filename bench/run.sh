@@ -145,6 +145,43 @@ main_script() {
 	done
 }
 
+# The virtio boot: hyptrace agent as the reader, its pages going over
+# virtio-serial (qemu-run.sh --virtio-trace) to hyptrace listen here.
+virtio_script() {
+	echo 'set -e'
+	echo 'insmod /root/bench_hvc.ko'
+	[ -z "$raw_poll_ms" ] ||
+		echo "echo $raw_poll_ms > /sys/module/hyptrace/parameters/raw_poll_ms"
+	echo "./hyptrace-bench drain --remote hypervisor --reader agent --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
+	echo "./hyptrace-bench drain --remote hypervisor --reader agent --writer hvc --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
+}
+
+# boot_virtio: that boot, with the listener on its sockets meanwhile
+boot_virtio() {
+	local vt=$OUT/vt bpid lpid i rc=0
+	rm -rf "$vt"
+	( boot virtio "$(virtio_script)" --virtio-trace "$vt" ) &
+	bpid=$!
+	for ((i = 0; i < 600; i++)); do
+		[ -S "$vt/agent-ctl-path" ] && break
+		kill -0 "$bpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -S "$vt/agent-ctl-path" ] || { wait "$bpid" || true; die "the virtio boot made no sockets in $vt"; }
+	"$HYPTRACE_BUILD/tools/native/hyptrace" listen --virtio "$vt" \
+		-o "$OUT/virtio.dat" </dev/null >"$OUT/virtio-listen.log" 2>&1 &
+	lpid=$!
+	wait "$bpid" || rc=$?
+	# QEMU gone: the listener writes what it got and ends by itself
+	for ((i = 0; i < 300; i++)); do
+		kill -0 "$lpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$lpid" 2>/dev/null || true
+	wait "$lpid" || note "hyptrace listen: $(tail -n 1 "$OUT/virtio-listen.log")"
+	[ "$rc" = 0 ] || exit "$rc"
+}
+
 # The baseline boot: the same null hypercall without any trace site.
 nosites_script() {
 	local i
@@ -234,11 +271,11 @@ pretty() {
 # pipe|record, WRITER event, the default, or hvc).
 drain_line() {
 	local line w=${4:-event}
-	line=$(bench_lines main | awk -v r="$1" -v kb="$2" -v rd="$3" -v w="$w" \
+	line=$(bench_lines "$drain_log" | awk -v r="$1" -v kb="$2" -v rd="$3" -v w="$w" \
 		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " " &&
 		 $0 ~ " reader=" rd " " && $0 ~ " writer=" w " "' | tail -n 1)
 	[ -n "$line" ] ||
-		die "no drain result for $1 at $2 KiB ($3, $w writer) in $OUT/main.log"
+		die "no drain result for $1 at $2 KiB ($3, $w writer) in $OUT/$drain_log.log"
 	echo "$line"
 }
 
@@ -281,6 +318,8 @@ mkdir -p "$OUT"
 boot main "$(main_script)"
 boot nosites "$(nosites_script)" --hyp "$HYP_NOSITES"
 boot nostage2 "$(nostage2_script)" --hyp "$HYP_NOSTAGE2"
+boot_virtio
+drain_log=main
 
 step "host-side writer cost (callgrind, tests/ringbuf)"
 make -s -C "$HYPTRACE_TOP/tests/ringbuf" bench BUILD="$HYPTRACE_BUILD/ringbuf" \
@@ -381,6 +420,18 @@ row 4i "drain via hyptrace record, 1 MiB buffer, raw_poll_ms=$hvc_rec_poll, null
 row 4j "… loss above them, 1 MiB, null-hypercall writer: trace_pipe (4h); hyptrace record (4i) (lost % at events/s)" \
 	"$(drain_cell hypervisor $BIG_KB loss pipe hvc); $(drain_cell hypervisor $BIG_KB loss record hvc)" \
 	"–" ""
+
+# 4k-4m: hyptrace agent over virtio-serial in hyptrace record's place
+drain_log=virtio
+row 4k "drain via hyptrace agent over virtio-serial (trace_pipe_raw spliced into the port, threads pinned to their CPUs; hyptrace listen on the workstation), 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $BIG_KB rate agent)" "–" \
+	"hyptrace record (4e): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record)"
+row 4l "… the same, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
+	"$(drain_cell hypervisor $BIG_KB rate agent hvc)" "–" \
+	"hyptrace record (4i): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record hvc)"
+row 4m "… loss above them, hyptrace agent: write_event writer (4k); null-hypercall writer (4l) (lost % at events/s)" \
+	"$(drain_cell hypervisor $BIG_KB loss agent); $(drain_cell hypervisor $BIG_KB loss agent hvc)" "–" ""
+drain_log=main
 
 # 5: footprint
 read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '

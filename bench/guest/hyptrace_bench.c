@@ -109,6 +109,8 @@
 #define RECORDER_TIMEOUT_MS	60000
 /* What the gate (the recorder's command) prints once it runs */
 #define GATE_READY		"@gate ready\n"
+/* What hyptrace agent --start prints once tracing is on */
+#define AGENT_READY		"hyptrace agent: started (round 1)\n"
 #define MIB			(1024.0 * 1024.0)
 
 /* ---------------------------------------------------------------------- */
@@ -388,7 +390,8 @@ struct options {
 	double seconds;
 	unsigned long reader_cpu;
 	unsigned long steps;
-	bool record;		/* --reader record */
+	bool record;		/* --reader record (or agent) */
+	bool agent;		/* --reader agent */
 	unsigned long rate;
 	bool hvc;		/* --writer hvc */
 };
@@ -427,7 +430,7 @@ static void usage(FILE *out)
 		"      time N null hypercalls made by the bench_hvc module on\n"
 		"      CPU C (default 1), with LIST enabled in the hypervisor remote\n"
 		"  drain --remote R --buffer-kb KB --seconds S [--cpu C]\n"
-		"        [--reader-cpu C2] [--steps K] [--reader pipe|record]\n"
+		"        [--reader-cpu C2] [--steps K] [--reader pipe|record|agent]\n"
 		"        [--writer event|hvc]\n"
 		"      find the highest rate of selftest events per second on\n"
 		"      CPU C (default 1) that a reader of its trace_pipe on CPU C2\n"
@@ -436,6 +439,9 @@ static void usage(FILE *out)
 		"      doubles the rate from %lu/s until the first loss, then\n"
 		"      bisects K times (default 5). --reader record: the reader\n"
 		"      is " RECORDER " record -C C (remote hypervisor only).\n"
+		"      --reader agent: " RECORDER " agent --start, sending every\n"
+		"      CPU's pages over virtio-serial (to hyptrace listen --virtio\n"
+		"      on the host), its threads pinned to their CPUs\n"
 		"      --writer hvc: the events are the hyp_enter and hyp_exit of\n"
 		"      bench_hvc's null hypercalls, two a call, not selftest\n"
 		"      events from write_event (remote hypervisor only)\n"
@@ -529,10 +535,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->steps = parse_ulong(optarg, "steps", 0);
 			break;
 		case OPT_READER:
-			if (strcmp(optarg, "pipe") && strcmp(optarg, "record"))
-				usage_error("--reader wants pipe or record, not \"%s\"",
+			if (strcmp(optarg, "pipe") && strcmp(optarg, "record") &&
+			    strcmp(optarg, "agent"))
+				usage_error("--reader wants pipe, record or agent, not \"%s\"",
 					    optarg);
-			o->record = !strcmp(optarg, "record");
+			o->agent = !strcmp(optarg, "agent");
+			o->record = o->agent || !strcmp(optarg, "record");
 			break;
 		case OPT_RATE:
 			o->rate = parse_ulong(optarg, "rate", 1);
@@ -845,6 +853,7 @@ static void reader_finish(struct reader *rd, int grace_ms,
  * brings us the recorder's summary.
  */
 struct recorder {
+	bool agent;		/* hyptrace agent --start, not record */
 	pid_t pid;
 	int out_fd;		/* read end of the recorder's stdout and stderr */
 	int go_fd;		/* write end of the gate's stdin */
@@ -953,7 +962,9 @@ static void recorder_start(struct recorder *rec, const char *self,
 	if (snprintf(list, sizeof(list), "%s", events) >= (int)sizeof(list))
 		die("event list too long: %s", events);
 	argv[n++] = RECORDER;
-	argv[n++] = "record";
+	argv[n++] = rec->agent ? "agent" : "record";
+	if (rec->agent)
+		argv[n++] = "--start";
 	argv[n++] = "-b";
 	argv[n++] = kb_text;
 	for (ev = strtok_r(list, ",", &save); ev;
@@ -963,13 +974,15 @@ static void recorder_start(struct recorder *rec, const char *self,
 		argv[n++] = "-e";
 		argv[n++] = ev;
 	}
-	argv[n++] = "-C";
-	argv[n++] = cpu_text;
-	argv[n++] = "-o";
-	argv[n++] = RECORD_FILE;
-	argv[n++] = "--";
-	argv[n++] = (char *)self;
-	argv[n++] = "record-gate";
+	if (!rec->agent) {
+		argv[n++] = "-C";
+		argv[n++] = cpu_text;
+		argv[n++] = "-o";
+		argv[n++] = RECORD_FILE;
+		argv[n++] = "--";
+		argv[n++] = (char *)self;
+		argv[n++] = "record-gate";
+	}
 	argv[n] = NULL;
 	if (pipe2(out, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
@@ -1000,8 +1013,9 @@ static void recorder_start(struct recorder *rec, const char *self,
 	rec->len = 0;
 	if (clock_getcpuclockid(rec->pid, &rec->clock))
 		die("no CPU clock for hyptrace record (pid %d)", rec->pid);
-	if (!recorder_read(rec, GATE_READY))
-		recorder_die(rec, "ended before it ran its command");
+	if (!recorder_read(rec, rec->agent ? AGENT_READY : GATE_READY))
+		recorder_die(rec, rec->agent ? "ended before it started" :
+			     "ended before it ran its command");
 }
 
 /* The recorder's CPU time so far (it runs till we close the gate). */
@@ -1033,6 +1047,26 @@ static bool parse_summary_line(const char *line, unsigned long cpu,
 		      &c->bytes, &c->pages) == 4;
 }
 
+/*
+ * The agent's line for @cpu at its stop: "hyptrace agent: CPU N: W written,
+ * S pages sent, D dropped (E events), L lost". What it sent is what the
+ * hypervisor wrote less what was dropped and lost.
+ */
+static bool parse_agent_line(const char *line, unsigned long cpu,
+			     struct record_counts *c)
+{
+	unsigned long long dropped_pages;
+	unsigned long n;
+
+	if (sscanf(line, "hyptrace agent: CPU %lu: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost",
+		   &n, &c->written, &c->pages, &dropped_pages, &c->dropped,
+		   &c->lost) != 6 || n != cpu)
+		return false;
+	c->events = c->written - c->dropped - c->lost;
+	c->bytes = c->pages * sysconf(_SC_PAGESIZE);
+	return true;
+}
+
 /* Take @cpu's counts and the gate's CPU time from what the recorder printed. */
 static void recorder_parse(struct recorder *rec, unsigned long cpu,
 			   struct record_counts *c,
@@ -1047,10 +1081,16 @@ static void recorder_parse(struct recorder *rec, unsigned long cpu,
 			*p++ = '\0';
 		if (sscanf(line, "@gate cpu_ns=%llu", gate_ns) == 1)
 			have_gate = true;
+		else if (!have_line && rec->agent)
+			have_line = parse_agent_line(line, cpu, c);
 		else if (!have_line)
 			have_line = parse_summary_line(line, cpu, c);
 		if (p)
 			p[-1] = '\n';	/* keep the text whole for errors */
+	}
+	if (rec->agent) {
+		*gate_ns = 0;	/* no gate */
+		have_gate = true;
 	}
 	if (!have_line || !have_gate)
 		recorder_die(rec, have_line ? "ran no gate" :
@@ -1069,6 +1109,9 @@ static void recorder_finish(struct recorder *rec, unsigned long cpu,
 	int status;
 
 	close(rec->go_fd);
+	/* The agent stops its round, sends it, and exits on SIGTERM */
+	if (rec->agent)
+		kill(rec->pid, SIGTERM);
 	recorder_read(rec, NULL);
 	close(rec->out_fd);
 	if (wait4(rec->pid, &status, 0, &ru) != rec->pid)
@@ -1093,6 +1136,7 @@ struct drain_setup {
 	unsigned long kb;
 	double seconds;
 	bool record;			/* hyptrace record reads, not trace_pipe */
+	bool agent;			/* ... hyptrace agent, over virtio-serial */
 	bool hvc;			/* the null hypercall writes, not write_event */
 	const char *events;		/* what the writer's events are */
 	unsigned int per_write;		/* events a write makes: 1, or 2 a call */
@@ -1210,6 +1254,7 @@ static void record_trial(const struct drain_setup *d, unsigned long ticks,
 	unsigned long long cpu0;
 	struct recorder rec;
 
+	rec.agent = d->agent;
 	recorder_start(&rec, d->self, d->kb, d->events, d->cpu,
 		       d->reader_cpu);
 	cpu0 = recorder_cpu_ns(&rec);
@@ -1226,8 +1271,9 @@ static void record_trial(const struct drain_setup *d, unsigned long ticks,
 	t->read.saw_last = c->events == c->written;
 
 	fprintf(stderr,
-		"drain: %s %lu KiB, hyptrace record, %s: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written (+%llu not the writer's), %llu recorded, %llu lost (%llu%s counted lost, %llu dropped); %llu pages, %.1f events a page; recorder CPU %.1f ms, %.1f ms of it while writing\n",
-		d->remote.name, d->kb, d->events, t->target, t->achieved,
+		"drain: %s %lu KiB, hyptrace %s, %s: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written (+%llu not the writer's), %llu recorded, %llu lost (%llu%s counted lost, %llu dropped); %llu pages, %.1f events a page; recorder CPU %.1f ms, %.1f ms of it while writing\n",
+		d->remote.name, d->kb, d->agent ? "agent" : "record",
+		d->events, t->target, t->achieved,
 		t->slept, t->ticks, t->total, t->other,
 		c->events, trial_lost(t), c->lost, c->lost_unknown ? "+" : "",
 		c->dropped, c->pages,
@@ -1360,7 +1406,8 @@ static void print_drain_result(const struct drain_setup *d,
 		snprintf(loss_target, sizeof(loss_target), "%lu", f->target);
 	}
 	printf("@bench drain remote=%s reader=%s writer=%s kb=%lu zero_loss_rate=%.0f zero_loss_target=%lu loss_rate=%s loss_pct=%s loss_target=%s writer_bound=%d loss_writer_bound=%d trials=%u",
-	       d->remote.name, d->record ? "record" : "pipe",
+	       d->remote.name,
+	       d->agent ? "agent" : d->record ? "record" : "pipe",
 	       d->hvc ? "hvc" : "event", d->kb,
 	       res->have_best ? res->best.achieved : 0.0,
 	       res->have_best ? res->best.target : 0, loss_rate, loss_pct,
@@ -1455,6 +1502,7 @@ static int cmd_drain(const struct options *o)
 	struct drain_setup d;
 
 	drain_prepare(&d, o, o->remote, o->record, o->hvc);
+	d.agent = o->agent;
 	drain_search(&d, o->steps, &res);
 	drain_cleanup(&d);
 	print_drain_result(&d, &res);

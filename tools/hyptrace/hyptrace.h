@@ -18,6 +18,8 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_perfetto(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
 
 /* "hyptrace SUBCOMMAND: " then the message and a newline, on stderr */
 void ht_err(const char *sub, const char *fmt, ...)

@@ -20,6 +20,8 @@ static const struct subcommand {
 	{ "report", cmd_report, "print a trace.dat's events as text" },
 	{ "stats", cmd_stats, "time spent in EL2, per CPU and per reason" },
 	{ "perfetto", cmd_perfetto, "convert a trace.dat for ui.perfetto.dev" },
+	{ "agent", cmd_agent, "board: send the trace over virtio-serial" },
+	{ "listen", cmd_listen, "workstation: take an agent's trace, write a trace.dat" },
 };
 
 void ht_err(const char *sub, const char *fmt, ...)

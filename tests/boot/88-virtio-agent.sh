@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The virtio-trace model, end to end: QEMU with qemu-run.sh --virtio-trace
+# (a virtio-serial device, agent-ctl-path and trace-path-cpu0..3 on UNIX
+# sockets in a directory here), `hyptrace agent` in the guest, `hyptrace
+# listen --virtio DIR` on this machine, given start and stop on its
+# standard input three times. Each round the guest writes selftest events
+# on every CPU while started, and more while stopped. In round 3 the
+# listener is stopped (SIGSTOP) while the guest writes a burst far larger
+# than what the way to it holds (the chardev sockets, QEMU and the port
+# took about 1,000 pages per CPU before the agent saw a stall), and stays
+# stopped until the agent says it is dropping: the agent must drop whole
+# pages and count them rather than stop the guest. Checks, with stock
+# trace-cmd report of the listener's trace.dat: rounds 1 and 2 arrived
+# whole, each event once; in round 3 the events that arrived plus the
+# agent's count of dropped events are what was written, each once, and
+# some pages were dropped; no event written while stopped; the counts are
+# in the file's CPU stats (report --stat). Then garbage on the control
+# port ends the agent with one line and exit 1.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+HT=$HYPTRACE_BUILD/tools/native/hyptrace
+WE=$HYPTRACE_BUILD/guest/write_events
+[ -x "$HT" ] && [ -x "$WE" ] || fail "hyptrace or write_events not built: run make"
+command -v trace-cmd >/dev/null || fail "trace-cmd not installed"
+N=2000		# events per CPU in rounds 1 and 2
+NBIG=300000	# per CPU in round 3, with the listener stopped
+QUIET=50	# per CPU while stopped
+
+dir=$TEST_LOGS/$TEST_NAME-files
+vt=$dir/vt
+rm -rf "$dir" && mkdir -p "$dir"
+log=$TEST_LOGS/$TEST_NAME-smp4.log
+rm -f "$log"
+
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='
+hyptrace agent -e selftest -b 4096 --stall-ms 100 >/tmp/agent.log 2>&1 &
+apid=$!
+waitfor() {
+	i=0
+	until grep -q "$1" /tmp/agent.log; do
+		sleep 0.1; i=$((i + 1))
+		if [ $i -gt 1500 ] || ! kill -0 $apid 2>/dev/null; then
+			echo "@gave up waiting for: $1"; sed "s/^/@agent /" /tmp/agent.log; exit 1
+		fi
+	done
+}
+waitfor "ready"
+echo "@agent ready"
+for r in 1 2 3; do
+	waitfor "started (round $r)"
+	n='$N'
+	if [ $r = 3 ]; then n='$NBIG'; echo "@round $r started"; sleep 2; echo "@writing $(cut -d" " -f1 /proc/uptime)"; else echo "@round $r started"; fi
+	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) $n >/dev/null || exit 1; done
+	echo "@round $r written $(cut -d" " -f1 /proc/uptime)"
+	[ $r != 3 ] || { waitfor "dropping pages"; echo "@round $r dropping $(cut -d" " -f1 /proc/uptime)"; }
+	waitfor "stopped (round $r)"
+	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + 900000 + c * 10000 + 1)) '$QUIET' >/dev/null || exit 1; done
+	echo "@round $r quiet"
+done
+(sleep 120; kill $apid) 2>/dev/null &
+wait $apid
+echo "@agent_rc=$?"
+sed "s/^/@agent /" /tmp/agent.log
+'
+
+# wait_log REGEX SECS: the console (written as it comes) has a line
+wait_log() {
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		grep -aqE -- "$1" "$log" 2>/dev/null && return 0
+		kill -0 "$bpid" 2>/dev/null || break
+		sleep 0.2
+	done
+	grep -aqE -- "$1" "$log" 2>/dev/null ||
+		fail "no console line '$1' in $2 s: $(grep -a '^@' "$log" 2>/dev/null | tail -n 3 | tr '\n' ' ')"
+}
+
+(
+	BOOT_TIMEOUT=600 boot smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
+	echo "$BOOT_RC" >"$dir/boot.rc"
+	printf '%s' "$BOOT_MSG" >"$dir/boot.msg"
+) &
+bpid=$!
+lpid=
+cleanup() {
+	[ -z "$lpid" ] || { kill -CONT "$lpid"; kill "$lpid"; } 2>/dev/null
+	kill "$bpid" 2>/dev/null
+	wait 2>/dev/null
+}
+trap cleanup EXIT
+
+wait_log '^@agent ready' 300
+mkfifo "$dir/cmd"
+"$HT" listen --virtio "$vt" -o "$dir/vt.dat" <"$dir/cmd" >"$dir/listen.log" 2>&1 &
+lpid=$!
+exec 3>"$dir/cmd"
+for r in 1 2 3; do
+	echo start >&3
+	wait_log "^@round $r started" 60
+	[ "$r" != 3 ] || { kill -STOP "$lpid"; info "listener stopped at $(date +%T.%N)"; }
+	wait_log "^@round $r written" 300
+	if [ "$r" = 3 ]; then
+		wait_log "^@round $r dropping" 40
+		info "listener continued at $(date +%T.%N)"; kill -CONT "$lpid"
+	fi
+	echo stop >&3
+	wait_log "^@round $r quiet" 120
+done
+echo quit >&3
+exec 3>&-
+lrc=0
+wait "$lpid" || lrc=$?
+lpid=
+[ "$lrc" = 0 ] || fail "hyptrace listen exited $lrc: $(tail -n 2 "$dir/listen.log")"
+# Garbage on the control port: the agent says so and exits 1
+python3 - "$vt/agent-ctl-path" <<'EOF'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"bogus\x01order\n")
+time.sleep(2)
+EOF
+wait "$bpid" || true
+BOOT_LOG=$log
+BOOT_RC=$(cat "$dir/boot.rc")
+BOOT_MSG=$(cat "$dir/boot.msg")
+BOOT_CASE=smp4
+expect_ok
+
+"$TC_REPORT" -i "$dir/vt.dat" >"$dir/vt.txt" 2>"$dir/vt.err" ||
+	fail "trace-cmd report failed: $(head -n 2 "$dir/vt.err")"
+[ ! -s "$dir/vt.err" ] || fail "trace-cmd report warned: $(head -n 2 "$dir/vt.err")"
+trace-cmd report --stat -i "$dir/vt.dat" >"$dir/stat.txt" 2>"$dir/stat.err" ||
+	fail "trace-cmd report --stat: $(head -n 1 "$dir/stat.err")"
+
+dropped_pages=0
+for c in 0 1 2 3; do
+	awk -v c="[00$c]" '$2 == c && $4 == "selftest:" {sub("id=", "", $5); print $5}' \
+		"$dir/vt.txt" >"$dir/ids.$c"
+	dup=$(sort "$dir/ids.$c" | uniq -d | wc -l)
+	[ "$dup" = 0 ] || fail "CPU $c: $dup events arrived twice"
+	for r in 1 2; do
+		got=$(awk -v lo=$((r * 1000000 + c * 100000 + 1)) -v n=$N \
+			'$1 >= lo && $1 < lo + n' "$dir/ids.$c" | wc -l)
+		[ "$got" = "$N" ] || fail "CPU $c round $r: $got of $N events arrived"
+	done
+	got3=$(awk -v lo=$((3000000 + c * 100000 + 1)) -v n=$NBIG \
+		'$1 >= lo && $1 < lo + n' "$dir/ids.$c" | wc -l)
+	quiet=$(awk '$1 % 1000000 >= 900000' "$dir/ids.$c" | wc -l)
+	[ "$quiet" = 0 ] || fail "CPU $c: $quiet events written while stopped arrived"
+	other=$(($(wc -l <"$dir/ids.$c") - 2 * N - got3))
+	[ "$other" = 0 ] || fail "CPU $c: $other events that nobody wrote"
+	dp=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^agent dropped pages:/ {print $4; exit}' "$dir/stat.txt")
+	de=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^agent dropped events:/ {print $4; exit}' "$dir/stat.txt")
+	wr=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^written events:/ {print $3; exit}' "$dir/stat.txt")
+	[ -n "$dp" ] && [ -n "$de" ] || fail "CPU $c: no 'agent dropped' counts in trace-cmd report --stat"
+	[ "$wr" = "$NBIG" ] || fail "CPU $c: the board's stats in the file say $wr events written in the last round, want $NBIG"
+	[ $((got3 + de)) = "$NBIG" ] ||
+		fail "CPU $c round 3: $got3 arrived + $de dropped = $((got3 + de)), written $NBIG"
+	dropped_pages=$((dropped_pages + dp))
+	info "CPU $c: rounds 1-2 $((2 * N)) of $((2 * N)), round 3 $got3 arrived + $de dropped ($dp pages)"
+done
+[ "$dropped_pages" -gt 0 ] || fail "the stalled listener made the agent drop no page"
+lost=$(grep -c 'LOST' "$dir/vt.txt" || true)
+[ "$lost" = 0 ] || fail "$lost lost-event marks: the hypervisor's buffer overflowed"
+
+grep -aq "^@agent hyptrace agent: unknown order 'bogus?order' on agent-ctl-path" "$log" ||
+	fail "no one-line error for garbage on the control port: $(grep -a '^@agent hyptrace agent: [^rs]' "$log" | head -n 2)"
+[ "$(value agent_rc)" = 1 ] || fail "the agent exited $(value agent_rc) after garbage, want 1"
+expect_healthy
+pass "3 rounds started and stopped from the host over virtio-serial: $((4 * 2 * N)) events whole, none while stopped, none twice; the stalled round dropped $dropped_pages pages, counted in the file"

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace agent: the board's end of the virtio-trace model. It sets the
+ * hypervisor's buffer up, then waits for the host's orders on the
+ * agent-ctl-path virtio-serial port: "1" sends the metadata and starts
+ * tracing, "0" stops it, sends every page left and the round's counts.
+ * Pages go out on trace-path-cpuN (agent_cpu.c). lib/vtproto.h has the
+ * protocol.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "errmsg.h"
+#include "hyptrace.h"
+#include "record.h"
+#include "tracefs.h"
+#include "vtproto.h"
+
+#define SUB		"agent"
+#define CTL_SEND_MS	5000
+#define SYS_PORTS	"/sys/class/virtio-ports"
+
+struct agent_opts {
+	const char *ports;
+	char **events;
+	unsigned int nr_events;
+	unsigned long buffer_kb;
+	bool no_overwrite;
+	bool start;
+	int stall_ms;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: hyptrace agent [OPTIONS]\n"
+"\n"
+"The board's end of virtio-trace: wait for the host's orders on the\n"
+"virtio-serial port agent-ctl-path (\"1\" start, \"0\" stop, one a line) and,\n"
+"while started, send each CPU's pages of the hypervisor's trace whole on\n"
+"port trace-path-cpuN, from a thread pinned to that CPU, with splice(2).\n"
+"On the workstation, `hyptrace listen --virtio DIR` gives the orders and\n"
+"writes the trace.dat; qemu-run.sh --virtio-trace DIR makes the ports.\n"
+"Runs until SIGINT or SIGTERM (a round under way is stopped and sent).\n"
+"\n"
+"  -e EVENT         trace this hypervisor event; repeatable; default: all\n"
+"  -b KB            buffer size per CPU in KiB (default: the remote's)\n"
+"  --no-overwrite   a full buffer drops the newest events (and counts them)\n"
+"  --stall-ms MS    a page the host has not taken after MS ms is dropped\n"
+"                   whole and counted, and so is every further page the\n"
+"                   port cannot take at once, until it takes one\n"
+"                   (default 1000)\n"
+"  --start          start at once, as if the host had sent 1 (the host\n"
+"                   must be reading: the metadata goes first)\n"
+"  --ports DIR      where the ports are (default /dev/virtio-ports; without\n"
+"                   it, the names in " SYS_PORTS "/*/name)\n"
+"  -h, --help       this text\n"
+"\n"
+"Exit status: 0 after a signal; 1 if setting up, tracing or the control\n"
+"port failed, or the host sent an order that is not 1 or 0 (one line says\n"
+"which); 2 for a bad command line.\n");
+}
+
+static int parse_args(int argc, char **argv, struct agent_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "no-overwrite", no_argument, NULL, 'W' },
+		{ "stall-ms", required_argument, NULL, 'S' },
+		{ "ports", required_argument, NULL, 'P' },
+		{ "start", no_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->stall_ms = 1000;
+	o->events = calloc(argc, sizeof(*o->events));
+	if (!o->events)
+		return -1;
+	while ((c = getopt_long(argc, argv, "e:b:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o->events[o->nr_events++] = optarg;
+			break;
+		case 'b':
+			errno = 0;
+			o->buffer_kb = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !o->buffer_kb) {
+				ht_err(SUB, "-b wants a size in KiB, not '%s'",
+				       optarg);
+				return -1;
+			}
+			break;
+		case 'W':
+			o->no_overwrite = true;
+			break;
+		case 'S':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 ||
+			    v > 3600000) {
+				ht_err(SUB, "--stall-ms wants milliseconds, not '%s'",
+				       optarg);
+				return -1;
+			}
+			o->stall_ms = v;
+			break;
+		case 'P':
+			o->ports = optarg;
+			break;
+		case 'T':
+			o->start = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(HT_EXIT_OK);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The device of port @name: @dir/@name, or without --ports
+ * /dev/virtio-ports/@name (udev's link), or else /dev/vportNpM whose
+ * sysfs name is @name (no udev, as in a busybox initramfs). -1 if none.
+ */
+static int open_port(const char *dir, const char *name, int flags)
+{
+	char path[PATH_MAX], file[PATH_MAX];
+	struct tfs_text t;
+	struct dirent *d;
+	int fd = -1;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s/%s",
+		 dir ? dir : "/dev/virtio-ports", name);
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd >= 0 || dir)
+		return fd;
+	dp = opendir(SYS_PORTS);
+	while (dp && fd < 0 && (d = readdir(dp))) {
+		char err[256];
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "%s/name", d->d_name);
+		if (tfs_read(SYS_PORTS, file, &t, err, sizeof(err)))
+			continue;
+		if (t.len && t.text[t.len - 1] == '\n')
+			t.text[--t.len] = '\0';
+		if (!strcmp(t.text, name)) {
+			snprintf(path, sizeof(path), "/dev/%s", d->d_name);
+			fd = open(path, flags | O_CLOEXEC);
+		}
+		free(t.text);
+	}
+	if (dp)
+		closedir(dp);
+	return fd;
+}
+
+static int set(const char *dir, const char *file, const char *val)
+{
+	char err[512];
+
+	if (!tfs_write(dir, file, val, err, sizeof(err)))
+		return 0;
+	ht_err(SUB, "%s", err);
+	return -1;
+}
+
+/* An empty buffer, the events asked for; tracing stays off. */
+static int setup_buffer(const char *dir, const struct agent_opts *o)
+{
+	char file[PATH_MAX], kb[32];
+	unsigned int i;
+
+	snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
+	if (set(dir, "tracing_on", "0") || set(dir, "trace", "0") ||
+	    (o->buffer_kb && set(dir, "buffer_size_kb", kb)) ||
+	    set(dir, "overwrite", o->no_overwrite ? "0" : "1") ||
+	    set(dir, "events/enable", o->nr_events ? "0" : "1"))
+		return -1;
+	for (i = 0; i < o->nr_events; i++) {
+		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
+			 o->events[i]);
+		if (strchr(o->events[i], '/') || !tfs_exists(dir, file)) {
+			ht_err(SUB, "unknown hypervisor event '%s' (see %s/events/hypervisor/)",
+			       o->events[i], dir);
+			return -1;
+		}
+		if (set(dir, file, "1"))
+			return -1;
+	}
+	return 0;
+}
+
+/* Every CPU with a raw file gets its port and its thread. */
+static int open_cpus(struct agent *a, const struct agent_opts *o)
+{
+	char file[64], name[64], err[256];
+	unsigned int i;
+
+	for (i = 0; i < REC_MAX_CPUS; i++) {
+		struct agent_cpu *c = &a->cpu[i];
+
+		c->a = a;
+		c->cpu = i;
+		c->raw_fd = c->port_fd = c->pipe[0] = c->pipe[1] = -1;
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
+		if (!tfs_exists(a->dir, file))
+			continue;
+		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
+		c->port_fd = open_port(o->ports, name, O_WRONLY | O_NONBLOCK);
+		if (c->port_fd < 0) {
+			ht_err(SUB, "CPU %u: no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds them)",
+			       i, name, o->ports ? " in " : "",
+			       o->ports ? o->ports : "");
+			return -1;
+		}
+		if (pipe2(c->pipe, O_CLOEXEC)) {
+			ht_err(SUB, "pipe: %s", strerror(errno));
+			return -1;
+		}
+		a->have_cpu[i] = true;
+		a->nr_cpus = i + 1;
+	}
+	if (!a->nr_cpus) {
+		ht_err(SUB, "no per_cpu/cpuN/trace_pipe_raw under %s", a->dir);
+		return -1;
+	}
+	for (i = 0; i < a->nr_cpus; i++) {
+		if (a->have_cpu[i] &&
+		    agent_cpu_start(&a->cpu[i], err, sizeof(err))) {
+			ht_err(SUB, "%s", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The metadata the listener needs for its trace.dat (vtproto.h) */
+static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
+{
+	struct rec_source *src = calloc(1, sizeof(*src));
+	struct rec_meta *m = malloc(sizeof(*m));
+	char hello[96], sys[VT_MAX_NAME + 1];
+	unsigned int i;
+	int ret = -1;
+
+	if (!src || !m) {
+		errmsg(err, errlen, "out of memory");
+		goto out;
+	}
+	src->what = "hypervisor";
+	src->dir = a->dir;
+	src->system = "hypervisor";
+	src->nr_cpus = a->nr_cpus;
+	src->page_size = a->page_size;
+	for (i = 0; i < a->nr_cpus; i++) {
+		src->cpu[i].on = a->have_cpu[i];
+		src->cpu[i].tmp_fd = -1;
+	}
+	if (rec_describe(src, m, false, err, errlen))
+		goto out;
+	snprintf(hello, sizeof(hello), "version=%d cpus=%u page_size=%u",
+		 VT_VERSION, a->nr_cpus, a->page_size);
+	if (vt_send(ctl, "hello", hello, strlen(hello), CTL_SEND_MS, err,
+		    errlen) ||
+	    vt_send(ctl, "header_page", m->out.header_page,
+		    m->out.header_page_len, CTL_SEND_MS, err, errlen) ||
+	    vt_send(ctl, "header_event", m->out.header_event,
+		    m->out.header_event_len, CTL_SEND_MS, err, errlen))
+		goto out_undescribe;
+	for (i = 0; i < m->out.nr_formats; i++) {
+		snprintf(sys, sizeof(sys), "format:%s",
+			 m->out.formats[i].system);
+		if (vt_send(ctl, sys, m->out.formats[i].text,
+			    m->out.formats[i].len, CTL_SEND_MS, err, errlen))
+			goto out_undescribe;
+	}
+	if ((m->out.trace_clock &&
+	     vt_send(ctl, "clock", m->out.trace_clock,
+		     strlen(m->out.trace_clock), CTL_SEND_MS, err, errlen)) ||
+	    (m->out.uname &&
+	     vt_send(ctl, "uname", m->out.uname, strlen(m->out.uname),
+		     CTL_SEND_MS, err, errlen)))
+		goto out_undescribe;
+	ret = 0;
+out_undescribe:
+	rec_undescribe(m);
+out:
+	free(m);
+	free(src);
+	return ret;
+}
+
+static int start(struct agent *a, int ctl, unsigned int round)
+{
+	char err[512], file[64], path[PATH_MAX], r[16];
+	unsigned int i;
+
+	for (i = 0; i < a->nr_cpus; i++) {
+		a->cpu[i].sent = a->cpu[i].dropped = 0;
+		a->cpu[i].dropped_events = 0;
+		a->cpu[i].stalled = false;
+	}
+	if (send_meta(a, ctl, err, sizeof(err))) {
+		ht_err(SUB, "sending the metadata: %s", err);
+		return -1;
+	}
+	if (set(a->dir, "tracing_on", "1"))
+		return -1;
+	/* The raw files can be opened once a buffer is loaded */
+	for (i = 0; i < a->nr_cpus; i++) {
+		struct agent_cpu *c = &a->cpu[i];
+
+		if (!a->have_cpu[i] || c->raw_fd >= 0)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
+		snprintf(path, sizeof(path), "%s/%s", a->dir, file);
+		c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->raw_fd < 0) {
+			ht_err(SUB, "cannot open %s: %s", path,
+			       strerror(errno));
+			return -1;
+		}
+	}
+	agent_set_state(a, AGENT_RUN);
+	snprintf(r, sizeof(r), "%u", round);
+	if (vt_send(ctl, "started", r, strlen(r), CTL_SEND_MS, err,
+		    sizeof(err))) {
+		ht_err(SUB, "agent-ctl-path: %s", err);
+		return -1;
+	}
+	printf("hyptrace agent: started (round %u)\n", round);
+	return 0;
+}
+
+static void close_raw(struct agent *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_cpus; i++) {
+		if (a->cpu[i].raw_fd >= 0)
+			close(a->cpu[i].raw_fd);
+		a->cpu[i].raw_fd = -1;
+	}
+}
+
+/* Tracing off, every page sent, then the CPUs' stats and the counts. */
+static int stop(struct agent *a, int ctl, unsigned int round)
+{
+	char err[512], file[64], name[32];
+	unsigned long long sent = 0, dropped = 0, events = 0;
+	size_t cap = 64 + 96 * a->nr_cpus, len;
+	char *msg = malloc(cap);
+	struct tfs_text t;
+	unsigned int i;
+	int ret = -1;
+
+	if (!msg)
+		return -1;
+	if (set(a->dir, "tracing_on", "0"))
+		goto out;
+	if (agent_drain(a, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
+		goto out;
+	}
+	len = snprintf(msg, cap, "%u\n", round);
+	for (i = 0; i < a->nr_cpus; i++) {
+		struct agent_cpu *c = &a->cpu[i];
+
+		if (!a->have_cpu[i])
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
+		snprintf(name, sizeof(name), "cpustat:%u", i);
+		if (!tfs_read(a->dir, file, &t, err, sizeof(err))) {
+			ret = vt_send(ctl, name, t.text, t.len, CTL_SEND_MS,
+				      err, sizeof(err));
+			free(t.text);
+			if (ret)
+				goto out_ctl;
+			ret = -1;
+		}
+		printf("hyptrace agent: CPU %u: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost\n",
+		       i, tfs_stat(a->dir, file, "written events"),
+		       (unsigned long long)c->sent,
+		       (unsigned long long)c->dropped,
+		       (unsigned long long)c->dropped_events,
+		       tfs_stat(a->dir, file, "overrun"));
+		len += snprintf(msg + len, cap - len,
+				"cpu %u sent %llu dropped %llu events %llu\n",
+				i, (unsigned long long)c->sent,
+				(unsigned long long)c->dropped,
+				(unsigned long long)c->dropped_events);
+		sent += c->sent;
+		dropped += c->dropped;
+		events += c->dropped_events;
+	}
+	if (vt_send(ctl, "stopped", msg, len, CTL_SEND_MS, err, sizeof(err)))
+		goto out_ctl;
+	printf("hyptrace agent: stopped (round %u): %llu pages sent, %llu dropped (%llu events)\n",
+	       round, sent, dropped, events);
+	ret = 0;
+	goto out;
+out_ctl:
+	ht_err(SUB, "agent-ctl-path: %s", err);
+out:
+	/*
+	 * Every page is out and the stats are read (or it failed): close the
+	 * raw files, so that the buffer can unload (the module defers that
+	 * while they are open) and the next "1" loads a fresh one
+	 */
+	close_raw(a);
+	free(msg);
+	return ret;
+}
+
+/* Printable for a one-line error */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
+/* Orders from the host until a signal, or an error. */
+static int control_loop(struct agent *a, int ctl, bool start_now)
+{
+	char buf[256];
+	size_t have = 0;
+	unsigned int round = 0;
+	bool running = false;
+
+	if (start_now) {
+		if (start(a, ctl, ++round))
+			return -1;
+		running = true;
+	}
+	while (!stop_requested) {
+		struct pollfd pfd = { .fd = ctl, .events = POLLIN };
+		char *nl;
+		ssize_t n;
+
+		if (poll(&pfd, 1, 200) < 0 && errno != EINTR) {
+			ht_err(SUB, "poll: %s", strerror(errno));
+			return -1;
+		}
+		if (!(pfd.revents & POLLIN)) {
+			/* POLLHUP alone: no host on the other end yet */
+			if (pfd.revents & POLLHUP)
+				usleep(200000);
+			continue;
+		}
+		n = read(ctl, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0) {
+			ht_err(SUB, "reading %s: %s", VT_CTL_PORT,
+			       strerror(errno));
+			return -1;
+		}
+		have += n;
+		buf[have] = '\0';
+		while ((nl = memchr(buf, '\n', have)) ||
+		       have == sizeof(buf) - 1) {
+			size_t line = nl ? (size_t)(nl - buf) : have;
+
+			if (line && buf[line - 1] == '\r')
+				buf[line - 1] = '\0';
+			buf[line] = '\0';
+			if (!strcmp(buf, "1") && !running) {
+				if (start(a, ctl, ++round))
+					return -1;
+				running = true;
+			} else if (!strcmp(buf, "0") && running) {
+				running = false;
+				if (stop(a, ctl, round))
+					return -1;
+			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
+				   buf[0]) {
+				sanitize(buf);
+				ht_err(SUB, "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
+				       buf, VT_CTL_PORT);
+				if (running)
+					stop(a, ctl, round);
+				return -1;
+			}
+			line = nl ? line + 1 : have;
+			memmove(buf, buf + line, have - line);
+			have -= line;
+		}
+	}
+	if (running && stop(a, ctl, round))
+		return -1;
+	return 0;
+}
+
+int cmd_agent(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct agent_opts o;
+	struct agent *a;
+	unsigned int i;
+	int ctl, ret = HT_EXIT_FAIL;
+	char err[256];
+
+	if (parse_args(argc, argv, &o))
+		return HT_EXIT_USAGE;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return HT_EXIT_FAIL;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->cond, NULL);
+	a->stall_ms = o.stall_ms;
+	a->page_size = sysconf(_SC_PAGESIZE);
+	a->dir = tfs_hyp_dir();
+	if (!a->dir) {
+		ht_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
+		       TRACEFS_HYP_REMOTE, DEBUGFS_HYP);
+		free(a);
+		return HT_EXIT_FAIL;
+	}
+	ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
+	if (ctl < 0) {
+		ht_err(SUB, "no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds it)",
+		       VT_CTL_PORT, o.ports ? " in " : "",
+		       o.ports ? o.ports : "");
+		free(a);
+		return HT_EXIT_FAIL;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (setup_buffer(a->dir, &o) || open_cpus(a, &o))
+		goto out;
+	printf("hyptrace agent: ready: %u CPUs, ports " VT_CPU_PORT_FMT "..%u and %s; waiting for the host's 1\n",
+	       a->nr_cpus, 0, a->nr_cpus - 1, VT_CTL_PORT);
+	if (!control_loop(a, ctl, o.start))
+		ret = HT_EXIT_OK;
+out:
+	set(a->dir, "tracing_on", "0");
+	agent_set_state(a, AGENT_QUIT);
+	for (i = 0; i < a->nr_cpus; i++)
+		agent_cpu_stop(&a->cpu[i]);
+	close(ctl);
+	/* Give the pages back: the buffer unloads once it is empty */
+	tfs_write(a->dir, "trace", "0", err, sizeof(err));
+	free(o.events);
+	free(a);
+	return ret;
+}

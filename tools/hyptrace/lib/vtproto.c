@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The agent <-> listener control messages (vtproto.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "vtproto.h"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Write it all within @timeout_ms. A virtio port with no host behind it
+ * polls POLLHUP at once and takes nothing: wait that out in small steps.
+ */
+static int write_timed(int fd, const char *p, size_t len, int timeout_ms,
+		       char *err, size_t errlen)
+{
+	long long deadline = now_ms() + timeout_ms;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		long long left = deadline - now_ms();
+		ssize_t n = write(fd, p, len);
+
+		if (n > 0) {
+			p += n;
+			len -= n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			return errmsg(err, errlen, "%s", strerror(errno));
+		if (left <= 0)
+			return errmsg(err, errlen,
+				      "the other side took nothing for %d ms",
+				      timeout_ms);
+		n = poll(&pfd, 1, (int)left);
+		if (n < 0 && errno != EINTR)
+			return errmsg(err, errlen, "poll: %s", strerror(errno));
+		if (n > 0 && !(pfd.revents & POLLOUT))
+			usleep(10000);
+	}
+	return 0;
+}
+
+int vt_send(int fd, const char *name, const void *payload, size_t len,
+	    int timeout_ms, char *err, size_t errlen)
+{
+	char head[VT_MAX_NAME + 32];
+	int n = snprintf(head, sizeof(head), "%s %zu\n", name, len);
+
+	if (write_timed(fd, head, n, timeout_ms, err, errlen) ||
+	    write_timed(fd, payload, len, timeout_ms, err, errlen))
+		return -1;
+	return 0;
+}
+
+int vt_send_raw(int fd, const char *s, char *err, size_t errlen)
+{
+	return write_timed(fd, s, strlen(s), 5000, err, errlen);
+}
+
+ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen)
+{
+	ssize_t n;
+
+	if (r->consumed) {
+		memmove(r->buf, r->buf + r->consumed, r->len - r->consumed);
+		r->len -= r->consumed;
+		r->consumed = 0;
+	}
+	if (r->cap - r->len < 65536) {
+		size_t cap = r->cap ? 2 * r->cap : 131072;
+		char *p;
+
+		if (cap > 2 * VT_MAX_PAYLOAD + 131072)
+			return errmsg(err, errlen, "control stream too long");
+		p = realloc(r->buf, cap);
+		if (!p)
+			return errmsg(err, errlen, "out of memory");
+		r->buf = p;
+		r->cap = cap;
+	}
+	n = read(fd, r->buf + r->len, r->cap - r->len);
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		return errmsg(err, errlen, "%s", strerror(errno));
+	if (n < 0)
+		return 1;	/* nothing now; not the end */
+	r->len += n;
+	return n;
+}
+
+int vt_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen)
+{
+	const char *p = r->buf + r->consumed;
+	size_t avail = r->len - r->consumed, i, len = 0;
+	const char *nl = avail ? memchr(p, '\n', avail) : NULL;
+
+	if (!nl) {
+		if (avail > VT_MAX_NAME + 24)
+			return errmsg(err, errlen,
+				      "garbage on the control port: no message header in its first %zu bytes",
+				      avail);
+		return 0;
+	}
+	for (i = 0; p + i < nl && p[i] != ' '; i++) {
+		char ch = p[i];
+
+		if (i >= VT_MAX_NAME ||
+		    !((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		      ch == '_' || ch == ':'))
+			return errmsg(err, errlen,
+				      "garbage on the control port: not a message header");
+	}
+	if (!i || p + i == nl || p + i + 1 == nl)
+		return errmsg(err, errlen,
+			      "garbage on the control port: not a message header");
+	memcpy(m->name, p, i);
+	m->name[i] = '\0';
+	for (i++; p + i < nl; i++) {
+		if (p[i] < '0' || p[i] > '9' || len > VT_MAX_PAYLOAD)
+			return errmsg(err, errlen,
+				      "control message '%s': bad length",
+				      m->name);
+		len = len * 10 + (p[i] - '0');
+	}
+	if (len > VT_MAX_PAYLOAD)
+		return errmsg(err, errlen,
+			      "control message '%s': %zu bytes, more than %u",
+			      m->name, len, VT_MAX_PAYLOAD);
+	i++;			/* the newline */
+	if (avail - i < len)
+		return 0;
+	m->payload = p + i;
+	m->len = len;
+	r->consumed += i + len;
+	return 1;
+}
+
+void vt_reader_free(struct vt_reader *r)
+{
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
+		     struct vt_cpu_round *c, unsigned int max, char *err,
+		     size_t errlen)
+{
+	char *text = malloc(len + 1), *line, *save = NULL;
+	unsigned int n = 0;
+	int first = 1, ret = -1;
+
+	if (!text)
+		return errmsg(err, errlen, "out of memory");
+	memcpy(text, p, len);
+	text[len] = '\0';
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), first = 0) {
+		unsigned long long s, d, e;
+		unsigned int cpu;
+		int end = 0;
+
+		if (first) {
+			if (sscanf(line, "%u%n", round, &end) != 1 ||
+			    line[end]) {
+				errmsg(err, errlen,
+				       "control message 'stopped': bad round");
+				goto out;
+			}
+			continue;
+		}
+		if (sscanf(line, "cpu %u sent %llu dropped %llu events %llu%n",
+			   &cpu, &s, &d, &e, &end) != 4 || line[end] ||
+		    n >= max) {
+			errmsg(err, errlen,
+			       "control message 'stopped': bad line '%.40s'",
+			       line);
+			goto out;
+		}
+		c[n++] = (struct vt_cpu_round){ cpu, s, d, e };
+	}
+	if (first) {
+		errmsg(err, errlen, "control message 'stopped': empty");
+		goto out;
+	}
+	ret = n;
+out:
+	free(text);
+	return ret;
+}

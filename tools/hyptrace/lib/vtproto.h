@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The virtio-trace model between `hyptrace agent` (on the board) and
+ * `hyptrace listen --virtio DIR` (on the workstation), over virtio-serial
+ * ports named as the kernel's tools/virtio/virtio-trace/README names them.
+ *
+ * trace-path-cpuN (board -> host): CPU N's ring-buffer pages, whole, one
+ *	after the other, nothing else: no framing (as virtio-trace). Every
+ *	page is VT page_size bytes; a page either goes whole or not at all
+ *	(the agent splices one page per write, and the port takes a splice
+ *	in one buffer).
+ *
+ * agent-ctl-path, host -> board: orders, one per line, as virtio-trace:
+ *	"1"	start tracing (and send the metadata first)
+ *	"0"	stop tracing, send every page there is, then the counts
+ *	Empty lines are ignored; anything else is an error that ends the
+ *	agent (one line, exit 1).
+ *
+ * agent-ctl-path, board -> host: messages, each a header line
+ *	"NAME LEN\n" (NAME: 1-63 of [a-z0-9_:], LEN decimal, at most
+ *	VT_MAX_PAYLOAD) and then LEN bytes of payload:
+ *	hello		"version=1 cpus=N page_size=P"; starts a new set of
+ *			metadata (sent before every "started")
+ *	header_page, header_event	events/header_page, header_event
+ *	format:SYSTEM	one events/SYSTEM/EVENT/format file
+ *	clock		trace_clock ("[boot]")
+ *	uname		the board's uname
+ *	started		"R": round R has started (tracing is on)
+ *	cpustat:N	CPU N's per_cpu/cpuN/stats at the end of a round
+ *	stopped		"R" then one line per CPU, "cpu N sent S dropped D
+ *			events E": tracing is off and every page of round R
+ *			went out; S pages were sent on trace-path-cpuN in
+ *			this round, D whole pages (holding E events) were
+ *			dropped because the host did not take them in time
+ */
+#ifndef HYPTRACE_TOOLS_VTPROTO_H
+#define HYPTRACE_TOOLS_VTPROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VT_CTL_PORT		"agent-ctl-path"
+#define VT_CPU_PORT_FMT		"trace-path-cpu%u"
+#define VT_VERSION		1
+#define VT_MAX_NAME		63
+#define VT_MAX_PAYLOAD		(4U << 20)
+
+/* Send one message on @fd (poll()s a non-blocking fd, up to @timeout_ms). */
+int vt_send(int fd, const char *name, const void *payload, size_t len,
+	    int timeout_ms, char *err, size_t errlen);
+
+/* Send @s (an order, "1\n" or "0\n") as it is */
+int vt_send_raw(int fd, const char *s, char *err, size_t errlen);
+
+/* Messages arriving on a stream, parsed as the bytes come */
+struct vt_reader {
+	char *buf;
+	size_t len, cap;
+	size_t consumed;	/* of buf, by the messages handed out */
+};
+
+struct vt_msg {
+	char name[VT_MAX_NAME + 1];
+	const char *payload;	/* valid until the next vt_read()/vt_next() */
+	size_t len;
+};
+
+/* Read what @fd has (once) into @r: bytes read, 0 at end of file, -1. */
+ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen);
+
+/* The next whole message: 1, 0 if more bytes are needed, -1 if malformed */
+int vt_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen);
+
+void vt_reader_free(struct vt_reader *r);
+
+/* One "cpu N sent S dropped D events E" line of a stopped message */
+struct vt_cpu_round {
+	unsigned int cpu;
+	uint64_t sent, dropped, dropped_events;
+};
+
+/*
+ * Parse a stopped payload: its round into *@round, and up to @max CPU
+ * lines into @c; the number of lines, or -1 with the reason.
+ */
+int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
+		     struct vt_cpu_round *c, unsigned int max, char *err,
+		     size_t errlen);
+
+#endif /* HYPTRACE_TOOLS_VTPROTO_H */

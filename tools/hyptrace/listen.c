@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace listen --virtio DIR: connect to the UNIX sockets QEMU's
+ * chardevs listen on in DIR (qemu-run.sh --virtio-trace DIR makes them:
+ * agent-ctl-path and trace-path-cpuN), give `hyptrace agent` its orders
+ * ("1" start, "0" stop) when the user asks, move each CPU's pages into a
+ * temporary file, and at the end write the trace.dat (listen_meta.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "fdio.h"
+#include "hyptrace.h"
+#include "listen.h"
+
+#define SUB		"listen"
+
+enum { CMD_NONE, CMD_START, CMD_STOP, CMD_QUIT };
+
+static volatile sig_atomic_t sig_cmd;
+
+static void on_signal(int sig)
+{
+	sig_cmd = sig == SIGUSR1 ? CMD_START :
+		  sig == SIGUSR2 ? CMD_STOP : CMD_QUIT;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: hyptrace listen --virtio DIR [OPTIONS]\n"
+"\n"
+"The workstation's end of virtio-trace: connect to the UNIX sockets that\n"
+"QEMU's virtio-serial chardevs listen on in DIR (agent-ctl-path and\n"
+"trace-path-cpuN, as `qemu-run.sh --virtio-trace DIR` makes them), start\n"
+"and stop `hyptrace agent` on the board when asked, take every CPU's pages\n"
+"and, at the end, write a trace.dat (all rounds, in order). Its CPUSTAT\n"
+"per CPU (trace-cmd report --stat) holds the board's stats file and\n"
+"\"agent dropped pages: N\" / \"agent dropped events: N\": pages the agent\n"
+"dropped whole because this side did not take them in time.\n"
+"\n"
+"While it runs, on standard input (a line each):\n"
+"  start, s, 1      start tracing (SIGUSR1 does the same)\n"
+"  stop, t, 0       stop tracing; every page of the round arrives first\n"
+"                   (SIGUSR2)\n"
+"  quit, q          stop if started, write the file and exit (Ctrl-C,\n"
+"                   SIGTERM, or the end of standard input with --start)\n"
+"QEMU closing the sockets between rounds (the guest powered off) ends it\n"
+"too, with the file written.\n"
+"\n"
+"  --virtio DIR     the directory of the sockets\n"
+"  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
+"  --start          start at once\n"
+"  -h, --help       this text\n"
+"\n"
+"Exit status: 0 with the file written; 1 if a socket is missing, the\n"
+"agent's messages or pages are corrupt, or pages did not arrive (one line\n"
+"says which); 2 for a bad command line.\n");
+}
+
+static int connect_unix(const char *dir, const char *name)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir,
+			     name) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	return fd;
+}
+
+static int open_all(struct lst *l)
+{
+	char name[64], path[PATH_MAX];
+	struct stat st;
+	unsigned int i;
+
+	for (i = 0; i < REC_MAX_CPUS; i++)
+		l->cpu[i].fd = l->cpu[i].tmp_fd = -1;
+	l->ctl = connect_unix(l->dir, VT_CTL_PORT);
+	if (l->ctl < 0) {
+		ht_err(SUB, "cannot connect to %s/%s: %s (is QEMU running with qemu-run.sh --virtio-trace %s?)",
+		       l->dir, VT_CTL_PORT, strerror(errno), l->dir);
+		return -1;
+	}
+	for (i = 0; i < REC_MAX_CPUS; i++) {
+		struct lst_cpu *c = &l->cpu[i];
+
+		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
+		snprintf(path, sizeof(path), "%s/%s", l->dir, name);
+		if (stat(path, &st))
+			continue;
+		c->fd = connect_unix(l->dir, name);
+		if (c->fd < 0) {
+			ht_err(SUB, "cannot connect to %s: %s", path,
+			       strerror(errno));
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s.cpu%u", l->output, i);
+		c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+				 0644);
+		if (c->tmp_fd < 0) {
+			ht_err(SUB, "cannot create %s: %s", path,
+			       strerror(errno));
+			return -1;
+		}
+		l->nr_cpus = i + 1;
+	}
+	if (!l->nr_cpus) {
+		ht_err(SUB, "no trace-path-cpuN sockets in %s", l->dir);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_all(struct lst *l)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < l->nr_cpus; i++) {
+		struct lst_cpu *c = &l->cpu[i];
+
+		if (c->fd >= 0)
+			close(c->fd);
+		if (c->tmp_fd >= 0) {
+			close(c->tmp_fd);
+			snprintf(path, sizeof(path), "%s.cpu%u", l->output, i);
+			unlink(path);
+		}
+		free(c->page);
+		free(c->cpustat);
+	}
+	if (l->ctl >= 0)
+		close(l->ctl);
+	lst_free_meta(l);
+	vt_reader_free(&l->rd);
+}
+
+/* What CPU @i's socket has: whole pages, checked, into its file. */
+static int read_cpu(struct lst *l, unsigned int i, char *err, size_t errlen)
+{
+	struct lst_cpu *c = &l->cpu[i];
+	char why[128];
+
+	for (;;) {
+		ssize_t n = read(c->fd, c->page + c->have,
+				 l->page_size - c->have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0) {
+			if (!n && !c->have) {
+				close(c->fd);
+				c->fd = -2;	/* gone; its pages stay */
+				return 0;
+			}
+			return errmsg(err, errlen, "CPU %u's stream: %s", i,
+				      n ? strerror(errno) :
+				      "ended inside a page");
+		}
+		c->have += n;
+		if (c->have < l->page_size)
+			continue;
+		c->have = 0;
+		if (rec_count_page(c->page, l->page_size, &c->got, why,
+				   sizeof(why)))
+			return errmsg(err, errlen, "CPU %u's stream, page %llu: %s",
+				      i, (unsigned long long)c->got.pages,
+				      why);
+		if (fdio_write_all(c->tmp_fd, c->page, l->page_size,
+				   FDIO_HERE))
+			return errmsg(err, errlen, "writing %s.cpu%u: %s",
+				      l->output, i, strerror(errno));
+	}
+}
+
+static int read_ctl(struct lst *l, char *err, size_t errlen)
+{
+	struct vt_msg m;
+	ssize_t n = vt_read(&l->rd, l->ctl, err, errlen);
+	int r;
+
+	if (n < 0)
+		return -1;
+	if (!n) {
+		/* With rounds to keep, write them; else nothing to wait for */
+		if (!l->rounds_done || l->running)
+			return errmsg(err, errlen, "%s/%s: closed (QEMU gone?)%s",
+				      l->dir, VT_CTL_PORT,
+				      l->running ? " in the middle of a round" : "");
+		close(l->ctl);
+		l->ctl = -1;
+		return 0;
+	}
+	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
+		if (lst_message(l, &m, err, errlen))
+			return -1;
+	}
+	return r;
+}
+
+/* A line of standard input as a command; CMD_NONE if it is none. */
+static int parse_cmd(char *line)
+{
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!strcmp(line, "start") || !strcmp(line, "s") || !strcmp(line, "1"))
+		return CMD_START;
+	if (!strcmp(line, "stop") || !strcmp(line, "t") || !strcmp(line, "0"))
+		return CMD_STOP;
+	if (!strcmp(line, "quit") || !strcmp(line, "q"))
+		return CMD_QUIT;
+	if (line[0])
+		ht_err(SUB, "'%.32s'? commands: start, stop, quit", line);
+	return CMD_NONE;
+}
+
+static int read_stdin(char *buf, size_t *have, size_t cap, bool *eof)
+{
+	char *nl;
+	ssize_t n = read(STDIN_FILENO, buf + *have, cap - 1 - *have);
+	int cmd;
+
+	if (n <= 0) {
+		if (!n || (errno != EINTR && errno != EAGAIN))
+			*eof = true;
+		return CMD_NONE;
+	}
+	*have += n;
+	buf[*have] = '\0';
+	nl = strchr(buf, '\n');
+	if (!nl && *have < cap - 1)
+		return CMD_NONE;
+	if (nl)
+		*nl = '\0';
+	cmd = parse_cmd(buf);
+	n = nl ? nl + 1 - buf : (ssize_t)*have;
+	memmove(buf, buf + n, *have - n);
+	*have -= n;
+	return cmd;
+}
+
+static int order(struct lst *l, const char *o)
+{
+	char err[256];
+
+	if (vt_send_raw(l->ctl, o, err, sizeof(err))) {
+		ht_err(SUB, "%s/%s: %s", l->dir, VT_CTL_PORT, err);
+		return -1;
+	}
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Every page the agent said it sent has arrived */
+static bool all_arrived(const struct lst *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr_cpus; i++)
+		if (l->cpu[i].tmp_fd >= 0 &&
+		    l->cpu[i].got.pages < l->cpu[i].expected)
+			return false;
+	return true;
+}
+
+/* Poll everything once; 0, or -1 after saying why. */
+static int pump(struct lst *l, int timeout, bool use_stdin, int *cmd,
+		char *in, size_t *in_have, size_t in_cap, bool *in_eof)
+{
+	struct pollfd pfd[REC_MAX_CPUS + 2];
+	unsigned int i, n = 0;
+	char err[512];
+
+	pfd[n++] = (struct pollfd){ .fd = l->ctl, .events = POLLIN };
+	pfd[n++] = (struct pollfd){ .fd = use_stdin && !*in_eof ?
+				    STDIN_FILENO : -1, .events = POLLIN };
+	for (i = 0; i < l->nr_cpus; i++)
+		pfd[n++] = (struct pollfd){
+			.fd = l->page_size && l->cpu[i].fd >= 0 ?
+			      l->cpu[i].fd : -1,
+			.events = POLLIN,
+		};
+	if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
+		ht_err(SUB, "poll: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < l->nr_cpus; i++) {
+		if (pfd[2 + i].revents && read_cpu(l, i, err, sizeof(err)))
+			goto fail;
+	}
+	if (pfd[0].revents && read_ctl(l, err, sizeof(err)))
+		goto fail;
+	if (pfd[1].revents)
+		*cmd = read_stdin(in, in_have, in_cap, in_eof);
+	return 0;
+fail:
+	ht_err(SUB, "%s", err);
+	return -1;
+}
+
+static int run(struct lst *l, bool start_now)
+{
+	char in[256];
+	size_t in_have = 0;
+	bool in_eof = false, started = false, quitting = false;
+	unsigned int starts = 0;
+	long long deadline = 0;
+
+	if (start_now) {
+		if (order(l, "1\n"))
+			return -1;
+		started = true;
+		starts++;
+	}
+	for (;;) {
+		int cmd = CMD_NONE;
+
+		if (pump(l, 200, !quitting, &cmd, in, &in_have, sizeof(in),
+			 &in_eof))
+			return -1;
+		if (sig_cmd) {
+			cmd = sig_cmd;
+			sig_cmd = CMD_NONE;
+		}
+		if (in_eof && start_now && !quitting)
+			cmd = CMD_QUIT;
+		if (cmd == CMD_START && !started && !quitting && l->ctl >= 0) {
+			if (order(l, "1\n"))
+				return -1;
+			started = true;
+			starts++;
+		} else if ((cmd == CMD_STOP || cmd == CMD_QUIT) && started &&
+			   l->ctl >= 0) {
+			if (order(l, "0\n"))
+				return -1;
+			started = false;
+		}
+		if (cmd == CMD_QUIT && !quitting) {
+			quitting = true;
+			deadline = now_ms() + 60000;
+		}
+		if (l->ctl < 0 && !quitting) {
+			printf("hyptrace listen: %s/%s closed (QEMU gone): writing the %u round%s there %s\n",
+			       l->dir, VT_CTL_PORT, l->rounds_done,
+			       l->rounds_done == 1 ? "" : "s",
+			       l->rounds_done == 1 ? "was" : "were");
+			quitting = true;
+			starts = l->rounds_done;
+			deadline = now_ms() + 10000;
+		}
+		if (quitting && l->rounds_done >= starts && all_arrived(l))
+			return 0;
+		if (quitting && now_ms() > deadline) {
+			unsigned int i;
+
+			if (l->rounds_done < starts) {
+				ht_err(SUB, "the agent did not confirm the stop in 60 s");
+				return -1;
+			}
+			for (i = 0; i < l->nr_cpus; i++)
+				if (l->cpu[i].got.pages < l->cpu[i].expected)
+					break;
+			ht_err(SUB, "CPU %u: the agent sent %llu pages, %llu arrived in 60 s",
+			       i, (unsigned long long)l->cpu[i].expected,
+			       (unsigned long long)l->cpu[i].got.pages);
+			return -1;
+		}
+	}
+}
+
+int cmd_listen(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "virtio", required_argument, NULL, 'V' },
+		{ "start", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool start_now = false;
+	struct lst *l;
+	char err[512];
+	int c, ret = HT_EXIT_FAIL;
+
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return HT_EXIT_FAIL;
+	l->output = "trace.dat";
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			l->output = optarg;
+			break;
+		case 'V':
+			l->dir = optarg;
+			break;
+		case 'S':
+			start_now = true;
+			break;
+		case 'h':
+			usage(stdout);
+			free(l);
+			return HT_EXIT_OK;
+		default:
+			usage(stderr);
+			free(l);
+			return HT_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
+	else if (!l->dir)
+		ht_err(SUB, "which directory? --virtio DIR");
+	if (!l->dir || optind < argc) {
+		free(l);
+		return HT_EXIT_USAGE;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	l->ctl = -1;
+	if (open_all(l))
+		goto out;
+	printf("hyptrace listen: %u CPUs in %s; commands: start, stop, quit\n",
+	       l->nr_cpus, l->dir);
+	if (run(l, start_now))
+		goto out;
+	if (lst_write(l, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
+		goto out;
+	}
+	lst_summary(l);
+	ret = HT_EXIT_OK;
+out:
+	close_all(l);
+	free(l);
+	return ret;
+}
