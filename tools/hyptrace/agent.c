@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "buffer_setup.h"
 #include "errmsg.h"
 #include "hyptrace.h"
 #include "record.h"
@@ -189,38 +190,18 @@ static int open_port(const char *dir, const char *name, int flags)
 
 static int set(const char *dir, const char *file, const char *val)
 {
-	char err[512];
-
-	if (!tfs_write(dir, file, val, err, sizeof(err)))
-		return 0;
-	ht_err(SUB, "%s", err);
-	return -1;
+	return hb_set(SUB, dir, file, val);
 }
 
 /* An empty buffer, the events asked for; tracing stays off. */
 static int setup_buffer(const char *dir, const struct agent_opts *o)
 {
-	char file[PATH_MAX], kb[32];
-	unsigned int i;
+	const struct hb_setup setup = {
+		.events = o->events, .nr_events = o->nr_events,
+		.buffer_kb = o->buffer_kb, .no_overwrite = o->no_overwrite,
+	};
 
-	snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
-	if (set(dir, "tracing_on", "0") || set(dir, "trace", "0") ||
-	    (o->buffer_kb && set(dir, "buffer_size_kb", kb)) ||
-	    set(dir, "overwrite", o->no_overwrite ? "0" : "1") ||
-	    set(dir, "events/enable", o->nr_events ? "0" : "1"))
-		return -1;
-	for (i = 0; i < o->nr_events; i++) {
-		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
-			 o->events[i]);
-		if (strchr(o->events[i], '/') || !tfs_exists(dir, file)) {
-			ht_err(SUB, "unknown hypervisor event '%s' (see %s/events/hypervisor/)",
-			       o->events[i], dir);
-			return -1;
-		}
-		if (set(dir, file, "1"))
-			return -1;
-	}
-	return 0;
+	return hb_prepare(SUB, dir, &setup);
 }
 
 /* Every CPU with a raw file gets its port and its thread. */

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buffer_setup.h"
 #include "hyptrace.h"
 #include "record.h"
 #include "tcnet.h"
@@ -258,12 +259,7 @@ static char *host_output(const char *output)
 /* Write a control file, saying what went wrong if it did. */
 static int set(const char *dir, const char *file, const char *val)
 {
-	char err[512];
-
-	if (!tfs_write(dir, file, val, err, sizeof(err)))
-		return 0;
-	ht_err(SUB, "%s", err);
-	return -1;
+	return hb_set(SUB, dir, file, val);
 }
 
 /*
@@ -272,29 +268,14 @@ static int set(const char *dir, const char *file, const char *val)
  */
 static int start_hypervisor(const char *dir, const struct rec_opts *o)
 {
-	char file[PATH_MAX], kb[32];
-	unsigned int i;
+	const struct hb_setup setup = {
+		.events = o->events, .nr_events = o->nr_events,
+		.buffer_kb = o->buffer_kb, .no_overwrite = o->no_overwrite,
+		.keep = o->keep,
+	};
 
-	/* A write to trace empties and unloads: a fresh start */
-	if (!o->keep && (set(dir, "tracing_on", "0") || set(dir, "trace", "0")))
+	if (hb_prepare(SUB, dir, &setup))
 		return -1;
-	snprintf(kb, sizeof(kb), "%lu", o->buffer_kb);
-	if (!o->keep &&
-	    ((o->buffer_kb && set(dir, "buffer_size_kb", kb)) ||
-	     set(dir, "overwrite", o->no_overwrite ? "0" : "1") ||
-	     set(dir, "events/enable", o->nr_events ? "0" : "1")))
-		return -1;
-	for (i = 0; i < o->nr_events; i++) {
-		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
-			 o->events[i]);
-		if (strchr(o->events[i], '/') || !tfs_exists(dir, file)) {
-			ht_err(SUB, "unknown hypervisor event '%s' (see %s/events/hypervisor/)",
-			       o->events[i], dir);
-			return -1;
-		}
-		if (set(dir, file, "1"))
-			return -1;
-	}
 	return set(dir, "tracing_on", "1");
 }
 
