@@ -86,10 +86,12 @@ wait_log() {
 ) &
 bpid=$!
 lpid=
+# Under set -e a failing command here would become the script's exit
+# status, after its verdict: a listener or boot already gone is fine.
 cleanup() {
-	[ -z "$lpid" ] || { kill -CONT "$lpid"; kill "$lpid"; } 2>/dev/null
-	kill "$bpid" 2>/dev/null
-	wait 2>/dev/null
+	[ -z "$lpid" ] || { kill -CONT "$lpid"; kill "$lpid"; } 2>/dev/null || true
+	kill "$bpid" 2>/dev/null || true
+	wait 2>/dev/null || true
 }
 trap cleanup EXIT
 

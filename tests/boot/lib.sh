@@ -75,9 +75,12 @@ count_lines() {
 }
 
 # value KEY: the last "@KEY=value" the guest command printed. Tests print
-# their results that way so that they stand out from kernel messages.
+# their results that way so that they stand out from kernel messages; one
+# that lands in the middle of the line ("@KEY=0[    9.095046] hyptrace:
+# ...") is cut off at its time stamp.
 value() {
-	grep -a -o "@$1=[^ ]*" "$BOOT_LOG" | tail -n 1 | cut -d= -f2-
+	grep -a -o "@$1=[^ ]*" "$BOOT_LOG" | tail -n 1 | cut -d= -f2- |
+		sed -E 's/\[ *[0-9]*(\.[0-9]*\])?$//'
 }
 
 # The hypervisor ran and Linux runs under it at EL1, without trouble.
