@@ -25,14 +25,15 @@
 #include "hyptrace.h"
 #include "record.h"
 #include "tracefs.h"
+#include "vtnet.h"
 #include "vtproto.h"
 
 #define SUB		"agent"
-#define CTL_SEND_MS	5000
 #define SYS_PORTS	"/sys/class/virtio-ports"
 
 struct agent_opts {
 	const char *ports;
+	const char *net;
 	char **events;
 	unsigned int nr_events;
 	unsigned long buffer_kb;
@@ -52,7 +53,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hyptrace agent [OPTIONS]\n"
+"usage: hyptrace agent [-N ADDR:PORT] [OPTIONS]\n"
 "\n"
 "The board's end of virtio-trace: wait for the host's orders on the\n"
 "virtio-serial port agent-ctl-path (\"1\" start, \"0\" stop, one a line) and,\n"
@@ -62,6 +63,15 @@ static void usage(FILE *f)
 "writes the trace.dat; qemu-run.sh --virtio-trace DIR makes the ports.\n"
 "Runs until SIGINT or SIGTERM (a round under way is stopped and sent).\n"
 "\n"
+"With -N ADDR:PORT, the same over TCP instead: listen on ADDR:PORT (that\n"
+"address only; 0.0.0.0 if it must be every one), serve one client at a\n"
+"time (`hyptrace listen -N ADDR:PORT` on the workstation), the orders and\n"
+"messages on its connection and each page as a page:N message there. A\n"
+"second client while one is served gets an error message and is closed;\n"
+"a client that sends garbage gets one too (and a line on stderr) and is\n"
+"dropped; one that goes away ends its round. Then the next client.\n"
+"\n"
+"  -N ADDR:PORT     over TCP, listening there (no virtio-serial ports)\n"
 "  -e EVENT         trace this hypervisor event; repeatable; default: all\n"
 "  -b KB            buffer size per CPU in KiB (default: the remote's)\n"
 "  --no-overwrite   a full buffer drops the newest events (and counts them)\n"
@@ -88,8 +98,10 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		{ "stall-ms", required_argument, NULL, 'S' },
 		{ "ports", required_argument, NULL, 'P' },
 		{ "start", no_argument, NULL, 'T' },
+		{ "net", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char host[256], port[16], err[128];
 	char *end;
 	long v;
 	int c;
@@ -99,7 +111,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	o->events = calloc(argc, sizeof(*o->events));
 	if (!o->events)
 		return -1;
-	while ((c = getopt_long(argc, argv, "e:b:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:b:hN:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events[o->nr_events++] = optarg;
@@ -133,6 +145,9 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		case 'T':
 			o->start = true;
 			break;
+		case 'N':
+			o->net = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(HT_EXIT_OK);
@@ -143,6 +158,15 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	}
 	if (optind < argc) {
 		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (o->net && (o->start || o->ports)) {
+		ht_err(SUB, "-N takes neither --start nor --ports: the client starts");
+		return -1;
+	}
+	if (o->net && vtn_split(o->net, host, sizeof(host), port,
+				sizeof(port), err, sizeof(err))) {
+		ht_err(SUB, "-N: %s", err);
 		return -1;
 	}
 	return 0;
@@ -220,7 +244,15 @@ static int open_cpus(struct agent *a, const struct agent_opts *o)
 		if (!tfs_exists(a->dir, file))
 			continue;
 		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
-		c->port_fd = open_port(o->ports, name, O_WRONLY | O_NONBLOCK);
+		if (o->net) {
+			if (agent_net_pipe(a, i, err, sizeof(err))) {
+				ht_err(SUB, "CPU %u: %s", i, err);
+				return -1;
+			}
+		} else {
+			c->port_fd = open_port(o->ports, name,
+					       O_WRONLY | O_NONBLOCK);
+		}
 		if (c->port_fd < 0) {
 			ht_err(SUB, "CPU %u: no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds them)",
 			       i, name, o->ports ? " in " : "",
@@ -274,26 +306,25 @@ static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
 		goto out;
 	snprintf(hello, sizeof(hello), "version=%d cpus=%u page_size=%u",
 		 VT_VERSION, a->nr_cpus, a->page_size);
-	if (vt_send(ctl, "hello", hello, strlen(hello), CTL_SEND_MS, err,
-		    errlen) ||
-	    vt_send(ctl, "header_page", m->out.header_page,
-		    m->out.header_page_len, CTL_SEND_MS, err, errlen) ||
-	    vt_send(ctl, "header_event", m->out.header_event,
-		    m->out.header_event_len, CTL_SEND_MS, err, errlen))
+	if (agent_send(a, ctl, "hello", hello, strlen(hello), err, errlen) ||
+	    agent_send(a, ctl, "header_page", m->out.header_page,
+		       m->out.header_page_len, err, errlen) ||
+	    agent_send(a, ctl, "header_event", m->out.header_event,
+		       m->out.header_event_len, err, errlen))
 		goto out_undescribe;
 	for (i = 0; i < m->out.nr_formats; i++) {
 		snprintf(sys, sizeof(sys), "format:%s",
 			 m->out.formats[i].system);
-		if (vt_send(ctl, sys, m->out.formats[i].text,
-			    m->out.formats[i].len, CTL_SEND_MS, err, errlen))
+		if (agent_send(a, ctl, sys, m->out.formats[i].text,
+			       m->out.formats[i].len, err, errlen))
 			goto out_undescribe;
 	}
 	if ((m->out.trace_clock &&
-	     vt_send(ctl, "clock", m->out.trace_clock,
-		     strlen(m->out.trace_clock), CTL_SEND_MS, err, errlen)) ||
+	     agent_send(a, ctl, "clock", m->out.trace_clock,
+			strlen(m->out.trace_clock), err, errlen)) ||
 	    (m->out.uname &&
-	     vt_send(ctl, "uname", m->out.uname, strlen(m->out.uname),
-		     CTL_SEND_MS, err, errlen)))
+	     agent_send(a, ctl, "uname", m->out.uname, strlen(m->out.uname),
+			err, errlen)))
 		goto out_undescribe;
 	ret = 0;
 out_undescribe:
@@ -337,7 +368,7 @@ static int start(struct agent *a, int ctl, unsigned int round)
 	}
 	agent_set_state(a, AGENT_RUN);
 	snprintf(r, sizeof(r), "%u", round);
-	if (vt_send(ctl, "started", r, strlen(r), CTL_SEND_MS, err,
+	if (agent_send(a, ctl, "started", r, strlen(r), err,
 		    sizeof(err))) {
 		ht_err(SUB, "agent-ctl-path: %s", err);
 		return -1;
@@ -376,6 +407,8 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 		ht_err(SUB, "%s", err);
 		goto out;
 	}
+	if (a->listen_fd >= 0)
+		agent_net_flush(a);
 	len = snprintf(msg, cap, "%u\n", round);
 	for (i = 0; i < a->nr_cpus; i++) {
 		struct agent_cpu *c = &a->cpu[i];
@@ -385,7 +418,7 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
 		snprintf(name, sizeof(name), "cpustat:%u", i);
 		if (!tfs_read(a->dir, file, &t, err, sizeof(err))) {
-			ret = vt_send(ctl, name, t.text, t.len, CTL_SEND_MS,
+			ret = agent_send(a, ctl, name, t.text, t.len,
 				      err, sizeof(err));
 			free(t.text);
 			if (ret)
@@ -407,7 +440,7 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 		dropped += c->dropped;
 		events += c->dropped_events;
 	}
-	if (vt_send(ctl, "stopped", msg, len, CTL_SEND_MS, err, sizeof(err)))
+	if (agent_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
 		goto out_ctl;
 	printf("hyptrace agent: stopped (round %u): %llu pages sent, %llu dropped (%llu events)\n",
 	       round, sent, dropped, events);
@@ -434,37 +467,84 @@ static void sanitize(char *s)
 			*s = '?';
 }
 
-/* Orders from the host until a signal, or an error. */
-static int control_loop(struct agent *a, int ctl, bool start_now)
+/*
+ * Over TCP, the client goes (or is dropped): end its round, if any, with
+ * tracing off and every page out of the way, and tell the caller.
+ */
+static int drop_client(struct agent *a, int ctl, unsigned int round,
+		       bool running, const char *why)
 {
-	char buf[256];
-	size_t have = 0;
+	char err[256];
+
+	if (why) {
+		ht_err(SUB, "%s; dropping the client", why);
+		agent_send(a, ctl, "error", why, strlen(why), err, sizeof(err));
+	}
+	if (running)
+		stop(a, ctl, round);
+	return AGENT_CLIENT_DROP;
+}
+
+/* A round that failed to start: tracing off, the raw files closed */
+static void abort_start(struct agent *a, int ctl, unsigned int round)
+{
+	if (a->state == AGENT_RUN) {
+		stop(a, ctl, round);
+		return;
+	}
+	set(a->dir, "tracing_on", "0");
+	close_raw(a);
+}
+
+/*
+ * Orders from the host until a signal (AGENT_CLIENT_SIGNAL), or over TCP
+ * until the client goes or is dropped (AGENT_CLIENT_DROP); -1 on a
+ * failure that ends the agent.
+ */
+int agent_control(struct agent *a, int ctl, bool start_now)
+{
+	bool net = a->listen_fd >= 0, running = false;
 	unsigned int round = 0;
-	bool running = false;
+	char buf[256], why[128];
+	size_t have = 0;
 
 	if (start_now) {
 		if (start(a, ctl, ++round))
 			return -1;
 		running = true;
 	}
-	while (!stop_requested) {
-		struct pollfd pfd = { .fd = ctl, .events = POLLIN };
+	while (!*a->stop) {
+		struct pollfd pfd[2] = {
+			{ .fd = ctl, .events = POLLIN },
+			{ .fd = a->listen_fd, .events = POLLIN },
+		};
 		char *nl;
 		ssize_t n;
 
-		if (poll(&pfd, 1, 200) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, 200) < 0 && errno != EINTR) {
 			ht_err(SUB, "poll: %s", strerror(errno));
 			return -1;
 		}
-		if (!(pfd.revents & POLLIN)) {
+		if (pfd[1].revents & POLLIN)
+			agent_net_refuse(a);
+		if (net && a->client_dead)
+			return drop_client(a, ctl, round, running, NULL);
+		if (!(pfd[0].revents & (POLLIN | (net ? POLLHUP | POLLERR : 0)))) {
 			/* POLLHUP alone: no host on the other end yet */
-			if (pfd.revents & POLLHUP)
+			if (pfd[0].revents & POLLHUP)
 				usleep(200000);
 			continue;
 		}
 		n = read(ctl, buf + have, sizeof(buf) - 1 - have);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
+		if (net && n <= 0) {
+			printf("hyptrace agent: the client %s%s\n",
+			       n ? "failed: " : "went away",
+			       n ? strerror(errno) : running ?
+			       " in the middle of a round: stopping it" : "");
+			return drop_client(a, ctl, round, running, NULL);
+		}
 		if (n < 0) {
 			ht_err(SUB, "reading %s: %s", VT_CTL_PORT,
 			       strerror(errno));
@@ -480,18 +560,28 @@ static int control_loop(struct agent *a, int ctl, bool start_now)
 				buf[line - 1] = '\0';
 			buf[line] = '\0';
 			if (!strcmp(buf, "1") && !running) {
-				if (start(a, ctl, ++round))
-					return -1;
+				if (start(a, ctl, ++round)) {
+					if (!net)
+						return -1;
+					abort_start(a, ctl, round);
+					return AGENT_CLIENT_DROP;
+				}
 				running = true;
 			} else if (!strcmp(buf, "0") && running) {
 				running = false;
-				if (stop(a, ctl, round))
+				if (stop(a, ctl, round) && !net)
 					return -1;
 			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
 				   buf[0]) {
 				sanitize(buf);
-				ht_err(SUB, "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
-				       buf, VT_CTL_PORT);
+				snprintf(why, sizeof(why),
+					 "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
+					 buf, net ? "the connection" :
+					 VT_CTL_PORT);
+				if (net)
+					return drop_client(a, ctl, round,
+							   running, why);
+				ht_err(SUB, "%s", why);
 				if (running)
 					stop(a, ctl, round);
 				return -1;
@@ -501,9 +591,9 @@ static int control_loop(struct agent *a, int ctl, bool start_now)
 			have -= line;
 		}
 	}
-	if (running && stop(a, ctl, round))
+	if (running && stop(a, ctl, round) && !net)
 		return -1;
-	return 0;
+	return AGENT_CLIENT_SIGNAL;
 }
 
 int cmd_agent(int argc, char **argv)
@@ -512,7 +602,7 @@ int cmd_agent(int argc, char **argv)
 	struct agent_opts o;
 	struct agent *a;
 	unsigned int i;
-	int ctl, ret = HT_EXIT_FAIL;
+	int ctl = -1, ret = HT_EXIT_FAIL;
 	char err[256];
 
 	if (parse_args(argc, argv, &o))
@@ -523,6 +613,11 @@ int cmd_agent(int argc, char **argv)
 		return HT_EXIT_FAIL;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->cond, NULL);
+	pthread_mutex_init(&a->send_lock, NULL);
+	a->listen_fd = a->client_fd = -1;
+	for (i = 0; i < REC_MAX_CPUS; i++)
+		a->net_rd[i] = -1;
+	a->stop = &stop_requested;
 	a->stall_ms = o.stall_ms;
 	a->page_size = sysconf(_SC_PAGESIZE);
 	a->dir = tfs_hyp_dir();
@@ -532,8 +627,9 @@ int cmd_agent(int argc, char **argv)
 		free(a);
 		return HT_EXIT_FAIL;
 	}
-	ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
-	if (ctl < 0) {
+	if (!o.net)
+		ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
+	if (!o.net && ctl < 0) {
 		ht_err(SUB, "no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds it)",
 		       VT_CTL_PORT, o.ports ? " in " : "",
 		       o.ports ? o.ports : "");
@@ -545,16 +641,25 @@ int cmd_agent(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (setup_buffer(a->dir, &o) || open_cpus(a, &o))
 		goto out;
+	if (o.net) {
+		if (agent_net_mux_start(a, err, sizeof(err)))
+			ht_err(SUB, "%s", err);
+		else if (!agent_net_serve(a, o.net))
+			ret = HT_EXIT_OK;
+		goto out;
+	}
 	printf("hyptrace agent: ready: %u CPUs, ports " VT_CPU_PORT_FMT "..%u and %s; waiting for the host's 1\n",
 	       a->nr_cpus, 0, a->nr_cpus - 1, VT_CTL_PORT);
-	if (!control_loop(a, ctl, o.start))
+	if (agent_control(a, ctl, o.start) >= 0)
 		ret = HT_EXIT_OK;
 out:
 	set(a->dir, "tracing_on", "0");
 	agent_set_state(a, AGENT_QUIT);
 	for (i = 0; i < a->nr_cpus; i++)
 		agent_cpu_stop(&a->cpu[i]);
-	close(ctl);
+	agent_net_mux_stop(a);
+	if (ctl >= 0)
+		close(ctl);
 	/* Give the pages back: the buffer unloads once it is empty */
 	tfs_write(a->dir, "trace", "0", err, sizeof(err));
 	free(o.events);
