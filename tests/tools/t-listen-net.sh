@@ -83,7 +83,7 @@ else
 	bad "nobody there: $(head -n 2 "$T/err")"
 fi
 
-for args in "agent -N 4000" "agent -N 127.0.0.1:0" "agent -N 127.0.0.1:1 --start" \
+for args in "agent -N 127.0.0.1:1 --idle-s soon" "agent -N 4000" "agent -N 127.0.0.1:0" "agent -N 127.0.0.1:1 --start" \
 	    "listen -N"; do
 	# shellcheck disable=SC2086 # split on purpose
 	"$HYPTRACE" $args </dev/null >"$T/out" 2>"$T/err"

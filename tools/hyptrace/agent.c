@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -40,6 +41,7 @@ struct agent_opts {
 	bool no_overwrite;
 	bool start;
 	int stall_ms;
+	int idle_s;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -72,6 +74,9 @@ static void usage(FILE *f)
 "dropped; one that goes away ends its round. Then the next client.\n"
 "\n"
 "  -N ADDR:PORT     over TCP, listening there (no virtio-serial ports)\n"
+"  --idle-s S       with -N: a client that sends nothing for S seconds\n"
+"                   (hyptrace listen sends an empty line every 2 s) is\n"
+"                   dropped, its round stopped (default 60; 0: never)\n"
 "  -e EVENT         trace this hypervisor event; repeatable; default: all\n"
 "  -b KB            buffer size per CPU in KiB (default: the remote's)\n"
 "  --no-overwrite   a full buffer drops the newest events (and counts them)\n"
@@ -99,6 +104,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		{ "ports", required_argument, NULL, 'P' },
 		{ "start", no_argument, NULL, 'T' },
 		{ "net", required_argument, NULL, 'N' },
+		{ "idle-s", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char host[256], port[16], err[128];
@@ -108,6 +114,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->stall_ms = 1000;
+	o->idle_s = 60;
 	o->events = calloc(argc, sizeof(*o->events));
 	if (!o->events)
 		return -1;
@@ -147,6 +154,17 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			break;
 		case 'N':
 			o->net = optarg;
+			break;
+		case 'I':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 ||
+			    v > 86400) {
+				ht_err(SUB, "--idle-s wants seconds, not '%s'",
+				       optarg);
+				return -1;
+			}
+			o->idle_s = v;
 			break;
 		case 'h':
 			usage(stdout);
@@ -447,7 +465,12 @@ static int stop(struct agent *a, int ctl, unsigned int round)
 	ret = 0;
 	goto out;
 out_ctl:
-	ht_err(SUB, "agent-ctl-path: %s", err);
+	ht_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" : VT_CTL_PORT,
+	       err);
+	/* over TCP the round is over all the same: the next client may come */
+	if (a->listen_fd >= 0)
+		printf("hyptrace agent: stopped (round %u), the client told nothing\n",
+		       round);
 out:
 	/*
 	 * Every page is out and the stats are read (or it failed): close the
@@ -457,6 +480,14 @@ out:
 	close_raw(a);
 	free(msg);
 	return ret;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 /* Printable for a one-line error */
@@ -504,6 +535,7 @@ static void abort_start(struct agent *a, int ctl, unsigned int round)
 int agent_control(struct agent *a, int ctl, bool start_now)
 {
 	bool net = a->listen_fd >= 0, running = false;
+	long long last_rx = now_ms();
 	unsigned int round = 0;
 	char buf[256], why[128];
 	size_t have = 0;
@@ -529,6 +561,12 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			agent_net_refuse(a);
 		if (net && a->client_dead)
 			return drop_client(a, ctl, round, running, NULL);
+		if (net && a->idle_ms && now_ms() - last_rx > a->idle_ms) {
+			snprintf(why, sizeof(why),
+				 "nothing from the client in %d s",
+				 a->idle_ms / 1000);
+			return drop_client(a, ctl, round, running, why);
+		}
 		if (!(pfd[0].revents & (POLLIN | (net ? POLLHUP | POLLERR : 0)))) {
 			/* POLLHUP alone: no host on the other end yet */
 			if (pfd[0].revents & POLLHUP)
@@ -550,6 +588,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			       strerror(errno));
 			return -1;
 		}
+		last_rx = now_ms();
 		have += n;
 		buf[have] = '\0';
 		while ((nl = memchr(buf, '\n', have)) ||
@@ -619,6 +658,7 @@ int cmd_agent(int argc, char **argv)
 		a->net_rd[i] = -1;
 	a->stop = &stop_requested;
 	a->stall_ms = o.stall_ms;
+	a->idle_ms = o.idle_s * 1000;
 	a->page_size = sysconf(_SC_PAGESIZE);
 	a->dir = tfs_hyp_dir();
 	if (!a->dir) {

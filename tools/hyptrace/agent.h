@@ -54,6 +54,7 @@ struct agent {
 	/* -N ADDR:PORT (agent_net.c); listen_fd -1 over virtio-serial */
 	pthread_mutex_t send_lock;	/* one message at a time on the ctl */
 	int listen_fd;
+	int idle_ms;			/* drop a client silent this long */
 	int client_fd;			/* the client served, or -1 */
 	bool client_dead;		/* a send to it failed: drop the rest */
 	int net_rd[REC_MAX_CPUS];	/* the CPUs' pipes, read end */

@@ -375,7 +375,7 @@ static int run(struct lst *l, bool start_now)
 	size_t in_have = 0;
 	bool in_eof = false, started = false, quitting = false;
 	unsigned int starts = 0;
-	long long deadline = 0;
+	long long deadline = 0, keepalive = now_ms();
 
 	if (start_now) {
 		if (order(l, "1\n"))
@@ -395,6 +395,12 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
+		/* the agent drops a client silent for --idle-s */
+		if (l->net && l->ctl >= 0 && now_ms() - keepalive > 2000) {
+			if (order(l, "\n"))
+				return -1;
+			keepalive = now_ms();
+		}
 		if (cmd == CMD_START && !started && !quitting && l->ctl >= 0) {
 			if (order(l, "1\n"))
 				return -1;
