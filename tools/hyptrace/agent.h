@@ -76,7 +76,13 @@ void agent_set_state(struct agent *a, enum agent_state s);
 int agent_drain(struct agent *a, char *err, size_t errlen);
 void agent_cpu_stop(struct agent_cpu *c);
 
-/* agent.c: orders from @ctl; AGENT_CLIENT_*, or -1 on a failure */
+/* agent_round.c: round @round started, or stopped; 0 or -1 (said) */
+int agent_start(struct agent *a, int ctl, unsigned int round);
+int agent_stop(struct agent *a, int ctl, unsigned int round);
+/* the raw files closed, so that the buffer can unload */
+void agent_close_raw(struct agent *a);
+
+/* agent_ctl.c: orders from @ctl; AGENT_CLIENT_*, or -1 on a failure */
 int agent_control(struct agent *a, int ctl, bool start_now);
 
 /* agent_net.c */
