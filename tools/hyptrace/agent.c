@@ -5,14 +5,15 @@
  * agent-ctl-path virtio-serial port: "1" sends the metadata and starts
  * tracing, "0" stops it, sends every page left and the round's counts.
  * Pages go out on trace-path-cpuN (agent_cpu.c). lib/vtproto.h has the
- * protocol.
+ * protocol. Here: the command line, the ports, the setting up; the orders
+ * are read in agent_ctl.c, a round started and stopped in agent_round.c,
+ * and with -N the same goes over TCP (agent_net.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,20 +26,22 @@
 #include "hyptrace.h"
 #include "record.h"
 #include "tracefs.h"
+#include "vtnet.h"
 #include "vtproto.h"
 
 #define SUB		"agent"
-#define CTL_SEND_MS	5000
 #define SYS_PORTS	"/sys/class/virtio-ports"
 
 struct agent_opts {
 	const char *ports;
+	const char *net;
 	char **events;
 	unsigned int nr_events;
 	unsigned long buffer_kb;
 	bool no_overwrite;
 	bool start;
 	int stall_ms;
+	int idle_s;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -52,7 +55,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hyptrace agent [OPTIONS]\n"
+"usage: hyptrace agent [-N ADDR:PORT] [OPTIONS]\n"
 "\n"
 "The board's end of virtio-trace: wait for the host's orders on the\n"
 "virtio-serial port agent-ctl-path (\"1\" start, \"0\" stop, one a line) and,\n"
@@ -62,6 +65,18 @@ static void usage(FILE *f)
 "writes the trace.dat; qemu-run.sh --virtio-trace DIR makes the ports.\n"
 "Runs until SIGINT or SIGTERM (a round under way is stopped and sent).\n"
 "\n"
+"With -N ADDR:PORT, the same over TCP instead: listen on ADDR:PORT (that\n"
+"address only; 0.0.0.0 if it must be every one), serve one client at a\n"
+"time (`hyptrace listen -N ADDR:PORT` on the workstation), the orders and\n"
+"messages on its connection and each page as a page:N message there. A\n"
+"second client while one is served gets an error message and is closed;\n"
+"a client that sends garbage gets one too (and a line on stderr) and is\n"
+"dropped; one that goes away ends its round. Then the next client.\n"
+"\n"
+"  -N ADDR:PORT     over TCP, listening there (no virtio-serial ports)\n"
+"  --idle-s S       with -N: a client that sends nothing for S seconds\n"
+"                   (hyptrace listen sends an empty line every 2 s) is\n"
+"                   dropped, its round stopped (default 60; 0: never)\n"
 "  -e EVENT         trace this hypervisor event; repeatable; default: all\n"
 "  -b KB            buffer size per CPU in KiB (default: the remote's)\n"
 "  --no-overwrite   a full buffer drops the newest events (and counts them)\n"
@@ -88,18 +103,22 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		{ "stall-ms", required_argument, NULL, 'S' },
 		{ "ports", required_argument, NULL, 'P' },
 		{ "start", no_argument, NULL, 'T' },
+		{ "net", required_argument, NULL, 'N' },
+		{ "idle-s", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char host[256], port[16], err[128];
 	char *end;
 	long v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->stall_ms = 1000;
+	o->idle_s = 60;
 	o->events = calloc(argc, sizeof(*o->events));
 	if (!o->events)
 		return -1;
-	while ((c = getopt_long(argc, argv, "e:b:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:b:hN:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events[o->nr_events++] = optarg;
@@ -133,6 +152,20 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		case 'T':
 			o->start = true;
 			break;
+		case 'N':
+			o->net = optarg;
+			break;
+		case 'I':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 ||
+			    v > 86400) {
+				ht_err(SUB, "--idle-s wants seconds, not '%s'",
+				       optarg);
+				return -1;
+			}
+			o->idle_s = v;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(HT_EXIT_OK);
@@ -143,6 +176,15 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	}
 	if (optind < argc) {
 		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (o->net && (o->start || o->ports)) {
+		ht_err(SUB, "-N takes neither --start nor --ports: the client starts");
+		return -1;
+	}
+	if (o->net && vtn_split(o->net, host, sizeof(host), port,
+				sizeof(port), err, sizeof(err))) {
+		ht_err(SUB, "-N: %s", err);
 		return -1;
 	}
 	return 0;
@@ -220,7 +262,15 @@ static int open_cpus(struct agent *a, const struct agent_opts *o)
 		if (!tfs_exists(a->dir, file))
 			continue;
 		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
-		c->port_fd = open_port(o->ports, name, O_WRONLY | O_NONBLOCK);
+		if (o->net) {
+			if (agent_net_pipe(a, i, err, sizeof(err))) {
+				ht_err(SUB, "CPU %u: %s", i, err);
+				return -1;
+			}
+		} else {
+			c->port_fd = open_port(o->ports, name,
+					       O_WRONLY | O_NONBLOCK);
+		}
 		if (c->port_fd < 0) {
 			ht_err(SUB, "CPU %u: no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds them)",
 			       i, name, o->ports ? " in " : "",
@@ -248,263 +298,6 @@ static int open_cpus(struct agent *a, const struct agent_opts *o)
 	return 0;
 }
 
-/* The metadata the listener needs for its trace.dat (vtproto.h) */
-static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
-{
-	struct rec_source *src = calloc(1, sizeof(*src));
-	struct rec_meta *m = malloc(sizeof(*m));
-	char hello[96], sys[VT_MAX_NAME + 1];
-	unsigned int i;
-	int ret = -1;
-
-	if (!src || !m) {
-		errmsg(err, errlen, "out of memory");
-		goto out;
-	}
-	src->what = "hypervisor";
-	src->dir = a->dir;
-	src->system = "hypervisor";
-	src->nr_cpus = a->nr_cpus;
-	src->page_size = a->page_size;
-	for (i = 0; i < a->nr_cpus; i++) {
-		src->cpu[i].on = a->have_cpu[i];
-		src->cpu[i].tmp_fd = -1;
-	}
-	if (rec_describe(src, m, false, err, errlen))
-		goto out;
-	snprintf(hello, sizeof(hello), "version=%d cpus=%u page_size=%u",
-		 VT_VERSION, a->nr_cpus, a->page_size);
-	if (vt_send(ctl, "hello", hello, strlen(hello), CTL_SEND_MS, err,
-		    errlen) ||
-	    vt_send(ctl, "header_page", m->out.header_page,
-		    m->out.header_page_len, CTL_SEND_MS, err, errlen) ||
-	    vt_send(ctl, "header_event", m->out.header_event,
-		    m->out.header_event_len, CTL_SEND_MS, err, errlen))
-		goto out_undescribe;
-	for (i = 0; i < m->out.nr_formats; i++) {
-		snprintf(sys, sizeof(sys), "format:%s",
-			 m->out.formats[i].system);
-		if (vt_send(ctl, sys, m->out.formats[i].text,
-			    m->out.formats[i].len, CTL_SEND_MS, err, errlen))
-			goto out_undescribe;
-	}
-	if ((m->out.trace_clock &&
-	     vt_send(ctl, "clock", m->out.trace_clock,
-		     strlen(m->out.trace_clock), CTL_SEND_MS, err, errlen)) ||
-	    (m->out.uname &&
-	     vt_send(ctl, "uname", m->out.uname, strlen(m->out.uname),
-		     CTL_SEND_MS, err, errlen)))
-		goto out_undescribe;
-	ret = 0;
-out_undescribe:
-	rec_undescribe(m);
-out:
-	free(m);
-	free(src);
-	return ret;
-}
-
-static int start(struct agent *a, int ctl, unsigned int round)
-{
-	char err[512], file[64], path[PATH_MAX], r[16];
-	unsigned int i;
-
-	for (i = 0; i < a->nr_cpus; i++) {
-		a->cpu[i].sent = a->cpu[i].dropped = 0;
-		a->cpu[i].dropped_events = 0;
-		a->cpu[i].stalled = false;
-	}
-	if (send_meta(a, ctl, err, sizeof(err))) {
-		ht_err(SUB, "sending the metadata: %s", err);
-		return -1;
-	}
-	if (set(a->dir, "tracing_on", "1"))
-		return -1;
-	/* The raw files can be opened once a buffer is loaded */
-	for (i = 0; i < a->nr_cpus; i++) {
-		struct agent_cpu *c = &a->cpu[i];
-
-		if (!a->have_cpu[i] || c->raw_fd >= 0)
-			continue;
-		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
-		snprintf(path, sizeof(path), "%s/%s", a->dir, file);
-		c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (c->raw_fd < 0) {
-			ht_err(SUB, "cannot open %s: %s", path,
-			       strerror(errno));
-			return -1;
-		}
-	}
-	agent_set_state(a, AGENT_RUN);
-	snprintf(r, sizeof(r), "%u", round);
-	if (vt_send(ctl, "started", r, strlen(r), CTL_SEND_MS, err,
-		    sizeof(err))) {
-		ht_err(SUB, "agent-ctl-path: %s", err);
-		return -1;
-	}
-	printf("hyptrace agent: started (round %u)\n", round);
-	return 0;
-}
-
-static void close_raw(struct agent *a)
-{
-	unsigned int i;
-
-	for (i = 0; i < a->nr_cpus; i++) {
-		if (a->cpu[i].raw_fd >= 0)
-			close(a->cpu[i].raw_fd);
-		a->cpu[i].raw_fd = -1;
-	}
-}
-
-/* Tracing off, every page sent, then the CPUs' stats and the counts. */
-static int stop(struct agent *a, int ctl, unsigned int round)
-{
-	char err[512], file[64], name[32];
-	unsigned long long sent = 0, dropped = 0, events = 0;
-	size_t cap = 64 + 96 * a->nr_cpus, len;
-	char *msg = malloc(cap);
-	struct tfs_text t;
-	unsigned int i;
-	int ret = -1;
-
-	if (!msg)
-		return -1;
-	if (set(a->dir, "tracing_on", "0"))
-		goto out;
-	if (agent_drain(a, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
-		goto out;
-	}
-	len = snprintf(msg, cap, "%u\n", round);
-	for (i = 0; i < a->nr_cpus; i++) {
-		struct agent_cpu *c = &a->cpu[i];
-
-		if (!a->have_cpu[i])
-			continue;
-		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
-		snprintf(name, sizeof(name), "cpustat:%u", i);
-		if (!tfs_read(a->dir, file, &t, err, sizeof(err))) {
-			ret = vt_send(ctl, name, t.text, t.len, CTL_SEND_MS,
-				      err, sizeof(err));
-			free(t.text);
-			if (ret)
-				goto out_ctl;
-			ret = -1;
-		}
-		printf("hyptrace agent: CPU %u: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost\n",
-		       i, tfs_stat(a->dir, file, "written events"),
-		       (unsigned long long)c->sent,
-		       (unsigned long long)c->dropped,
-		       (unsigned long long)c->dropped_events,
-		       tfs_stat(a->dir, file, "overrun"));
-		len += snprintf(msg + len, cap - len,
-				"cpu %u sent %llu dropped %llu events %llu\n",
-				i, (unsigned long long)c->sent,
-				(unsigned long long)c->dropped,
-				(unsigned long long)c->dropped_events);
-		sent += c->sent;
-		dropped += c->dropped;
-		events += c->dropped_events;
-	}
-	if (vt_send(ctl, "stopped", msg, len, CTL_SEND_MS, err, sizeof(err)))
-		goto out_ctl;
-	printf("hyptrace agent: stopped (round %u): %llu pages sent, %llu dropped (%llu events)\n",
-	       round, sent, dropped, events);
-	ret = 0;
-	goto out;
-out_ctl:
-	ht_err(SUB, "agent-ctl-path: %s", err);
-out:
-	/*
-	 * Every page is out and the stats are read (or it failed): close the
-	 * raw files, so that the buffer can unload (the module defers that
-	 * while they are open) and the next "1" loads a fresh one
-	 */
-	close_raw(a);
-	free(msg);
-	return ret;
-}
-
-/* Printable for a one-line error */
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if (*s < 0x20 || *s > 0x7e)
-			*s = '?';
-}
-
-/* Orders from the host until a signal, or an error. */
-static int control_loop(struct agent *a, int ctl, bool start_now)
-{
-	char buf[256];
-	size_t have = 0;
-	unsigned int round = 0;
-	bool running = false;
-
-	if (start_now) {
-		if (start(a, ctl, ++round))
-			return -1;
-		running = true;
-	}
-	while (!stop_requested) {
-		struct pollfd pfd = { .fd = ctl, .events = POLLIN };
-		char *nl;
-		ssize_t n;
-
-		if (poll(&pfd, 1, 200) < 0 && errno != EINTR) {
-			ht_err(SUB, "poll: %s", strerror(errno));
-			return -1;
-		}
-		if (!(pfd.revents & POLLIN)) {
-			/* POLLHUP alone: no host on the other end yet */
-			if (pfd.revents & POLLHUP)
-				usleep(200000);
-			continue;
-		}
-		n = read(ctl, buf + have, sizeof(buf) - 1 - have);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0) {
-			ht_err(SUB, "reading %s: %s", VT_CTL_PORT,
-			       strerror(errno));
-			return -1;
-		}
-		have += n;
-		buf[have] = '\0';
-		while ((nl = memchr(buf, '\n', have)) ||
-		       have == sizeof(buf) - 1) {
-			size_t line = nl ? (size_t)(nl - buf) : have;
-
-			if (line && buf[line - 1] == '\r')
-				buf[line - 1] = '\0';
-			buf[line] = '\0';
-			if (!strcmp(buf, "1") && !running) {
-				if (start(a, ctl, ++round))
-					return -1;
-				running = true;
-			} else if (!strcmp(buf, "0") && running) {
-				running = false;
-				if (stop(a, ctl, round))
-					return -1;
-			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
-				   buf[0]) {
-				sanitize(buf);
-				ht_err(SUB, "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
-				       buf, VT_CTL_PORT);
-				if (running)
-					stop(a, ctl, round);
-				return -1;
-			}
-			line = nl ? line + 1 : have;
-			memmove(buf, buf + line, have - line);
-			have -= line;
-		}
-	}
-	if (running && stop(a, ctl, round))
-		return -1;
-	return 0;
-}
 
 int cmd_agent(int argc, char **argv)
 {
@@ -512,7 +305,7 @@ int cmd_agent(int argc, char **argv)
 	struct agent_opts o;
 	struct agent *a;
 	unsigned int i;
-	int ctl, ret = HT_EXIT_FAIL;
+	int ctl = -1, ret = HT_EXIT_FAIL;
 	char err[256];
 
 	if (parse_args(argc, argv, &o))
@@ -523,7 +316,13 @@ int cmd_agent(int argc, char **argv)
 		return HT_EXIT_FAIL;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->cond, NULL);
+	pthread_mutex_init(&a->send_lock, NULL);
+	a->listen_fd = a->client_fd = -1;
+	for (i = 0; i < REC_MAX_CPUS; i++)
+		a->net_rd[i] = -1;
+	a->stop = &stop_requested;
 	a->stall_ms = o.stall_ms;
+	a->idle_ms = o.idle_s * 1000;
 	a->page_size = sysconf(_SC_PAGESIZE);
 	a->dir = tfs_hyp_dir();
 	if (!a->dir) {
@@ -532,8 +331,9 @@ int cmd_agent(int argc, char **argv)
 		free(a);
 		return HT_EXIT_FAIL;
 	}
-	ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
-	if (ctl < 0) {
+	if (!o.net)
+		ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
+	if (!o.net && ctl < 0) {
 		ht_err(SUB, "no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds it)",
 		       VT_CTL_PORT, o.ports ? " in " : "",
 		       o.ports ? o.ports : "");
@@ -545,16 +345,25 @@ int cmd_agent(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (setup_buffer(a->dir, &o) || open_cpus(a, &o))
 		goto out;
+	if (o.net) {
+		if (agent_net_mux_start(a, err, sizeof(err)))
+			ht_err(SUB, "%s", err);
+		else if (!agent_net_serve(a, o.net))
+			ret = HT_EXIT_OK;
+		goto out;
+	}
 	printf("hyptrace agent: ready: %u CPUs, ports " VT_CPU_PORT_FMT "..%u and %s; waiting for the host's 1\n",
 	       a->nr_cpus, 0, a->nr_cpus - 1, VT_CTL_PORT);
-	if (!control_loop(a, ctl, o.start))
+	if (agent_control(a, ctl, o.start) >= 0)
 		ret = HT_EXIT_OK;
 out:
 	set(a->dir, "tracing_on", "0");
 	agent_set_state(a, AGENT_QUIT);
 	for (i = 0; i < a->nr_cpus; i++)
 		agent_cpu_stop(&a->cpu[i]);
-	close(ctl);
+	agent_net_mux_stop(a);
+	if (ctl >= 0)
+		close(ctl);
 	/* Give the pages back: the buffer unloads once it is empty */
 	tfs_write(a->dir, "trace", "0", err, sizeof(err));
 	free(o.events);

@@ -9,6 +9,7 @@
 #define HYPTRACE_TOOLS_AGENT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -50,7 +51,23 @@ struct agent {
 	pthread_cond_t cond;	/* state changes, drains done */
 	enum agent_state state;
 	unsigned int drain_gen;
+	/* -N ADDR:PORT (agent_net.c); listen_fd -1 over virtio-serial */
+	pthread_mutex_t send_lock;	/* one message at a time on the ctl */
+	int listen_fd;
+	int idle_ms;			/* drop a client silent this long */
+	int client_fd;			/* the client served, or -1 */
+	bool client_dead;		/* a send to it failed: drop the rest */
+	int net_rd[REC_MAX_CPUS];	/* the CPUs' pipes, read end */
+	unsigned char *net_page[REC_MAX_CPUS];
+	size_t net_have[REC_MAX_CPUS];
+	pthread_t mux;
+	bool mux_started, mux_quit;
+	unsigned long mux_idle;		/* passes that found nothing */
+	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
 };
+
+/* What control_loop() says about a client */
+enum { AGENT_CLIENT_SIGNAL, AGENT_CLIENT_DROP };
 
 /* agent_cpu.c */
 int agent_cpu_start(struct agent_cpu *c, char *err, size_t errlen);
@@ -58,5 +75,30 @@ void agent_set_state(struct agent *a, enum agent_state s);
 /* Tracing is off: every thread sends what is left. 0, or -1 with why */
 int agent_drain(struct agent *a, char *err, size_t errlen);
 void agent_cpu_stop(struct agent_cpu *c);
+
+/* agent_round.c: round @round started, or stopped; 0 or -1 (said) */
+int agent_start(struct agent *a, int ctl, unsigned int round);
+int agent_stop(struct agent *a, int ctl, unsigned int round);
+/* the raw files closed, so that the buffer can unload */
+void agent_close_raw(struct agent *a);
+
+/* agent_ctl.c: orders from @ctl; AGENT_CLIENT_*, or -1 on a failure */
+int agent_control(struct agent *a, int ctl, bool start_now);
+
+/* agent_net.c */
+/* vt_send() on @fd, one message at a time (pages come from the mux) */
+int agent_send(struct agent *a, int fd, const char *name, const void *p,
+	       size_t len, char *err, size_t errlen);
+/* CPU @cpu's port: a pipe whose pages the mux thread sends as page:N */
+int agent_net_pipe(struct agent *a, unsigned int cpu, char *err,
+		   size_t errlen);
+int agent_net_mux_start(struct agent *a, char *err, size_t errlen);
+void agent_net_mux_stop(struct agent *a);
+/* Every page in the pipes has gone to the client (or was dropped) */
+void agent_net_flush(struct agent *a);
+/* A connection while one is served: an error message, closed */
+void agent_net_refuse(struct agent *a);
+/* Accept clients one at a time until a signal; -1 on a failure */
+int agent_net_serve(struct agent *a, const char *where);
 
 #endif /* HYPTRACE_TOOLS_AGENT_H */

@@ -41,7 +41,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hyptrace listen --virtio DIR [OPTIONS]\n"
+"usage: hyptrace listen --virtio DIR | -N HOST:PORT [OPTIONS]\n"
 "\n"
 "The workstation's end of virtio-trace: connect to the UNIX sockets that\n"
 "QEMU's virtio-serial chardevs listen on in DIR (agent-ctl-path and\n"
@@ -62,6 +62,10 @@ static void usage(FILE *f)
 "too, with the file written.\n"
 "\n"
 "  --virtio DIR     the directory of the sockets\n"
+"  -N HOST:PORT     over TCP instead: connect to `hyptrace agent -N` there;\n"
+"                   orders, messages and pages all on that connection\n"
+"                   (the agent serves one client at a time: a busy one\n"
+"                   says so, and this exits 1)\n"
 "  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
 "  --start          start at once\n"
 "  -h, --help       this text\n"
@@ -95,14 +99,41 @@ static int connect_unix(const char *dir, const char *name)
 	return fd;
 }
 
+int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen)
+{
+	struct lst_cpu *c = &l->cpu[cpu];
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s.cpu%u", l->output, cpu);
+	c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (c->tmp_fd < 0)
+		return errmsg(err, errlen, "cannot create %s: %s", path,
+			      strerror(errno));
+	if (cpu >= l->nr_cpus)
+		l->nr_cpus = cpu + 1;
+	return 0;
+}
+
+const char *lst_ctl_name(const struct lst *l)
+{
+	static char name[PATH_MAX];
+
+	if (l->net)
+		return l->dir;
+	snprintf(name, sizeof(name), "%s/%s", l->dir, VT_CTL_PORT);
+	return name;
+}
+
 static int open_all(struct lst *l)
 {
-	char name[64], path[PATH_MAX];
+	char name[64], path[PATH_MAX], err[PATH_MAX + 64];
 	struct stat st;
 	unsigned int i;
 
 	for (i = 0; i < REC_MAX_CPUS; i++)
 		l->cpu[i].fd = l->cpu[i].tmp_fd = -1;
+	if (l->net)
+		return lst_net_connect(l);
 	l->ctl = connect_unix(l->dir, VT_CTL_PORT);
 	if (l->ctl < 0) {
 		ht_err(SUB, "cannot connect to %s/%s: %s (is QEMU running with qemu-run.sh --virtio-trace %s?)",
@@ -122,15 +153,10 @@ static int open_all(struct lst *l)
 			       strerror(errno));
 			return -1;
 		}
-		snprintf(path, sizeof(path), "%s.cpu%u", l->output, i);
-		c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-				 0644);
-		if (c->tmp_fd < 0) {
-			ht_err(SUB, "cannot create %s: %s", path,
-			       strerror(errno));
+		if (lst_open_tmp(l, i, err, sizeof(err))) {
+			ht_err(SUB, "%s", err);
 			return -1;
 		}
-		l->nr_cpus = i + 1;
 	}
 	if (!l->nr_cpus) {
 		ht_err(SUB, "no trace-path-cpuN sockets in %s", l->dir);
@@ -167,7 +193,6 @@ static void close_all(struct lst *l)
 static int read_cpu(struct lst *l, unsigned int i, char *err, size_t errlen)
 {
 	struct lst_cpu *c = &l->cpu[i];
-	char why[128];
 
 	for (;;) {
 		ssize_t n = read(c->fd, c->page + c->have,
@@ -191,16 +216,24 @@ static int read_cpu(struct lst *l, unsigned int i, char *err, size_t errlen)
 		if (c->have < l->page_size)
 			continue;
 		c->have = 0;
-		if (rec_count_page(c->page, l->page_size, &c->got, why,
-				   sizeof(why)))
-			return errmsg(err, errlen, "CPU %u's stream, page %llu: %s",
-				      i, (unsigned long long)c->got.pages,
-				      why);
-		if (fdio_write_all(c->tmp_fd, c->page, l->page_size,
-				   FDIO_HERE))
-			return errmsg(err, errlen, "writing %s.cpu%u: %s",
-				      l->output, i, strerror(errno));
+		if (lst_store_page(l, i, c->page, err, errlen))
+			return -1;
 	}
+}
+
+int lst_store_page(struct lst *l, unsigned int i, const void *page,
+		   char *err, size_t errlen)
+{
+	struct lst_cpu *c = &l->cpu[i];
+	char why[128];
+
+	if (rec_count_page(page, l->page_size, &c->got, why, sizeof(why)))
+		return errmsg(err, errlen, "CPU %u's stream, page %llu: %s",
+			      i, (unsigned long long)c->got.pages, why);
+	if (fdio_write_all(c->tmp_fd, page, l->page_size, FDIO_HERE))
+		return errmsg(err, errlen, "writing %s.cpu%u: %s",
+			      l->output, i, strerror(errno));
+	return 0;
 }
 
 static int read_ctl(struct lst *l, char *err, size_t errlen)
@@ -214,15 +247,17 @@ static int read_ctl(struct lst *l, char *err, size_t errlen)
 	if (!n) {
 		/* With rounds to keep, write them; else nothing to wait for */
 		if (!l->rounds_done || l->running)
-			return errmsg(err, errlen, "%s/%s: closed (QEMU gone?)%s",
-				      l->dir, VT_CTL_PORT,
+			return errmsg(err, errlen, "%s: closed (%s gone?)%s",
+				      lst_ctl_name(l),
+				      l->net ? "the agent" : "QEMU",
 				      l->running ? " in the middle of a round" : "");
 		close(l->ctl);
 		l->ctl = -1;
 		return 0;
 	}
 	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
-		if (lst_message(l, &m, err, errlen))
+		r = l->net ? lst_net_page(l, &m, err, errlen) : 0;
+		if (r < 0 || (!r && lst_message(l, &m, err, errlen)))
 			return -1;
 	}
 	return r;
@@ -273,7 +308,7 @@ static int order(struct lst *l, const char *o)
 	char err[256];
 
 	if (vt_send_raw(l->ctl, o, err, sizeof(err))) {
-		ht_err(SUB, "%s/%s: %s", l->dir, VT_CTL_PORT, err);
+		ht_err(SUB, "%s: %s", lst_ctl_name(l), err);
 		return -1;
 	}
 	return 0;
@@ -340,7 +375,7 @@ static int run(struct lst *l, bool start_now)
 	size_t in_have = 0;
 	bool in_eof = false, started = false, quitting = false;
 	unsigned int starts = 0;
-	long long deadline = 0;
+	long long deadline = 0, keepalive = now_ms();
 
 	if (start_now) {
 		if (order(l, "1\n"))
@@ -360,6 +395,12 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
+		/* the agent drops a client silent for --idle-s */
+		if (l->net && l->ctl >= 0 && now_ms() - keepalive > 2000) {
+			if (order(l, "\n"))
+				return -1;
+			keepalive = now_ms();
+		}
 		if (cmd == CMD_START && !started && !quitting && l->ctl >= 0) {
 			if (order(l, "1\n"))
 				return -1;
@@ -376,8 +417,9 @@ static int run(struct lst *l, bool start_now)
 			deadline = now_ms() + 60000;
 		}
 		if (l->ctl < 0 && !quitting) {
-			printf("hyptrace listen: %s/%s closed (QEMU gone): writing the %u round%s there %s\n",
-			       l->dir, VT_CTL_PORT, l->rounds_done,
+			printf("hyptrace listen: %s closed (%s gone): writing the %u round%s there %s\n",
+			       lst_ctl_name(l), l->net ? "the agent" : "QEMU",
+			       l->rounds_done,
 			       l->rounds_done == 1 ? "" : "s",
 			       l->rounds_done == 1 ? "was" : "were");
 			quitting = true;
@@ -409,6 +451,7 @@ int cmd_listen(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "virtio", required_argument, NULL, 'V' },
+		{ "net", required_argument, NULL, 'N' },
 		{ "start", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -422,13 +465,18 @@ int cmd_listen(int argc, char **argv)
 	if (!l)
 		return HT_EXIT_FAIL;
 	l->output = "trace.dat";
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hN:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			l->output = optarg;
 			break;
 		case 'V':
 			l->dir = optarg;
+			l->net = false;
+			break;
+		case 'N':
+			l->dir = optarg;
+			l->net = true;
 			break;
 		case 'S':
 			start_now = true;
@@ -446,7 +494,7 @@ int cmd_listen(int argc, char **argv)
 	if (optind < argc)
 		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
-		ht_err(SUB, "which directory? --virtio DIR");
+		ht_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
 	if (!l->dir || optind < argc) {
 		free(l);
 		return HT_EXIT_USAGE;
@@ -460,8 +508,12 @@ int cmd_listen(int argc, char **argv)
 	l->ctl = -1;
 	if (open_all(l))
 		goto out;
-	printf("hyptrace listen: %u CPUs in %s; commands: start, stop, quit\n",
-	       l->nr_cpus, l->dir);
+	if (l->net)
+		printf("hyptrace listen: connected to %s; commands: start, stop, quit\n",
+		       l->dir);
+	else
+		printf("hyptrace listen: %u CPUs in %s; commands: start, stop, quit\n",
+		       l->nr_cpus, l->dir);
 	if (run(l, start_now))
 		goto out;
 	if (lst_write(l, err, sizeof(err))) {

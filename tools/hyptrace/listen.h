@@ -28,7 +28,8 @@ struct lst_cpu {
 };
 
 struct lst {
-	const char *dir;
+	const char *dir;	/* --virtio DIR, or -N's HOST:PORT */
+	bool net;		/* -N: everything on ctl (listen_net.c) */
 	const char *output;
 	int ctl;
 	unsigned int nr_cpus;	/* sockets found: highest + 1 */
@@ -47,6 +48,20 @@ struct lst {
 	unsigned int round;	/* the last round started */
 	unsigned int rounds_done;
 };
+
+/* listen.c */
+int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen);
+/* A whole page of CPU @i that arrived: checked, into its file */
+int lst_store_page(struct lst *l, unsigned int i, const void *page,
+		   char *err, size_t errlen);
+/* "DIR/agent-ctl-path" or "HOST:PORT", for messages */
+const char *lst_ctl_name(const struct lst *l);
+
+/* listen_net.c */
+int lst_net_connect(struct lst *l);
+/* 1 if @m was a page (stored), 0 if another message, -1 */
+int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
+		 size_t errlen);
 
 /* listen_meta.c */
 int lst_message(struct lst *l, const struct vt_msg *m, char *err,

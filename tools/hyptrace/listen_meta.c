@@ -72,7 +72,12 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 	if (l->page_size && page_size != l->page_size)
 		return errmsg(err, errlen, "the agent's page size changed from %u to %u",
 			      l->page_size, page_size);
-	if (cpus > l->nr_cpus)
+	if (l->net && !l->nr_cpus && cpus && cpus <= REC_MAX_CPUS) {
+		for (i = 0; i < cpus; i++)
+			if (lst_open_tmp(l, i, err, errlen))
+				return -1;
+	}
+	if (!cpus || cpus > l->nr_cpus)
 		return errmsg(err, errlen, "the agent has %u CPUs, but %s has trace-path-cpuN sockets for %u",
 			      cpus, l->dir, l->nr_cpus);
 	if (!l->page_size) {
@@ -154,6 +159,9 @@ int lst_message(struct lst *l, const struct vt_msg *m, char *err,
 
 	if (!strcmp(n, "hello"))
 		return take_hello(l, m, err, errlen);
+	if (!strcmp(n, "error"))
+		return errmsg(err, errlen, "the agent says: %.*s",
+			      (int)(m->len < 200 ? m->len : 200), m->payload);
 	if (!l->have_meta)
 		return errmsg(err, errlen, "control message '%s' before the agent's hello",
 			      n);
@@ -244,8 +252,9 @@ void lst_summary(const struct lst *l)
 	uint64_t ev = 0, lost = 0, pages = 0, bytes = 0, dp = 0, de = 0;
 	unsigned int i;
 
-	printf("%s: hypervisor, from %s over virtio-serial, %u round%s\n",
-	       l->output, l->dir, l->rounds_done,
+	printf("%s: hypervisor, from %s over %s, %u round%s\n",
+	       l->output, l->dir, l->net ? "TCP" : "virtio-serial",
+	       l->rounds_done,
 	       l->rounds_done == 1 ? "" : "s");
 	printf("  %4s %10s %8s %10s %7s %8s %10s\n", "CPU", "events", "lost",
 	       "bytes", "pages", "dropped", "(events)");

@@ -201,3 +201,26 @@ out:
 	free(text);
 	return ret;
 }
+
+int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
+		unsigned int page_size, unsigned int *cpu, char *err,
+		size_t errlen)
+{
+	const char *n = m->name + 5;
+	unsigned long v = 0;
+
+	if (strncmp(m->name, "page:", 5))
+		return 0;
+	if (!*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 4 ||
+	    (n[0] == '0' && n[1]))
+		return errmsg(err, errlen, "'%s': not a CPU number", m->name);
+	v = strtoul(n, NULL, 10);
+	if (v >= nr_cpus)
+		return errmsg(err, errlen, "a page of CPU %lu, but the agent has %u CPUs",
+			      v, nr_cpus);
+	if (m->len != page_size)
+		return errmsg(err, errlen, "a page of CPU %lu of %zu bytes, not %u",
+			      v, m->len, page_size);
+	*cpu = v;
+	return 1;
+}

@@ -32,6 +32,16 @@
  *			went out; S pages were sent on trace-path-cpuN in
  *			this round, D whole pages (holding E events) were
  *			dropped because the host did not take them in time
+ *
+ * Over TCP (`hyptrace agent -N ADDR:PORT`, `hyptrace listen -N`) one
+ * connection carries both directions: the orders as above, and from the
+ * board the same messages plus
+ *	page:N		one whole page of CPU N (LEN is page_size), in the
+ *			order of that CPU's stream; in place of the bytes on
+ *			trace-path-cpuN
+ *	error		a line saying why the agent will not serve this
+ *			connection (another client is served; garbage came);
+ *			the agent closes it then
  */
 #ifndef HYPTRACE_TOOLS_VTPROTO_H
 #define HYPTRACE_TOOLS_VTPROTO_H
@@ -86,5 +96,14 @@ struct vt_cpu_round {
 int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 		     struct vt_cpu_round *c, unsigned int max, char *err,
 		     size_t errlen);
+
+/*
+ * Is @m a page:N message? 1 with the CPU in *@cpu, 0 if it is another
+ * message, -1 with the reason if it is a page:N that is wrong: N not a
+ * CPU below @nr_cpus, LEN not @page_size.
+ */
+int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
+		unsigned int page_size, unsigned int *cpu, char *err,
+		size_t errlen);
 
 #endif /* HYPTRACE_TOOLS_VTPROTO_H */

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace agent: the orders, "1" start and "0" stop, one a line, from
+ * agent-ctl-path or, with -N, from the client's connection (agent_net.c),
+ * and what a wrong one, a silent client or a vanished one does.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "buffer_setup.h"
+#include "errmsg.h"
+#include "hyptrace.h"
+#include "vtproto.h"
+
+#define SUB		"agent"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Printable for a one-line error */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
+/*
+ * Over TCP, the client goes (or is dropped): end its round, if any, with
+ * tracing off and every page out of the way, and tell the caller.
+ */
+static int drop_client(struct agent *a, int ctl, unsigned int round,
+		       bool running, const char *why)
+{
+	char err[256];
+
+	if (why) {
+		ht_err(SUB, "%s; dropping the client", why);
+		agent_send(a, ctl, "error", why, strlen(why), err, sizeof(err));
+	}
+	if (running)
+		agent_stop(a, ctl, round);
+	return AGENT_CLIENT_DROP;
+}
+
+/* A round that failed to start: tracing off, the raw files closed */
+static void abort_start(struct agent *a, int ctl, unsigned int round)
+{
+	if (a->state == AGENT_RUN) {
+		agent_stop(a, ctl, round);
+		return;
+	}
+	hb_set(SUB, a->dir, "tracing_on", "0");
+	agent_close_raw(a);
+}
+
+/*
+ * Orders from the host until a signal (AGENT_CLIENT_SIGNAL), or over TCP
+ * until the client goes or is dropped (AGENT_CLIENT_DROP); -1 on a
+ * failure that ends the agent.
+ */
+int agent_control(struct agent *a, int ctl, bool start_now)
+{
+	bool net = a->listen_fd >= 0, running = false;
+	long long last_rx = now_ms();
+	unsigned int round = 0;
+	char buf[256], why[128];
+	size_t have = 0;
+
+	if (start_now) {
+		if (agent_start(a, ctl, ++round))
+			return -1;
+		running = true;
+	}
+	while (!*a->stop) {
+		struct pollfd pfd[2] = {
+			{ .fd = ctl, .events = POLLIN },
+			{ .fd = a->listen_fd, .events = POLLIN },
+		};
+		char *nl;
+		ssize_t n;
+
+		if (poll(pfd, 2, 200) < 0 && errno != EINTR) {
+			ht_err(SUB, "poll: %s", strerror(errno));
+			return -1;
+		}
+		if (pfd[1].revents & POLLIN)
+			agent_net_refuse(a);
+		if (net && a->client_dead)
+			return drop_client(a, ctl, round, running, NULL);
+		if (net && a->idle_ms && now_ms() - last_rx > a->idle_ms) {
+			snprintf(why, sizeof(why),
+				 "nothing from the client in %d s",
+				 a->idle_ms / 1000);
+			return drop_client(a, ctl, round, running, why);
+		}
+		if (!(pfd[0].revents & (POLLIN | (net ? POLLHUP | POLLERR : 0)))) {
+			/* POLLHUP alone: no host on the other end yet */
+			if (pfd[0].revents & POLLHUP)
+				usleep(200000);
+			continue;
+		}
+		n = read(ctl, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (net && n <= 0) {
+			printf("hyptrace agent: the client %s%s\n",
+			       n ? "failed: " : "went away",
+			       n ? strerror(errno) : running ?
+			       " in the middle of a round: stopping it" : "");
+			return drop_client(a, ctl, round, running, NULL);
+		}
+		if (n < 0) {
+			ht_err(SUB, "reading %s: %s", VT_CTL_PORT,
+			       strerror(errno));
+			return -1;
+		}
+		last_rx = now_ms();
+		have += n;
+		buf[have] = '\0';
+		while ((nl = memchr(buf, '\n', have)) ||
+		       have == sizeof(buf) - 1) {
+			size_t line = nl ? (size_t)(nl - buf) : have;
+
+			if (line && buf[line - 1] == '\r')
+				buf[line - 1] = '\0';
+			buf[line] = '\0';
+			if (!strcmp(buf, "1") && !running) {
+				if (agent_start(a, ctl, ++round)) {
+					if (!net)
+						return -1;
+					abort_start(a, ctl, round);
+					return AGENT_CLIENT_DROP;
+				}
+				running = true;
+			} else if (!strcmp(buf, "0") && running) {
+				running = false;
+				if (agent_stop(a, ctl, round) && !net)
+					return -1;
+			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
+				   buf[0]) {
+				sanitize(buf);
+				snprintf(why, sizeof(why),
+					 "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
+					 buf, net ? "the connection" :
+					 VT_CTL_PORT);
+				if (net)
+					return drop_client(a, ctl, round,
+							   running, why);
+				ht_err(SUB, "%s", why);
+				if (running)
+					agent_stop(a, ctl, round);
+				return -1;
+			}
+			line = nl ? line + 1 : have;
+			memmove(buf, buf + line, have - line);
+			have -= line;
+		}
+	}
+	if (running && agent_stop(a, ctl, round) && !net)
+		return -1;
+	return AGENT_CLIENT_SIGNAL;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace agent: a round, started and stopped. Start sends the metadata
+ * the listener needs (lib/vtproto.h), turns tracing on and lets the CPUs'
+ * threads go (agent_cpu.c); stop turns it off, waits until every page is
+ * out and sends each CPU's stats and the round's counts. The same over
+ * virtio-serial and over TCP (agent_net.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "buffer_setup.h"
+#include "errmsg.h"
+#include "hyptrace.h"
+#include "record.h"
+#include "tracefs.h"
+#include "vtproto.h"
+
+#define SUB		"agent"
+
+/* The metadata the listener needs for its trace.dat (vtproto.h) */
+static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
+{
+	struct rec_source *src = calloc(1, sizeof(*src));
+	struct rec_meta *m = malloc(sizeof(*m));
+	char hello[96], sys[VT_MAX_NAME + 1];
+	unsigned int i;
+	int ret = -1;
+
+	if (!src || !m) {
+		errmsg(err, errlen, "out of memory");
+		goto out;
+	}
+	src->what = "hypervisor";
+	src->dir = a->dir;
+	src->system = "hypervisor";
+	src->nr_cpus = a->nr_cpus;
+	src->page_size = a->page_size;
+	for (i = 0; i < a->nr_cpus; i++) {
+		src->cpu[i].on = a->have_cpu[i];
+		src->cpu[i].tmp_fd = -1;
+	}
+	if (rec_describe(src, m, false, err, errlen))
+		goto out;
+	snprintf(hello, sizeof(hello), "version=%d cpus=%u page_size=%u",
+		 VT_VERSION, a->nr_cpus, a->page_size);
+	if (agent_send(a, ctl, "hello", hello, strlen(hello), err, errlen) ||
+	    agent_send(a, ctl, "header_page", m->out.header_page,
+		       m->out.header_page_len, err, errlen) ||
+	    agent_send(a, ctl, "header_event", m->out.header_event,
+		       m->out.header_event_len, err, errlen))
+		goto out_undescribe;
+	for (i = 0; i < m->out.nr_formats; i++) {
+		snprintf(sys, sizeof(sys), "format:%s",
+			 m->out.formats[i].system);
+		if (agent_send(a, ctl, sys, m->out.formats[i].text,
+			       m->out.formats[i].len, err, errlen))
+			goto out_undescribe;
+	}
+	if ((m->out.trace_clock &&
+	     agent_send(a, ctl, "clock", m->out.trace_clock,
+			strlen(m->out.trace_clock), err, errlen)) ||
+	    (m->out.uname &&
+	     agent_send(a, ctl, "uname", m->out.uname, strlen(m->out.uname),
+			err, errlen)))
+		goto out_undescribe;
+	ret = 0;
+out_undescribe:
+	rec_undescribe(m);
+out:
+	free(m);
+	free(src);
+	return ret;
+}
+
+int agent_start(struct agent *a, int ctl, unsigned int round)
+{
+	char err[512], file[64], path[PATH_MAX], r[16];
+	unsigned int i;
+
+	for (i = 0; i < a->nr_cpus; i++) {
+		a->cpu[i].sent = a->cpu[i].dropped = 0;
+		a->cpu[i].dropped_events = 0;
+		a->cpu[i].stalled = false;
+	}
+	if (send_meta(a, ctl, err, sizeof(err))) {
+		ht_err(SUB, "sending the metadata: %s", err);
+		return -1;
+	}
+	if (hb_set(SUB, a->dir, "tracing_on", "1"))
+		return -1;
+	/* The raw files can be opened once a buffer is loaded */
+	for (i = 0; i < a->nr_cpus; i++) {
+		struct agent_cpu *c = &a->cpu[i];
+
+		if (!a->have_cpu[i] || c->raw_fd >= 0)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
+		snprintf(path, sizeof(path), "%s/%s", a->dir, file);
+		c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->raw_fd < 0) {
+			ht_err(SUB, "cannot open %s: %s", path,
+			       strerror(errno));
+			return -1;
+		}
+	}
+	agent_set_state(a, AGENT_RUN);
+	snprintf(r, sizeof(r), "%u", round);
+	if (agent_send(a, ctl, "started", r, strlen(r), err,
+		    sizeof(err))) {
+		ht_err(SUB, "agent-ctl-path: %s", err);
+		return -1;
+	}
+	printf("hyptrace agent: started (round %u)\n", round);
+	return 0;
+}
+
+void agent_close_raw(struct agent *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_cpus; i++) {
+		if (a->cpu[i].raw_fd >= 0)
+			close(a->cpu[i].raw_fd);
+		a->cpu[i].raw_fd = -1;
+	}
+}
+
+/* Tracing off, every page sent, then the CPUs' stats and the counts. */
+int agent_stop(struct agent *a, int ctl, unsigned int round)
+{
+	char err[512], file[64], name[32];
+	unsigned long long sent = 0, dropped = 0, events = 0;
+	size_t cap = 64 + 96 * a->nr_cpus, len;
+	char *msg = malloc(cap);
+	struct tfs_text t;
+	unsigned int i;
+	int ret = -1;
+
+	if (!msg)
+		return -1;
+	if (hb_set(SUB, a->dir, "tracing_on", "0"))
+		goto out;
+	if (agent_drain(a, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
+		goto out;
+	}
+	if (a->listen_fd >= 0)
+		agent_net_flush(a);
+	len = snprintf(msg, cap, "%u\n", round);
+	for (i = 0; i < a->nr_cpus; i++) {
+		struct agent_cpu *c = &a->cpu[i];
+
+		if (!a->have_cpu[i])
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
+		snprintf(name, sizeof(name), "cpustat:%u", i);
+		if (!tfs_read(a->dir, file, &t, err, sizeof(err))) {
+			ret = agent_send(a, ctl, name, t.text, t.len,
+				      err, sizeof(err));
+			free(t.text);
+			if (ret)
+				goto out_ctl;
+			ret = -1;
+		}
+		printf("hyptrace agent: CPU %u: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost\n",
+		       i, tfs_stat(a->dir, file, "written events"),
+		       (unsigned long long)c->sent,
+		       (unsigned long long)c->dropped,
+		       (unsigned long long)c->dropped_events,
+		       tfs_stat(a->dir, file, "overrun"));
+		len += snprintf(msg + len, cap - len,
+				"cpu %u sent %llu dropped %llu events %llu\n",
+				i, (unsigned long long)c->sent,
+				(unsigned long long)c->dropped,
+				(unsigned long long)c->dropped_events);
+		sent += c->sent;
+		dropped += c->dropped;
+		events += c->dropped_events;
+	}
+	if (agent_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
+		goto out_ctl;
+	printf("hyptrace agent: stopped (round %u): %llu pages sent, %llu dropped (%llu events)\n",
+	       round, sent, dropped, events);
+	ret = 0;
+	goto out;
+out_ctl:
+	ht_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" : VT_CTL_PORT,
+	       err);
+	/* over TCP the round is over all the same: the next client may come */
+	if (a->listen_fd >= 0)
+		printf("hyptrace agent: stopped (round %u), the client told nothing\n",
+		       round);
+out:
+	/*
+	 * Every page is out and the stats are read (or it failed): close the
+	 * raw files, so that the buffer can unload (the module defers that
+	 * while they are open) and the next "1" loads a fresh one
+	 */
+	agent_close_raw(a);
+	free(msg);
+	return ret;
+}

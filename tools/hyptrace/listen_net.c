@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace listen -N HOST:PORT: the workstation's end of the virtio-trace
+ * model over TCP (lib/vtproto.h). One connection to `hyptrace agent -N`:
+ * the orders go on it as on agent-ctl-path, and the control messages and
+ * the pages ("page:N") come back on it; each page goes to its CPU's
+ * temporary file as if it had come on trace-path-cpuN (listen.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "errmsg.h"
+#include "hyptrace.h"
+#include "listen.h"
+#include "vtnet.h"
+
+#define SUB		"listen"
+#define CONNECT_MS	5000
+
+int lst_net_connect(struct lst *l)
+{
+	char err[512];
+
+	l->ctl = vtn_connect(l->dir, CONNECT_MS, err, sizeof(err));
+	if (l->ctl < 0) {
+		ht_err(SUB, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
+		 size_t errlen)
+{
+	unsigned int cpu;
+	int r;
+
+	if (strncmp(m->name, "page:", 5))
+		return 0;
+	if (!l->have_meta)
+		return errmsg(err, errlen, "a page before the agent's hello");
+	r = vt_page_msg(m, l->agent_cpus, l->page_size, &cpu, err, errlen);
+	if (r <= 0)
+		return r ? -1 : 0;
+	if (lst_store_page(l, cpu, m->payload, err, errlen))
+		return -1;
+	return 1;
+}
