@@ -28,7 +28,7 @@ rm -rf "$dir" && mkdir -p "$dir/listen"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 setsid trace-cmd listen -p "$port" -d "$dir/listen" -o net >"$dir/listen.log" 2>&1 &
 lpid=$!
-trap '/bin/kill -TERM -- "-$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null' EXIT
+trap '/bin/kill -TERM -- "-$lpid" 2>/dev/null || true; wait "$lpid" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do
 	ss -Hltn "sport = :$port" | grep -q . && break
 	sleep 0.1

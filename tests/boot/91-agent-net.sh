@@ -94,11 +94,13 @@ wait_log() {
 bpid=$!
 lpid=
 apy=
+# A failing command here would become the script's exit status after its
+# verdict (the last one's status is the trap's): what is gone is gone.
 cleanup() {
-	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null
-	[ -z "$apy" ] || kill "$apy" 2>/dev/null
-	kill "$bpid" 2>/dev/null
-	wait 2>/dev/null
+	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null || true
+	[ -z "$apy" ] || kill "$apy" 2>/dev/null || true
+	kill "$bpid" 2>/dev/null || true
+	wait 2>/dev/null || true
 }
 trap cleanup EXIT
 
