@@ -108,8 +108,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	char host[256], port[16], err[128];
-	char *end;
-	long v;
+	unsigned long v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -124,9 +123,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'b':
-			errno = 0;
-			o->buffer_kb = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || !o->buffer_kb) {
+			if (!ht_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
 				ht_err(SUB, "-b wants a size in KiB, not '%s'",
 				       optarg);
 				return -1;
@@ -136,10 +133,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->no_overwrite = true;
 			break;
 		case 'S':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 ||
-			    v > 3600000) {
+			if (!ht_parse_ulong(optarg, 0, 3600000, &v)) {
 				ht_err(SUB, "--stall-ms wants milliseconds, not '%s'",
 				       optarg);
 				return -1;
@@ -156,10 +150,7 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->net = optarg;
 			break;
 		case 'I':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 ||
-			    v > 86400) {
+			if (!ht_parse_ulong(optarg, 0, 86400, &v)) {
 				ht_err(SUB, "--idle-s wants seconds, not '%s'",
 				       optarg);
 				return -1;

@@ -7,6 +7,8 @@
 #ifndef HYPTRACE_TOOLS_HYPTRACE_H
 #define HYPTRACE_TOOLS_HYPTRACE_H
 
+#include <stdbool.h>
+
 #include "compiler.h"
 
 /* Exit statuses every subcommand uses */
@@ -22,6 +24,9 @@ int cmd_agent(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
 
 /* "hyptrace SUBCOMMAND: " then the message and a newline, on stderr */
+/* @arg as a plain decimal in [@min, @max] into *@out, or false */
+bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
+		    unsigned long *out);
 void ht_err(const char *sub, const char *fmt, ...)
 	__printf(2, 3);
 

@@ -4,8 +4,11 @@
  * with the file. The subcommands live in files of their own; this only
  * finds the one asked for.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler.h"
@@ -33,6 +36,23 @@ void ht_err(const char *sub, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
+		    unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	/* strtoul() takes a sign and whitespace: a count here has neither */
+	if (!isdigit((unsigned char)arg[0]))
+		return false;
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
 }
 
 static void usage(FILE *f)

@@ -113,12 +113,9 @@ DEBUGFS_HYP " on a kernel without trace_remote.\n"
 
 static int parse_cpu(const char *s, unsigned int *cpu)
 {
-	char *end;
 	unsigned long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v >= REC_MAX_CPUS)
+	if (!ht_parse_ulong(s, 0, REC_MAX_CPUS - 1, &v))
 		return -1;
 	*cpu = v;
 	return 0;
@@ -134,7 +131,6 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int cpu;
-	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -158,9 +154,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'b':
-			errno = 0;
-			o->buffer_kb = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || !o->buffer_kb) {
+			if (!ht_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
 				ht_err(SUB, "-b wants a size in KiB, not '%s'",
 				       optarg);
 				return -1;

@@ -46,7 +46,6 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
-	char *end;
 	int c;
 
 	opterr = 0;
@@ -56,10 +55,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			usage(stdout);
 			return HT_EXIT_OK;
 		case 'c':
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || v > 65535 ||
-			    optarg[0] == '-') {
+			if (!ht_parse_ulong(optarg, 0, 65535, &v)) {
 				ht_err("report", "--cpu wants a CPU number, not '%s'",
 				       optarg);
 				return HT_EXIT_USAGE;

@@ -324,7 +324,6 @@ int cmd_stats(int argc, char **argv)
 	};
 	size_t top = STATS_DEFAULT_TOP;
 	unsigned long n;
-	char *end;
 	int json = 0, opt;
 
 	optind = 1;
@@ -335,10 +334,7 @@ int cmd_stats(int argc, char **argv)
 			json = 1;
 			break;
 		case 't':
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' ||
-			    n > 1000000) {
+			if (!ht_parse_ulong(optarg, 0, 1000000, &n)) {
 				ht_err("stats", "--top wants a number from 0 to 1000000, not '%s'",
 				       optarg);
 				return HT_EXIT_USAGE;
