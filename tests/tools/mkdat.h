@@ -21,6 +21,7 @@ struct mkdat {
 	unsigned int nr_cpus;
 	const char *clock;
 	const char *uname;
+	const char *ts_offset;		/* OFFSET option text, or NULL */
 	unsigned int nr_pages;		/* pages per CPU in pages[cpu] (1) */
 };
 
@@ -39,6 +40,7 @@ static inline uint8_t *mkdat(const struct mkdat *m, size_t *len)
 		.header_event = he.text, .header_event_len = he.len,
 		.page_size = 4096, .nr_cpus = m->nr_cpus, .cpu_fd = fds,
 		.trace_clock = m->clock, .uname = m->uname,
+		.ts_offset = m->ts_offset,
 	};
 	unsigned int pages = m->nr_pages ? m->nr_pages : 1;
 	char err[256];

@@ -24,7 +24,7 @@ import os; os.rename(portfile + ".tmp", portfile)
 c = srv.accept()[0]
 def msg(name, payload):
     c.sendall(b"%s %d\n" % (name, len(payload)) + payload)
-hello = b"version=1 cpus=2 page_size=4096"
+hello = b"version=2 cpus=2 page_size=4096"
 if case == "busy":
     msg(b"error", b"another client is being served: one at a time")
 elif case == "cpu":

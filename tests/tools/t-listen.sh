@@ -3,7 +3,8 @@
 #
 # t-listen.sh: `hyptrace listen --virtio DIR` against a fake QEMU (UNIX
 # sockets served by python3, as QEMU's chardevs serve them) that says the
-# wrong things on agent-ctl-path or sends a bad page on trace-path-cpu0:
+# wrong things on agent-ctl-path (a malformed clock_now among them) or
+# sends a bad page on trace-path-cpu0:
 # each time exactly one line on stderr ("hyptrace listen: ..."), exit 1,
 # no crash, no trace.dat. Also: no sockets at all, no metadata at quit,
 # and the agent's bad command line.
@@ -27,7 +28,7 @@ for n in names:
 open(os.path.join(d, "ready"), "w").close()
 conn = {n: srv[n].accept()[0] for n in names}
 ctl, cpu0 = conn["agent-ctl-path"], conn["trace-path-cpu0"]
-hello = b"version=1 cpus=2 page_size=4096"
+hello = b"version=2 cpus=2 page_size=4096"
 def msg(name, payload):
     ctl.sendall(b"%s %d\n" % (name, len(payload)) + payload)
 if case == "garbage":
@@ -37,13 +38,15 @@ elif case == "badlen":
 elif case == "early":
     msg(b"started", b"1")
 elif case == "badhello":
-    msg(b"hello", b"version=1 cpus=two")
+    msg(b"hello", b"version=2 cpus=two")
 elif case == "version":
     msg(b"hello", b"version=9 cpus=2 page_size=4096")
 elif case == "cpus":
-    msg(b"hello", b"version=1 cpus=9 page_size=4096")
+    msg(b"hello", b"version=2 cpus=9 page_size=4096")
 elif case == "unknown":
     msg(b"hello", hello); msg(b"frobnicate", b"")
+elif case == "clock":
+    msg(b"hello", hello); msg(b"clock_now", b"boot 12x")
 elif case == "stopped":
     msg(b"hello", hello); msg(b"stopped", b"1\ncpu 0 sent lots\n")
 elif case == "corrupt":
@@ -91,6 +94,7 @@ listen_case version "version 9"
 listen_case cpus "has 9 CPUs"
 listen_case unknown "unknown control message 'frobnicate'"
 listen_case stopped "bad line"
+listen_case clock "'clock_now': bad time '12x'"
 listen_case corrupt "CPU 0's stream, page 0"
 listen_case short "ended inside a page"
 listen_case closed "closed"
@@ -126,6 +130,7 @@ fi
 
 # command lines
 for args in "listen" "listen --virtio" "listen --virtio d extra" \
+	    "listen --virtio d --align tsc" \
 	    "agent --stall-ms soon" "agent -b 0" "agent extra"; do
 	# shellcheck disable=SC2086 # split on purpose
 	"$HYPTRACE" $args </dev/null >"$T/out" 2>"$T/err"

@@ -335,6 +335,41 @@ static int test_clocks(void)
 	return 0;
 }
 
+/* OFFSET (hyptrace listen --align) moves every stamp, both ways */
+static int test_offset(void)
+{
+	const void *p[1] = { pages[0] };
+	struct mkdat m = { .pages = p, .nr_cpus = 1, .clock = "[boot]",
+			   .ts_offset = "-250000000" };
+	struct td_record rec;
+	struct td_file *td;
+	size_t len;
+	uint8_t *dat = mkdat(&m, &len);
+
+	CHECK(find_n(dat, len, "\x07\x00\x0b\x00\x00\x00-250000000", 16),
+	      "OFFSET option");
+	td = td_open_mem(dat, len, err, sizeof(err));
+	CHECK(td, "%s", err);
+	CHECK(td_next(td, &rec) == 1 && rec.ts == 750000000ULL,
+	      "ts %llu", (unsigned long long)rec.ts);
+	td_close(td);
+	free(dat);
+	m.ts_offset = "0x10";
+	dat = mkdat(&m, &len);
+	td = td_open_mem(dat, len, err, sizeof(err));
+	CHECK(td && td_next(td, &rec) == 1 && rec.ts == 1000000016ULL,
+	      "hex offset");
+	td_close(td);
+	free(dat);
+	m.ts_offset = "12 s";
+	dat = mkdat(&m, &len);
+	td = td_open_mem(dat, len, err, sizeof(err));
+	CHECK(!td && strstr(err, "OFFSET") && !strchr(err, '\n'),
+	      "a bad OFFSET refused in one line: %s", err);
+	free(dat);
+	return 0;
+}
+
 int main(void)
 {
 	make_pages();
@@ -347,5 +382,6 @@ int main(void)
 	ck_run("tracedat: open errors name the file", test_open_errors);
 	ck_run("tracedat: td_write refuses bad input", test_write_errors);
 	ck_run("tracedat: trace clock and TSC2NSEC", test_clocks);
+	ck_run("tracedat: OFFSET moves the timestamps", test_offset);
 	return ck_exit();
 }

@@ -82,6 +82,9 @@ int agent_stop(struct agent *a, int ctl, unsigned int round);
 /* the raw files closed, so that the buffer can unload */
 void agent_close_raw(struct agent *a);
 
+/* agent_clock.c: answer "clock" with clock_now; 0, or -1 (said) */
+int agent_clock_now(struct agent *a, int ctl);
+
 /* agent_ctl.c: orders from @ctl; AGENT_CLIENT_*, or -1 on a failure */
 int agent_control(struct agent *a, int ctl, bool start_now);
 

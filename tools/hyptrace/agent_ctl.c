@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hyptrace agent: the orders, "1" start and "0" stop, one a line, from
- * agent-ctl-path or, with -N, from the client's connection (agent_net.c),
- * and what a wrong one, a silent client or a vanished one does.
+ * hyptrace agent: the orders, "1" start, "0" stop and "clock", one a
+ * line, from agent-ctl-path or, with -N, from the client's connection
+ * (agent_net.c), and what a wrong one, a silent client or a vanished one
+ * does.
  */
 #include <errno.h>
 #include <poll.h>
@@ -146,6 +147,9 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			} else if (!strcmp(buf, "0") && running) {
 				running = false;
 				if (agent_stop(a, ctl, round) && !net)
+					return -1;
+			} else if (!strcmp(buf, "clock")) {
+				if (agent_clock_now(a, ctl) && !net)
 					return -1;
 			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
 				   buf[0]) {

@@ -68,7 +68,21 @@ static void usage(FILE *f)
 "                   says so, and this exits 1)\n"
 "  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
 "  --start          start at once\n"
+"  --align CLOCK    write the timestamps on this machine's CLOCK (boot, mono,\n"
+"                   mono_raw, realtime) instead of the board's, so that they\n"
+"                   line up with a trace taken here (trace-cmd record -C\n"
+"                   CLOCK); see \"Clocks\" below\n"
 "  -h, --help       this text\n"
+"\n"
+"Clocks: after every round the listener asks the agent for its trace\n"
+"clock 16 times and keeps the quickest exchange: the board read its clock\n"
+"within that round trip, so the offset is known to half of it. It prints\n"
+"the offset and that bound, and at the end the trace-cmd report\n"
+"--ts-offset that lines the file up with this machine's boot clock; with\n"
+"--align it writes the offset into the file (trace-cmd's OFFSET option).\n"
+"This holds while both clocks run at the same rate: QEMU's guest clock\n"
+"does, unless QEMU runs with -icount; the listener says so when the\n"
+"rounds' offsets disagree.\n"
 "\n"
 "Exit status: 0 with the file written; 1 if a socket is missing, the\n"
 "agent's messages or pages are corrupt, or pages did not arrive (one line\n"
@@ -426,7 +440,10 @@ static int run(struct lst *l, bool start_now)
 			starts = l->rounds_done;
 			deadline = now_ms() + 10000;
 		}
-		if (quitting && l->rounds_done >= starts && all_arrived(l))
+		if (lst_clock_poll(l))
+			return -1;
+		if (quitting && l->rounds_done >= starts && all_arrived(l) &&
+		    !lst_clock_busy(l))
 			return 0;
 		if (quitting && now_ms() > deadline) {
 			unsigned int i;
@@ -453,10 +470,12 @@ int cmd_listen(int argc, char **argv)
 		{ "virtio", required_argument, NULL, 'V' },
 		{ "net", required_argument, NULL, 'N' },
 		{ "start", no_argument, NULL, 'S' },
+		{ "align", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	bool start_now = false;
+	const char *align = NULL;
 	struct lst *l;
 	char err[512];
 	int c, ret = HT_EXIT_FAIL;
@@ -481,6 +500,9 @@ int cmd_listen(int argc, char **argv)
 		case 'S':
 			start_now = true;
 			break;
+		case 'A':
+			align = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			free(l);
@@ -495,7 +517,7 @@ int cmd_listen(int argc, char **argv)
 		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
 		ht_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
-	if (!l->dir || optind < argc) {
+	if (!l->dir || optind < argc || lst_clock_init(l, align)) {
 		free(l);
 		return HT_EXIT_USAGE;
 	}
@@ -521,6 +543,7 @@ int cmd_listen(int argc, char **argv)
 		goto out;
 	}
 	lst_summary(l);
+	lst_clock_summary(l);
 	ret = HT_EXIT_OK;
 out:
 	close_all(l);

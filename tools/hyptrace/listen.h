@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clksync.h"
 #include "record.h"
 #include "tracedat.h"
 #include "vtproto.h"
@@ -25,6 +26,25 @@ struct lst_cpu {
 	uint64_t expected;	/* pages the agent said it sent, all rounds */
 	uint64_t dropped, dropped_events;	/* the agent's, all rounds */
 	char *cpustat;		/* the agent's last per_cpu/cpuN/stats */
+};
+
+#define LST_CLOCK_SAMPLES	16	/* exchanges after each round */
+
+/* The board's trace clock against one of this machine's (listen_clock.c) */
+struct lst_clock {
+	const char *host_name;	/* --align's clock, or boot */
+	clockid_t host_id;
+	bool align;		/* --align: the offset goes into the file */
+	bool failed;		/* the agent cannot say: no more asking */
+	bool drift;		/* a round disagreed with the first (said) */
+	unsigned int want;	/* exchanges still to make in this burst */
+	int64_t asked;		/* this machine's time the question left, or 0 */
+	struct cs_sample s[LST_CLOCK_SAMPLES];
+	unsigned int n;
+	char board[32];		/* the board's clock's name */
+	unsigned int rounds;	/* bursts done */
+	struct cs_estimate first, best;
+	int64_t lo, hi;		/* the rounds' smallest and largest offset */
 };
 
 struct lst {
@@ -47,6 +67,7 @@ struct lst {
 	bool running;		/* "started" seen, "stopped" not yet */
 	unsigned int round;	/* the last round started */
 	unsigned int rounds_done;
+	struct lst_clock clk;
 };
 
 /* listen.c */
@@ -62,6 +83,22 @@ int lst_net_connect(struct lst *l);
 /* 1 if @m was a page (stored), 0 if another message, -1 */
 int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
 		 size_t errlen);
+
+/* listen_clock.c */
+/* @align: --align's clock, or NULL; -1 (said) if there is no such clock */
+int lst_clock_init(struct lst *l, const char *align);
+/* A round has stopped: time LST_CLOCK_SAMPLES exchanges */
+void lst_clock_burst(struct lst *l);
+/* Exchanges still to make (and a way to make them) */
+bool lst_clock_busy(const struct lst *l);
+/* Ask again if nothing is out; give up on a silent agent; 0 or -1 */
+int lst_clock_poll(struct lst *l);
+/* A clock_now message; 0, or -1 with the reason if it is malformed */
+int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
+		     size_t errlen);
+/* With --align and an estimate: the OFFSET option's text; 0, else -1 */
+int lst_clock_offset(const struct lst *l, char *buf, size_t len);
+void lst_clock_summary(const struct lst *l);
 
 /* listen_meta.c */
 int lst_message(struct lst *l, const struct vt_msg *m, char *err,

@@ -188,14 +188,21 @@ int lst_message(struct lst *l, const struct vt_msg *m, char *err,
 		       (int)(m->len < 12 ? m->len : 12), m->payload);
 		return 0;
 	}
-	if (!strcmp(n, "stopped"))
-		return take_stopped(l, m, err, errlen);
+	if (!strcmp(n, "stopped")) {
+		if (take_stopped(l, m, err, errlen))
+			return -1;
+		lst_clock_burst(l);
+		return 0;
+	}
+	if (!strcmp(n, "clock_now"))
+		return lst_clock_answer(l, m, err, errlen);
 	return errmsg(err, errlen, "unknown control message '%s'", n);
 }
 
 int lst_write(struct lst *l, char *err, size_t errlen)
 {
 	char *stat[REC_MAX_CPUS] = { NULL };
+	char offset[24];
 	int fds[REC_MAX_CPUS];
 	struct td_out out = { 0 };
 	unsigned int i;
@@ -231,6 +238,8 @@ int lst_write(struct lst *l, char *err, size_t errlen)
 	out.trace_clock = l->clock;
 	out.uname = l->uname;
 	out.cpustat = (const char *const *)stat;
+	if (!lst_clock_offset(l, offset, sizeof(offset)))
+		out.ts_offset = offset;
 	fd = open(l->output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		errmsg(err, errlen, "cannot create %s: %s", l->output,

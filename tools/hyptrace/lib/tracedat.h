@@ -43,6 +43,12 @@ struct td_out {
 	const char *trace_clock;	/* TRACECLOCK option text, or NULL */
 	const char *uname;		/* UNAME option text, or NULL */
 	/*
+	 * OFFSET option text, or NULL: signed ns that trace-cmd report
+	 * (and td_next()) add to every timestamp, to show the trace on
+	 * another clock (hyptrace listen --align)
+	 */
+	const char *ts_offset;
+	/*
 	 * Per CPU, its buffer statistics as trace-cmd keeps them (a CPUSTAT
 	 * option each, "CPU: N" then the stats file; `trace-cmd report
 	 * --stat` prints them), or NULL.

@@ -35,6 +35,7 @@ struct td_file {
 	unsigned int nr_cpus;
 	char *clock;			/* the name in brackets, or NULL */
 	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC: ns = ts * mult >> shift */
+	int64_t ts_offset;		/* OFFSET and DATE: added to every ns */
 	struct fmt_event **events;	/* sorted by id */
 	unsigned int nr_events;
 	struct td_cpu *cpus;

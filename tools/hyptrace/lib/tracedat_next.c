@@ -75,6 +75,7 @@ static int cpu_fill(struct td_file *td, unsigned int n)
 		if (td->tsc_mult)
 			cpu->rec.ts = (__uint128_t)ev.ts * td->tsc_mult >>
 				      td->tsc_shift;
+		cpu->rec.ts += td->ts_offset;	/* wrapping, as trace-cmd's */
 		cpu->rec.data = ev.data;
 		cpu->rec.size = ev.size;
 		memcpy(&cpu->rec.id, ev.data, sizeof(cpu->rec.id));

@@ -291,6 +291,36 @@ static int read_clock_option(struct td_file *td, const uint8_t *p,
 	return size ? set_clock(td, p, size) : 0;
 }
 
+/*
+ * OFFSET (ns) and DATE (us, written by trace-cmd record --date): numbers
+ * in text that trace-cmd report adds to every timestamp; so do we.
+ */
+static int read_offset_option(struct td_file *td, uint16_t id,
+			      const uint8_t *p, uint32_t size)
+{
+	char text[32], *end;
+	long long v;
+
+	while (size && !p[size - 1])
+		size--;
+	if (!size || size >= sizeof(text))
+		return errmsg(td->err, sizeof(td->err),
+			    "option %s: %u bytes, no number",
+			    id == TD_OPT_OFFSET ? "OFFSET" : "DATE", size);
+	memcpy(text, p, size);
+	text[size] = '\0';
+	errno = 0;
+	v = strtoll(text, &end, 0);
+	if (errno || end == text || *end ||
+	    (id == TD_OPT_DATE && (v > INT64_MAX / 1000 ||
+				   v < INT64_MIN / 1000)))
+		return errmsg(td->err, sizeof(td->err),
+			    "option %s: '%s' is not a time offset",
+			    id == TD_OPT_OFFSET ? "OFFSET" : "DATE", text);
+	td->ts_offset += id == TD_OPT_DATE ? v * 1000 : v;
+	return 0;
+}
+
 /* The options; *@clock set if one is TRACECLOCK */
 static int read_options(struct td_file *td, struct cur *c, int *clock)
 {
@@ -313,6 +343,9 @@ static int read_options(struct td_file *td, struct cur *c, int *clock)
 			return -1;
 		if (id == TD_OPT_TRACECLOCK)
 			*clock = 1;
+		if ((id == TD_OPT_OFFSET || id == TD_OPT_DATE) &&
+		    read_offset_option(td, id, p, size))
+			return -1;
 		/* applied as trace-cmd does: mult and shift, not offset */
 		if (id == TD_OPT_TSC2NSEC && size >= 16) {
 			memcpy(&td->tsc_mult, p, 4);

@@ -173,7 +173,7 @@ static int build_meta(struct td_buf *b, const struct td_out *out,
 		put(b, out->cmdlines, out->cmdlines_len);
 	put32(b, out->nr_cpus);
 
-	if (clock || out->uname || out->cpustat) {
+	if (clock || out->uname || out->cpustat || out->ts_offset) {
 		put(b, TD_TAG_OPTIONS, TD_TAG_LEN);
 		for (i = 0; out->cpustat && i < out->nr_cpus; i++) {
 			if (out->cpustat[i])
@@ -190,6 +190,8 @@ static int build_meta(struct td_buf *b, const struct td_out *out,
 		}
 		if (out->uname)
 			put_option(b, TD_OPT_UNAME, out->uname);
+		if (out->ts_offset)
+			put_option(b, TD_OPT_OFFSET, out->ts_offset);
 		put16(b, TD_OPT_DONE);
 	}
 	if (b->oom)

@@ -224,3 +224,33 @@ int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
 	*cpu = v;
 	return 1;
 }
+
+int vt_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
+		       int64_t *ns, char *err, size_t errlen)
+{
+	char text[96], *sp, *end;
+	long long v;
+
+	if (len >= sizeof(text) || !clen)
+		return errmsg(err, errlen, "control message 'clock_now': %zu bytes",
+			      len);
+	memcpy(text, p, len);
+	text[len] = '\0';
+	sp = strchr(text, ' ');
+	if (!sp || sp == text || (size_t)(sp - text) >= clen)
+		return errmsg(err, errlen,
+			      "control message 'clock_now': no clock name in '%.40s'",
+			      text);
+	*sp++ = '\0';
+	strcpy(clock, text);
+	if (!strcmp(sp, "-"))
+		return 0;
+	errno = 0;
+	v = strtoll(sp, &end, 10);
+	if (errno || end == sp || *end || v < 0)
+		return errmsg(err, errlen,
+			      "control message 'clock_now': bad time '%.30s'",
+			      sp);
+	*ns = v;
+	return 1;
+}

@@ -13,6 +13,9 @@
  * agent-ctl-path, host -> board: orders, one per line, as virtio-trace:
  *	"1"	start tracing (and send the metadata first)
  *	"0"	stop tracing, send every page there is, then the counts
+ *	"clock"	answer at once with clock_now (below): the listener
+ *		times these exchanges to line the board's trace clock up
+ *		with its own (clksync.h)
  *	Empty lines are ignored; anything else is an error that ends the
  *	agent (one line, exit 1).
  *
@@ -32,6 +35,10 @@
  *			went out; S pages were sent on trace-path-cpuN in
  *			this round, D whole pages (holding E events) were
  *			dropped because the host did not take them in time
+ *	clock_now	"CLOCK NS": the answer to "clock", the board's trace
+ *			clock (its name, as in trace_clock) read as the order
+ *			was taken, in ns; "CLOCK -" if user space cannot
+ *			read that clock
  *
  * Over TCP (`hyptrace agent -N ADDR:PORT`, `hyptrace listen -N`) one
  * connection carries both directions: the orders as above, and from the
@@ -51,7 +58,7 @@
 
 #define VT_CTL_PORT		"agent-ctl-path"
 #define VT_CPU_PORT_FMT		"trace-path-cpu%u"
-#define VT_VERSION		1
+#define VT_VERSION		2	/* 2: the "clock" order */
 #define VT_MAX_NAME		63
 #define VT_MAX_PAYLOAD		(4U << 20)
 
@@ -105,5 +112,12 @@ int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
 		unsigned int page_size, unsigned int *cpu, char *err,
 		size_t errlen);
+
+/*
+ * Parse a clock_now payload: the clock's name into @clock, and 1 with its
+ * time in *@ns, 0 if the board cannot read it, -1 with the reason.
+ */
+int vt_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
+		       int64_t *ns, char *err, size_t errlen);
 
 #endif /* HYPTRACE_TOOLS_VTPROTO_H */

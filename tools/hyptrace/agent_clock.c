@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace agent: the answer to the host's "clock" order, the board's
+ * trace clock read now (lib/vtproto.h). The listener times the exchange
+ * to line the trace up with a clock of its own (lib/clksync.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent.h"
+#include "clksync.h"
+#include "errmsg.h"
+#include "hyptrace.h"
+#include "tracefs.h"
+
+#define SUB		"agent"
+
+int agent_clock_now(struct agent *a, int ctl)
+{
+	char name[32] = "unknown", msg[64], err[256];
+	struct tfs_text t;
+	clockid_t id;
+	bool readable = false;
+
+	/*
+	 * The hypervisor stamps its events with the clock trace_clock
+	 * selects ("[boot]", kept on CLOCK_BOOTTIME by hyptrace.ko); read
+	 * the same clock here, after the file, as close to the send as can be
+	 */
+	if (!tfs_read(a->dir, "trace_clock", &t, err, sizeof(err))) {
+		readable = !cs_selected_clock(t.text, name, sizeof(name)) &&
+			   strcmp(name, "realtime") && !cs_clockid(name, &id);
+		free(t.text);
+	}
+	if (readable)
+		snprintf(msg, sizeof(msg), "%s %lld", name,
+			 (long long)cs_now(id));
+	else
+		snprintf(msg, sizeof(msg), "%s -", name);
+	if (agent_send(a, ctl, "clock_now", msg, strlen(msg), err,
+		       sizeof(err))) {
+		ht_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" :
+		       "agent-ctl-path", err);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The board's trace clock against this machine's (clksync.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "clksync.h"
+#include "errmsg.h"
+
+int cs_estimate(const struct cs_sample *s, unsigned int n,
+		struct cs_estimate *e, char *err, size_t errlen)
+{
+	const struct cs_sample *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i].t1 < s[i].t0)
+			return errmsg(err, errlen,
+				      "an answer came %lld ns before its question",
+				      (long long)(s[i].t0 - s[i].t1));
+		if (!best || s[i].t1 - s[i].t0 < best->t1 - best->t0)
+			best = &s[i];
+	}
+	if (!best)
+		return errmsg(err, errlen, "no exchange to estimate from");
+	/* the middle of [t0, t1], rounded up, bounds the error both ways */
+	e->bound = (best->t1 - best->t0 + 1) / 2;
+	e->offset = best->t0 + e->bound - best->board;
+	e->samples = n;
+	return 0;
+}
+
+int cs_agree(const struct cs_estimate *a, const struct cs_estimate *b)
+{
+	int64_t d = a->offset - b->offset;
+
+	return (d < 0 ? -d : d) <= a->bound + b->bound;
+}
+
+static const struct {
+	const char *name;
+	clockid_t id;
+} clocks[] = {
+	{ "boot", CLOCK_BOOTTIME },
+	{ "mono", CLOCK_MONOTONIC },
+	{ "mono_raw", CLOCK_MONOTONIC_RAW },
+	{ "realtime", CLOCK_REALTIME },
+};
+
+int cs_clockid(const char *name, clockid_t *id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcmp(name, clocks[i].name)) {
+			*id = clocks[i].id;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int64_t cs_now(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int cs_selected_clock(const char *text, char *name, size_t len)
+{
+	const char *open = strchr(text, '['), *close;
+
+	if (!open || !(close = strchr(open, ']')) || close == open + 1 ||
+	    (size_t)(close - open - 1) >= len)
+		return -1;
+	memcpy(name, open + 1, close - open - 1);
+	name[close - open - 1] = '\0';
+	return 0;
+}

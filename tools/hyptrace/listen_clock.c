@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hyptrace listen: lining the board's trace clock up with this machine's.
+ * After every round, with the link quiet, the listener asks the agent for
+ * its clock LST_CLOCK_SAMPLES times and keeps the quickest exchange
+ * (lib/clksync.h). It says what it found after each round and at the
+ * end, and with --align writes the offset into the trace.dat as trace-cmd's
+ * OFFSET option, so that trace-cmd report (and hyptrace's own readers)
+ * show the events on this machine's clock, beside a trace recorded here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "errmsg.h"
+#include "hyptrace.h"
+#include "listen.h"
+
+#define SUB		"listen"
+#define ANSWER_MS	2000	/* an agent that says nothing by then won't */
+
+int lst_clock_init(struct lst *l, const char *align)
+{
+	struct lst_clock *k = &l->clk;
+
+	k->host_name = align ? align : "boot";
+	k->align = align != NULL;
+	if (cs_clockid(k->host_name, &k->host_id)) {
+		ht_err(SUB, "--align %s: this machine's clocks are boot, mono, mono_raw and realtime",
+		       k->host_name);
+		return -1;
+	}
+	return 0;
+}
+
+void lst_clock_burst(struct lst *l)
+{
+	struct lst_clock *k = &l->clk;
+
+	if (k->failed)
+		return;
+	k->want = LST_CLOCK_SAMPLES;
+	k->n = 0;
+}
+
+bool lst_clock_busy(const struct lst *l)
+{
+	return l->clk.want && !l->clk.failed && l->ctl >= 0;
+}
+
+static void give_up(struct lst *l, const char *why)
+{
+	printf("hyptrace listen: %s: the trace's timestamps stay on the board's clock\n",
+	       why);
+	l->clk.failed = true;
+	l->clk.want = 0;
+	l->clk.asked = 0;
+}
+
+int lst_clock_poll(struct lst *l)
+{
+	struct lst_clock *k = &l->clk;
+	char err[256];
+
+	if (!lst_clock_busy(l))
+		return 0;
+	if (k->asked) {
+		if (cs_now(k->host_id) - k->asked > ANSWER_MS * 1000000LL)
+			give_up(l, "the agent did not answer 'clock' in 2 s");
+		return 0;
+	}
+	k->asked = cs_now(k->host_id);
+	if (vt_send_raw(l->ctl, "clock\n", err, sizeof(err))) {
+		ht_err(SUB, "%s: %s", lst_ctl_name(l), err);
+		return -1;
+	}
+	return 0;
+}
+
+static void fmt_ns(char *buf, size_t len, int64_t ns)
+{
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%llu.%09llu s", ns < 0 ? "- " : "+ ",
+		 (unsigned long long)(a / 1000000000),
+		 (unsigned long long)(a % 1000000000));
+}
+
+/* A burst is complete: its estimate, against the rounds' before it */
+static int take_estimate(struct lst *l, char *err, size_t errlen)
+{
+	struct lst_clock *k = &l->clk;
+	struct cs_estimate e;
+	char off[48];
+
+	if (cs_estimate(k->s, k->n, &e, err, errlen))
+		return -1;
+	fmt_ns(off, sizeof(off), e.offset);
+	printf("hyptrace listen: clock after round %u: the board's %s %s = this machine's %s, within %lld us (best of %u round trips)\n",
+	       l->rounds_done, k->board, off, k->host_name,
+	       (long long)(e.bound + 999) / 1000, e.samples);
+	if (!k->rounds) {
+		k->first = k->best = e;
+		k->lo = k->hi = e.offset;
+	} else {
+		if (!cs_agree(&k->first, &e) && !k->drift) {
+			k->drift = true;
+			fmt_ns(off, sizeof(off), e.offset - k->first.offset);
+			printf("hyptrace listen: the offset moved %s since the first round, more than the two bounds: the clocks drift apart, or the guest was paused\n",
+			       off);
+		}
+		if (e.bound < k->best.bound)
+			k->best = e;
+		k->lo = e.offset < k->lo ? e.offset : k->lo;
+		k->hi = e.offset > k->hi ? e.offset : k->hi;
+	}
+	k->rounds++;
+	return 0;
+}
+
+int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
+		     size_t errlen)
+{
+	struct lst_clock *k = &l->clk;
+	int64_t board;
+	int64_t now = cs_now(k->host_id);
+	char why[96];
+	int r;
+
+	r = vt_parse_clock_now(m->payload, m->len, k->board, sizeof(k->board),
+			       &board, err, errlen);
+	if (r < 0)
+		return -1;
+	/* an answer after give_up(), or nobody asked: nothing to time */
+	if (!k->asked || k->failed)
+		return 0;
+	if (!r) {
+		snprintf(why, sizeof(why),
+			 "the board's trace clock '%.32s' cannot be read from user space",
+			 k->board);
+		give_up(l, why);
+		return 0;
+	}
+	k->s[k->n++] = (struct cs_sample){ k->asked, now, board };
+	k->asked = 0;
+	if (--k->want)
+		return 0;
+	return take_estimate(l, err, errlen);
+}
+
+int lst_clock_offset(const struct lst *l, char *buf, size_t len)
+{
+	if (!l->clk.align || !l->clk.rounds)
+		return -1;
+	snprintf(buf, len, "%lld", (long long)l->clk.best.offset);
+	return 0;
+}
+
+void lst_clock_summary(const struct lst *l)
+{
+	const struct lst_clock *k = &l->clk;
+	char off[48];
+
+	if (!k->rounds) {
+		if (k->align)
+			printf("  not lined up with this machine's clock: no clock answer from the agent\n");
+		return;
+	}
+	fmt_ns(off, sizeof(off), k->best.offset);
+	printf("  clock: the board's %s %s = this machine's %s, within %lld us; the rounds' offsets spread %lld us\n",
+	       k->board, off, k->host_name,
+	       (long long)(k->best.bound + 999) / 1000,
+	       (long long)(k->hi - k->lo + 999) / 1000);
+	if (k->align)
+		printf("  timestamps written on this machine's %s (OFFSET %lld ns); trace-cmd report -i HOST.dat -i %s merges them with a trace taken here%s\n",
+		       k->host_name, (long long)k->best.offset, l->output,
+		       strcmp(k->host_name, "realtime") ?
+		       " by trace-cmd record -C the same clock" : "");
+	else
+		printf("  to merge with a trace taken here by trace-cmd record -C %s: trace-cmd report -i HOST.dat -i %s --ts-offset %lld (or listen --align %s)\n",
+		       k->host_name, l->output, (long long)k->best.offset,
+		       k->host_name);
+}
