@@ -61,6 +61,8 @@ static void usage(FILE *f)
 "virtio-serial port agent-ctl-path (\"1\" start, \"0\" stop, one a line) and,\n"
 "while started, send each CPU's pages of the hypervisor's trace whole on\n"
 "port trace-path-cpuN, from a thread pinned to that CPU, with splice(2).\n"
+"The order \"clock\" is answered at once with the trace clock's time, so\n"
+"that the listener can line the trace up with its own clock.\n"
 "On the workstation, `hyptrace listen --virtio DIR` gives the orders and\n"
 "writes the trace.dat; qemu-run.sh --virtio-trace DIR makes the ports.\n"
 "Runs until SIGINT or SIGTERM (a round under way is stopped and sent).\n"

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lining the guest's trace up with this machine's clock (issue 14 part 4):
+# QEMU with qemu-run.sh --virtio-trace, `hyptrace agent` in the guest,
+# `hyptrace listen --virtio DIR --align boot` here, three rounds started
+# and stopped by a driver (tests/boot/clock-align.py) that notes this
+# machine's CLOCK_BOOTTIME around every order. The listener measures the
+# offset from its "clock" exchanges and writes it into the trace.dat
+# (trace-cmd's OFFSET option). Stock trace-cmd report then shows the
+# events on this machine's boot clock, and they must fall where cause and
+# effect put them: every event of a round between the start order and the
+# "stopped" message; the first (a hypercall hyptrace.ko makes as tracing
+# starts) before the "started" message came back; the last (the disabling
+# hypercall's hyp_enter) after the stop order left. A wrong offset, a
+# wrong sign or a file that ignores it fails by seconds: the guest booted
+# long after this machine. The narrowest start window is the alignment
+# this proves independently; the test prints it beside the listener's
+# own bound.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+HT=$HYPTRACE_BUILD/tools/native/hyptrace
+WE=$HYPTRACE_BUILD/guest/write_events
+[ -x "$HT" ] && [ -x "$WE" ] || fail "hyptrace or write_events not built: run make"
+command -v trace-cmd >/dev/null || fail "trace-cmd not installed"
+command -v python3 >/dev/null || fail "python3 not installed"
+N=200		# selftest events per CPU per round
+
+dir=$TEST_LOGS/$TEST_NAME-files
+vt=$dir/vt
+rm -rf "$dir" && mkdir -p "$dir"
+log=$TEST_LOGS/$TEST_NAME-smp4.log
+rm -f "$log"
+
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='
+hyptrace agent -e hyp_enter -e hyp_exit -e selftest -b 1024 >/tmp/agent.log 2>&1 &
+apid=$!
+waitfor() {
+	i=0
+	until grep -q "$1" /tmp/agent.log; do
+		sleep 0.1; i=$((i + 1))
+		if [ $i -gt 1500 ] || ! kill -0 $apid 2>/dev/null; then
+			echo "@gave up waiting for: $1"; sed "s/^/@agent /" /tmp/agent.log; exit 1
+		fi
+	done
+}
+waitfor "ready"
+echo "@agent ready"
+for r in 1 2 3; do
+	waitfor "started (round $r)"
+	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) '$N' >/dev/null || exit 1; done
+	echo "@round $r written"
+	waitfor "stopped (round $r)"
+done
+(sleep 60; kill $apid) 2>/dev/null &
+wait $apid
+echo "@agent_rc=$?"
+sed "s/^/@agent /" /tmp/agent.log
+'
+
+(
+	BOOT_TIMEOUT=400 boot smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
+	echo "$BOOT_RC" >"$dir/boot.rc"
+	printf '%s' "$BOOT_MSG" >"$dir/boot.msg"
+) &
+bpid=$!
+# A boot already gone is fine here: never let cleanup decide the status
+cleanup() {
+	kill "$bpid" 2>/dev/null || true
+	wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+for ((i = 0; i < 1500; i++)); do
+	grep -aq '^@agent ready' "$log" 2>/dev/null && break
+	kill -0 "$bpid" 2>/dev/null || break
+	sleep 0.2
+done
+grep -aq '^@agent ready' "$log" 2>/dev/null ||
+	fail "the agent never got ready: $(grep -a '^@' "$log" 2>/dev/null | tail -n 3 | tr '\n' ' ')"
+
+python3 "$(dirname "$0")/clock-align.py" drive "$HT" "$vt" "$dir/vt.dat" \
+	"$log" 3 "$dir/listen.log" >"$dir/windows" 2>"$dir/driver.err" ||
+	fail "driving the listener: $(tail -n 2 "$dir/driver.err")"
+wait "$bpid" || true
+BOOT_LOG=$log
+BOOT_RC=$(cat "$dir/boot.rc")
+BOOT_MSG=$(cat "$dir/boot.msg")
+BOOT_CASE=smp4
+expect_ok
+[ "$(value agent_rc)" = 0 ] || fail "the agent exited $(value agent_rc)"
+expect_healthy
+
+"$TC_REPORT" -t -i "$dir/vt.dat" >"$dir/vt.txt" 2>"$dir/vt.err" ||
+	fail "trace-cmd report failed: $(head -n 2 "$dir/vt.err")"
+[ ! -s "$dir/vt.err" ] || fail "trace-cmd report warned: $(head -n 2 "$dir/vt.err")"
+verdict=$(python3 "$(dirname "$0")/clock-align.py" check "$dir/windows" \
+	"$dir/listen.log" "$dir/vt.txt" "$N") || fail "$verdict"
+pass "$verdict"
