@@ -51,7 +51,8 @@ def drive(ht, vt, out, console, rounds, listen_log):
             seen.append((None, None))
             cond.notify_all()
 
-    threading.Thread(target=reader, daemon=True).start()
+    rd = threading.Thread(target=reader, daemon=True)
+    rd.start()
 
     def wait_line(pattern, secs=120):
         rx = re.compile(pattern)
@@ -95,6 +96,7 @@ def drive(ht, vt, out, console, rounds, listen_log):
     p.stdin.write("quit\n")
     p.stdin.close()
     rc = p.wait(timeout=120)
+    rd.join(timeout=10)     # the listener's last lines, into LISTEN.log
     if rc:
         sys.exit("hyptrace listen exited %d" % rc)
 
@@ -110,8 +112,8 @@ def check(windows, listen_log, report, n):
             rounds.append(dict(r=int(w[1]), h=[int(x) for x in w[2:6]],
                                ev=[], ids=set()))
     text = open(listen_log).read()
-    m = re.search(r"timestamps written on this machine's boot "
-                  r"\(OFFSET (-?\d+) ns\)", text)
+    m = re.search(r"timestamps on this machine's boot clock "
+                  r"\(OFFSET (-?\d+) ns in the file\)", text)
     if not m:
         return False, "the listener did not say it wrote the offset"
     bound = re.search(r"clock: .* within (\d+) us", text)

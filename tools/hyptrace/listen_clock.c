@@ -171,12 +171,15 @@ void lst_clock_summary(const struct lst *l)
 	       (long long)(k->best.bound + 999) / 1000,
 	       (long long)(k->hi - k->lo + 999) / 1000);
 	if (k->align)
-		printf("  timestamps written on this machine's %s (OFFSET %lld ns); trace-cmd report -i HOST.dat -i %s merges them with a trace taken here%s\n",
-		       k->host_name, (long long)k->best.offset, l->output,
-		       strcmp(k->host_name, "realtime") ?
-		       " by trace-cmd record -C the same clock" : "");
+		printf("  timestamps on this machine's %s clock (OFFSET %lld ns in the file)\n",
+		       k->host_name, (long long)k->best.offset);
+	if (!strcmp(k->host_name, "realtime"))
+		return;
+	printf("  to merge with a trace taken here by trace-cmd record -C %s: trace-cmd report -i host.dat -i %s",
+	       k->host_name, l->output);
+	if (k->align)
+		printf("\n");
 	else
-		printf("  to merge with a trace taken here by trace-cmd record -C %s: trace-cmd report -i HOST.dat -i %s --ts-offset %lld (or listen --align %s)\n",
-		       k->host_name, l->output, (long long)k->best.offset,
-		       k->host_name);
+		printf(" --ts-offset %lld (or listen --align %s)\n",
+		       (long long)k->best.offset, k->host_name);
 }
