@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "clksync.h"
+#include "compiler.h"
 #include "errmsg.h"
 
 int cs_estimate(const struct cs_sample *s, unsigned int n,
@@ -50,7 +51,7 @@ int cs_clockid(const char *name, clockid_t *id)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
 		if (!strcmp(name, clocks[i].name)) {
 			*id = clocks[i].id;
 			return 0;
@@ -69,10 +70,10 @@ int64_t cs_now(clockid_t id)
 
 int cs_selected_clock(const char *text, char *name, size_t len)
 {
-	const char *open = strchr(text, '['), *close;
+	const char *open = strchr(text, '[');
+	const char *close = open ? strchr(open, ']') : NULL;
 
-	if (!open || !(close = strchr(open, ']')) || close == open + 1 ||
-	    (size_t)(close - open - 1) >= len)
+	if (!close || close == open + 1 || (size_t)(close - open - 1) >= len)
 		return -1;
 	memcpy(name, open + 1, close - open - 1);
 	name[close - open - 1] = '\0';
