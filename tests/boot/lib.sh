@@ -189,16 +189,34 @@ boot_bg_wait() {
 }
 
 # The EXIT trap of boot_bg: a listener (stopped or not), the pids in
-# $BG_KILL and the boot, ended. Under set -e a failing command here would
-# become the test's exit status, after its verdict: nothing here may fail.
+# $BG_KILL and the boot, ended: every process under the background shell
+# (qemu-run.sh ends its QEMU on SIGTERM too), so that a test that fails
+# early leaves no QEMU behind to run until its timeout (and to write into
+# the console log of the next run). Under set -e a failing command here
+# would become the test's exit status, after its verdict: nothing here
+# may fail.
 bg_cleanup() {
 	local p
 	for p in $LISTEN_PID $BG_KILL; do
 		kill -CONT "$p" 2>/dev/null || true
 		kill "$p" 2>/dev/null || true
 	done
-	[ -z "$BG_PID" ] || kill "$BG_PID" 2>/dev/null || true
+	if [ -n "$BG_PID" ]; then
+		for p in $(bg_descendants "$BG_PID"); do
+			kill -TERM "$p" 2>/dev/null || true
+		done
+		kill "$BG_PID" 2>/dev/null || true
+	fi
 	wait 2>/dev/null || true
+}
+
+# bg_descendants PID: PID's children, theirs and so on, one a line
+bg_descendants() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null || true); do
+		echo "$c"
+		bg_descendants "$c"
+	done
 }
 
 # wait_log REGEX SECS: a console line of the background boot matches
