@@ -57,6 +57,7 @@ struct agent {
 	int idle_ms;			/* drop a client silent this long */
 	int client_fd;			/* the client served, or -1 */
 	bool client_dead;		/* a send to it failed: drop the rest */
+	bool client_hungup;		/* sent an error: nothing more goes */
 	int net_rd[REC_MAX_CPUS];	/* the CPUs' pipes, read end */
 	unsigned char *net_page[REC_MAX_CPUS];
 	size_t net_have[REC_MAX_CPUS];
@@ -120,8 +121,8 @@ void agent_net_dropped(struct agent *a, unsigned int cpu, uint64_t *pages,
 void agent_net_client(struct agent *a, int fd);
 /* Nothing more goes to the client (it was sent an error) */
 void agent_net_hangup(struct agent *a);
-/* The client was dropped: hung up, or a send to it failed */
-bool agent_net_gone(struct agent *a);
+/* agent_net_hangup() was called for this client */
+bool agent_net_hungup(struct agent *a);
 /* A connection while one is served: an error message, closed */
 void agent_net_refuse(struct agent *a);
 /* Accept clients one at a time until a signal; -1 on a failure */

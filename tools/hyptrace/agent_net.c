@@ -330,6 +330,7 @@ void agent_net_client(struct agent *a, int fd)
 	pthread_mutex_lock(&a->send_lock);
 	a->client_fd = fd;
 	a->client_dead = false;
+	a->client_hungup = false;
 	a->out_len = a->out_off = 0;
 	a->net_stalled = false;
 	a->net_stall_dropped = 0;
@@ -339,18 +340,18 @@ void agent_net_client(struct agent *a, int fd)
 void agent_net_hangup(struct agent *a)
 {
 	pthread_mutex_lock(&a->send_lock);
-	a->client_dead = true;
+	a->client_dead = a->client_hungup = true;
 	pthread_mutex_unlock(&a->send_lock);
 }
 
-bool agent_net_gone(struct agent *a)
+bool agent_net_hungup(struct agent *a)
 {
-	bool gone;
+	bool hungup;
 
 	pthread_mutex_lock(&a->send_lock);
-	gone = a->client_dead;
+	hungup = a->client_hungup;
 	pthread_mutex_unlock(&a->send_lock);
-	return gone;
+	return hungup;
 }
 
 void agent_net_refuse(struct agent *a)

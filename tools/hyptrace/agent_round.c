@@ -201,8 +201,8 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 	ret = 0;
 	goto out;
 out_ctl:
-	/* a client dropped already was told why */
-	if (a->listen_fd < 0 || !agent_net_gone(a))
+	/* a client sent an error was told why */
+	if (a->listen_fd < 0 || !agent_net_hungup(a))
 		ht_err(SUB, "%s: %s",
 		       a->listen_fd >= 0 ? "the client" : VT_CTL_PORT, err);
 	/* over TCP the round is over all the same: the next client may come */
