@@ -32,32 +32,23 @@ QUIET=50	# per CPU while stopped
 dir=$TEST_LOGS/$TEST_NAME-files
 vt=$dir/vt
 rm -rf "$dir" && mkdir -p "$dir"
-log=$TEST_LOGS/$TEST_NAME-smp4.log
-rm -f "$log"
 
 # shellcheck disable=SC2016 # expands in the guest
 GUEST='
-hyptrace agent -e selftest -b 4096 --stall-ms 100 >/tmp/agent.log 2>&1 &
+alog=/tmp/agent.log
+hyptrace agent -e selftest -b 4096 --stall-ms 100 >$alog 2>&1 &
 apid=$!
-waitfor() {
-	i=0
-	until grep -q "$1" /tmp/agent.log; do
-		sleep 0.1; i=$((i + 1))
-		if [ $i -gt 1500 ] || ! kill -0 $apid 2>/dev/null; then
-			echo "@gave up waiting for: $1"; sed "s/^/@agent /" /tmp/agent.log; exit 1
-		fi
-	done
-}
-waitfor "ready"
+'"$(agent_wait_sh alog)"'
+waitn "ready"
 echo "@agent ready"
 for r in 1 2 3; do
-	waitfor "started (round $r)"
+	waitn "started (round $r)"
 	n='$N'
 	if [ $r = 3 ]; then n='$NBIG'; echo "@round $r started"; sleep 2; echo "@writing $(cut -d" " -f1 /proc/uptime)"; else echo "@round $r started"; fi
 	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) $n >/dev/null || exit 1; done
 	echo "@round $r written $(cut -d" " -f1 /proc/uptime)"
-	[ $r != 3 ] || { waitfor "dropping pages"; echo "@round $r dropping $(cut -d" " -f1 /proc/uptime)"; }
-	waitfor "stopped (round $r)"
+	[ $r != 3 ] || { waitn "dropping pages"; echo "@round $r dropping $(cut -d" " -f1 /proc/uptime)"; }
+	waitn "stopped (round $r)"
 	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + 900000 + c * 10000 + 1)) '$QUIET' >/dev/null || exit 1; done
 	echo "@round $r quiet"
 done
@@ -67,57 +58,23 @@ echo "@agent_rc=$?"
 sed "s/^/@agent /" /tmp/agent.log
 '
 
-# wait_log REGEX SECS: the console (written as it comes) has a line
-wait_log() {
-	local i
-	for ((i = 0; i < $2 * 5; i++)); do
-		grep -aqE -- "$1" "$log" 2>/dev/null && return 0
-		kill -0 "$bpid" 2>/dev/null || break
-		sleep 0.2
-	done
-	grep -aqE -- "$1" "$log" 2>/dev/null ||
-		fail "no console line '$1' in $2 s: $(grep -a '^@' "$log" 2>/dev/null | tail -n 3 | tr '\n' ' ')"
-}
-
-(
-	BOOT_TIMEOUT=600 boot smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
-	echo "$BOOT_RC" >"$dir/boot.rc"
-	printf '%s' "$BOOT_MSG" >"$dir/boot.msg"
-) &
-bpid=$!
-lpid=
-# Under set -e a failing command here would become the script's exit
-# status, after its verdict: a listener or boot already gone is fine.
-cleanup() {
-	[ -z "$lpid" ] || { kill -CONT "$lpid"; kill "$lpid"; } 2>/dev/null || true
-	kill "$bpid" 2>/dev/null || true
-	wait 2>/dev/null || true
-}
-trap cleanup EXIT
+BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
 
 wait_log '^@agent ready' 300
-mkfifo "$dir/cmd"
-"$HT" listen --virtio "$vt" -o "$dir/vt.dat" <"$dir/cmd" >"$dir/listen.log" 2>&1 &
-lpid=$!
-exec 3>"$dir/cmd"
+listen_start "$dir/listen" --virtio "$vt" -o "$dir/vt.dat"
 for r in 1 2 3; do
 	echo start >&3
 	wait_log "^@round $r started" 60
-	[ "$r" != 3 ] || { kill -STOP "$lpid"; info "listener stopped at $(date +%T.%N)"; }
+	[ "$r" != 3 ] || { kill -STOP "$LISTEN_PID"; info "listener stopped at $(date +%T.%N)"; }
 	wait_log "^@round $r written" 300
 	if [ "$r" = 3 ]; then
 		wait_log "^@round $r dropping" 40
-		info "listener continued at $(date +%T.%N)"; kill -CONT "$lpid"
+		info "listener continued at $(date +%T.%N)"; kill -CONT "$LISTEN_PID"
 	fi
 	echo stop >&3
 	wait_log "^@round $r quiet" 120
 done
-echo quit >&3
-exec 3>&-
-lrc=0
-wait "$lpid" || lrc=$?
-lpid=
-[ "$lrc" = 0 ] || fail "hyptrace listen exited $lrc: $(tail -n 2 "$dir/listen.log")"
+listen_quit "over virtio-serial"
 # Garbage on the control port: the agent says so and exits 1
 python3 - "$vt/agent-ctl-path" <<'EOF'
 import socket, sys, time
@@ -126,12 +83,9 @@ s.connect(sys.argv[1])
 s.sendall(b"bogus\x01order\n")
 time.sleep(2)
 EOF
-wait "$bpid" || true
-BOOT_LOG=$log
-BOOT_RC=$(cat "$dir/boot.rc")
-BOOT_MSG=$(cat "$dir/boot.msg")
-BOOT_CASE=smp4
+boot_bg_wait
 expect_ok
+log=$BOOT_LOG
 
 "$TC_REPORT" -i "$dir/vt.dat" >"$dir/vt.txt" 2>"$dir/vt.err" ||
 	fail "trace-cmd report failed: $(head -n 2 "$dir/vt.err")"
@@ -141,8 +95,7 @@ trace-cmd report --stat -i "$dir/vt.dat" >"$dir/stat.txt" 2>"$dir/stat.err" ||
 
 dropped_pages=0
 for c in 0 1 2 3; do
-	awk -v c="[00$c]" '$2 == c && $4 == "selftest:" {sub("id=", "", $5); print $5}' \
-		"$dir/vt.txt" >"$dir/ids.$c"
+	selftest_ids "$dir/vt.txt" "$c" >"$dir/ids.$c"
 	dup=$(sort "$dir/ids.$c" | uniq -d | wc -l)
 	[ "$dup" = 0 ] || fail "CPU $c: $dup events arrived twice"
 	for r in 1 2; do

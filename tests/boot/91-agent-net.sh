@@ -10,14 +10,28 @@
 #   2. garbage (python3): it gets an "error" message, the agent one line
 #      on stderr, and the agent goes on; so does a client that says
 #      nothing for --idle-s 5 seconds;
-#   3. a client that starts a round (python3), then a second client while
+#   3. `hyptrace listen -N` through a relay on 127.0.0.1 (python3) that
+#      stops reading from the agent (its orders still go through) while
+#      the guest writes a burst far larger than what the way holds, and
+#      for 7 s more: the agent must drop whole pages and count them, not
+#      stop the guest nor drop the client; the relay reads again, the
+#      guest writes N more per CPU (which must all arrive), the listener
+#      stops and quits;
+#   4. a client (python3) that starts a round, reads its pages and then
+#      sends garbage: an "error" message is the last it gets, the round
+#      is stopped (tracing off);
+#   5. a client that starts a round (python3), then a second client while
 #      it is served: the second gets an "error" message and is closed, the
 #      first goes on; then the first goes away in the middle of its round:
 #      the agent stops it and goes on;
-#   4. `hyptrace listen -N` again, as in 1.
-# Checks, with stock trace-cmd report of both listeners' files: the events
+#   6. `hyptrace listen -N` again, as in 1.
+# Checks, with stock trace-cmd report of the listeners' files: the events
 # written while started arrived once each, none written while stopped and
-# none of client 3's round; the agent ends 0 on SIGTERM.
+# none of client 5's round; in the burst, what arrived plus what the
+# agent's counts in the file (report --stat) say it dropped is what was
+# written, and some pages were dropped; the agent ends 0 on SIGTERM. Then
+# a second agent that no client ever reaches: it waits with tracing off
+# and ends at once, 0 and silent, on SIGTERM, tracing still off.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -26,103 +40,94 @@ WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$HT" ] && [ -x "$WE" ] || fail "hyptrace or write_events not built: run make"
 command -v trace-cmd >/dev/null || fail "trace-cmd not installed"
 N=2000		# events per CPU while started
+NBIG=150000	# per CPU in round 2, the relay not reading
 QUIET=50	# per CPU while stopped
 
 dir=$TEST_LOGS/$TEST_NAME-files
 rm -rf "$dir" && mkdir -p "$dir"
-log=$TEST_LOGS/$TEST_NAME-smp4.log
-rm -f "$log"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
 netdev="user,id=n0,restrict=on,net=10.0.2.0/24"
 netdev+=",hostfwd=tcp:127.0.0.1:$port-10.0.2.15:7000"
 
+# Rounds (the agent's round numbers): 1 listener, 2 the burst, 3 garbage
+# in the middle, 4 the client that goes away, 5 listener.
 # shellcheck disable=SC2016 # expands in the guest
 GUEST='
 ifconfig lo 127.0.0.1 up
 ifconfig eth0 10.0.2.15 netmask 255.255.255.0 up || exit 1
-hyptrace agent -N 10.0.2.15:7000 --idle-s 5 -e selftest -b 4096 >/tmp/agent.log 2>&1 &
+alog=/tmp/agent.log
+hyptrace agent -N 10.0.2.15:7000 --idle-s 5 -e selftest -b 4096 >$alog 2>&1 &
 apid=$!
-# waitn TEXT N: the agent has said TEXT N times
-waitn() {
-	i=0
-	until [ "$(grep -c "$1" /tmp/agent.log)" -ge $2 ]; do
-		sleep 0.1; i=$((i + 1))
-		if [ $i -gt 1500 ] || ! kill -0 $apid 2>/dev/null; then
-			echo "@gave up waiting for: $1 x$2"; sed "s/^/@agent /" /tmp/agent.log; exit 1
-		fi
-	done
-}
+'"$(agent_wait_sh alog)"'
 events() {
 	for c in 0 1 2 3; do /root/write_events $c $(($1 + c * 100000 + 1)) $2 >/dev/null || exit 1; done
 }
-waitn "listening on" 1
+td=$(hyptrace-dir)
+waitn "listening on"
 echo "@agent ready"
-for k in 1 2 3; do
+for k in 1 2 3 4 5; do
 	waitn "started (round" $k
 	echo "@round $k started"
-	events $((k * 1000000)) '$N'
-	echo "@round $k written"
+	if [ $k = 2 ]; then
+		sleep 2
+		events 2000000 '$NBIG'
+		echo "@round $k written"
+		waitn "dropping pages"
+		echo "@round $k dropping"
+		sleep 10
+		events 2700000 '$N'
+		echo "@round $k more"
+	else
+		events $((k * 1000000)) '$N'
+		echo "@round $k written"
+	fi
 	waitn "stopped (round" $k
+	echo "@tracing_on_$k=$(cat $td/tracing_on)"
 	events $((k * 1000000 + 900000)) '$QUIET'
 	echo "@round $k quiet"
 done
-waitn "the client is gone" 5
+waitn "the client is gone" 7
 kill $apid
 wait $apid
 echo "@agent_rc=$?"
-sed "s/^/@agent /" /tmp/agent.log
+sed "s/^/@agent /" $alog
+
+# an agent that no client reaches: waits with tracing off, SIGTERM ends it
+alog=/tmp/agent2.log
+hyptrace agent -N 10.0.2.15:7000 -e selftest >$alog 2>&1 &
+apid=$!
+waitn "listening on"
+/root/write_events 0 7000001 20 >/dev/null || exit 1
+sleep 1
+echo "@idle_tracing_on=$(cat $td/tracing_on)"
+echo "@idle_events=$(grep -c "selftest id=" $td/trace)"
+t0=$(cut -d" " -f1 /proc/uptime)
+kill -TERM $apid
+wait $apid
+echo "@agent2_rc=$?"
+echo "@agent2_s=$(awk -v a=$t0 -v b=$(cut -d" " -f1 /proc/uptime) "BEGIN {print b - a}")"
+echo "@agent2_tracing_on=$(cat $td/tracing_on)"
+echo "@agent2_lines=$(wc -l <$alog)"
+sed "s/^/@agent2 /" $alog
 '
 
-# wait_log REGEX SECS: the console (written as it comes) has a line
-wait_log() {
-	local i
-	for ((i = 0; i < $2 * 5; i++)); do
-		grep -aqE -- "$1" "$log" 2>/dev/null && return 0
-		kill -0 "$bpid" 2>/dev/null || break
-		sleep 0.2
-	done
-	grep -aqE -- "$1" "$log" 2>/dev/null ||
-		fail "no console line '$1' in $2 s: $(grep -a '^@' "$log" 2>/dev/null | tail -n 3 | tr '\n' ' ')"
-}
+BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --cmd "$GUEST" -- \
+	-netdev "$netdev" -device virtio-net-device,netdev=n0
 
-(
-	BOOT_TIMEOUT=600 boot smp4 --add "$WE" --cmd "$GUEST" -- \
-		-netdev "$netdev" -device virtio-net-device,netdev=n0
-	echo "$BOOT_RC" >"$dir/boot.rc"
-	printf '%s' "$BOOT_MSG" >"$dir/boot.msg"
-) &
-bpid=$!
-lpid=
-apy=
-# A failing command here would become the script's exit status after its
-# verdict (the last one's status is the trap's): what is gone is gone.
-cleanup() {
-	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null || true
-	[ -z "$apy" ] || kill "$apy" 2>/dev/null || true
-	kill "$bpid" 2>/dev/null || true
-	wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-# listen_round K: hyptrace listen -N for the guest's round K, into cK.dat
+# listen_round K [PORT]: hyptrace listen -N for the guest's round K, into
+# cK.dat, through 127.0.0.1:PORT (default the hostfwd)
 listen_round() {
-	local k=$1 lrc=0
-	rm -f "$dir/cmd$k"
-	mkfifo "$dir/cmd$k"
-	"$HT" listen -N "127.0.0.1:$port" -o "$dir/c$k.dat" <"$dir/cmd$k" \
-		>"$dir/listen$k.log" 2>&1 &
-	lpid=$!
-	exec 3>"$dir/cmd$k"
+	local k=$1
+	listen_start "$dir/listen$k" -N "127.0.0.1:${2:-$port}" -o "$dir/c$k.dat"
 	echo start >&3
 	wait_log "^@round $k started" 60
 	wait_log "^@round $k written" 120
 	echo stop >&3
 	wait_log "^@round $k quiet" 120
-	echo quit >&3
-	exec 3>&-
-	wait "$lpid" || lrc=$?
-	lpid=
-	[ "$lrc" = 0 ] || fail "hyptrace listen (client $k) exited $lrc: $(tail -n 2 "$dir/listen$k.log")"
+	listen_quit "client $k"
 }
 
 wait_log '^@agent ready' 300
@@ -160,7 +165,127 @@ print("%.1f s: %s" % (time.time() - t, got.decode(errors="replace")))
 sys.exit(0 if got.startswith(b"error ") and b"nothing from the client in 5 s" in got else 1)
 PY
 
-# client 3 starts a round and keeps reading; a second client is refused
+# Round 2: the listener through a relay that stops reading from the agent
+# while DIR/pause exists; the listener's orders and empty lines still go
+# through, so the agent sees a slow client, not a silent one. Its receive
+# buffer is small, so that the agent's side fills soon.
+rport=$(free_port)
+python3 - "$port" "$rport" "$dir" >"$dir/relay.out" 2>&1 <<'PY' &
+import os, select, socket, sys
+port, rport, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", rport))
+srv.listen(1)
+open(os.path.join(d, "relay.ready"), "w").close()
+lc = srv.accept()[0]
+ag = socket.socket()
+ag.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+ag.connect(("127.0.0.1", port))
+while True:
+    stop = os.path.exists(os.path.join(d, "pause"))
+    r, _, _ = select.select([lc] + ([] if stop else [ag]), [], [], 0.1)
+    if lc in r:
+        b = lc.recv(65536)
+        if not b:
+            break
+        ag.sendall(b)
+    if ag in r:
+        b = ag.recv(65536)
+        if not b:
+            break
+        lc.sendall(b)
+print("relay done")
+PY
+BG_KILL=$!
+for _ in $(seq 50); do [ -e "$dir/relay.ready" ] && break; sleep 0.1; done
+[ -e "$dir/relay.ready" ] || fail "the relay did not start: $(cat "$dir/relay.out")"
+listen_start "$dir/listen2" -N "127.0.0.1:$rport" -o "$dir/c2.dat"
+echo start >&3
+wait_log "^@round 2 started" 60
+touch "$dir/pause"
+info "relay paused at $(date +%T.%N)"
+wait_log "^@round 2 written" 300
+wait_log "^@round 2 dropping" 60
+# still not reading, longer than the agent waits for a control message
+sleep 7
+kill -0 "$LISTEN_PID" 2>/dev/null || fail "the listener of round 2 ended while the relay paused: $(tail -n 2 "$dir/listen2.log")"
+rm -f "$dir/pause"
+info "relay reads again at $(date +%T.%N)"
+wait_log "^@round 2 more" 60
+echo stop >&3
+wait_log "^@round 2 quiet" 120
+listen_quit "client 2, through the relay"
+kill "$BG_KILL" 2>/dev/null || true
+wait "$BG_KILL" 2>/dev/null || true
+BG_KILL=
+
+# Round 3: garbage in the middle of a running round, after some pages
+python3 - "$port" "$dir" >"$dir/midgarbage.out" 2>&1 <<'PY' &
+import os, socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+d = sys.argv[2]
+buf, msgs = b"", []
+def more():
+    global buf
+    b = s.recv(65536)
+    if b:
+        buf += b
+    return bool(b)
+def parse():
+    global buf
+    while b"\n" in buf:
+        head, rest = buf.split(b"\n", 1)
+        name, n = head.split(b" ")
+        if len(rest) < int(n):
+            return
+        msgs.append((name.decode(), rest[:int(n)]))
+        buf = rest[int(n):]
+s.sendall(b"1\n")
+while not any(m[0] == "started" for m in msgs):
+    if not more():
+        print("closed before started"); sys.exit(1)
+    parse()
+open(os.path.join(d, "g.started"), "w").close()
+s.settimeout(0.5)
+last = time.time()
+while not os.path.exists(os.path.join(d, "g.go")):
+    if time.time() - last > 1:
+        s.sendall(b"\n"); last = time.time()
+    try:
+        if not more():
+            print("the agent closed on us"); sys.exit(1)
+    except socket.timeout:
+        pass
+    parse()
+before = len(msgs)
+pages = sum(m[0].startswith("page:") for m in msgs)
+s.sendall(b"bogus\x02order\n")
+s.settimeout(30)
+while more():
+    parse()
+after = [m[0] for m in msgs[before:]]
+print("%d pages before the garbage; after it: %s; %d bytes unparsed" %
+      (pages, " ".join(after), len(buf)))
+err = [m for m in msgs[before:] if m[0] == "error"]
+if not err or b"unknown order" not in err[0][1]:
+    print("no error message"); sys.exit(1)
+if after[-1] != "error" or buf:
+    print("the error is not the last message"); sys.exit(1)
+PY
+apy=$!
+BG_KILL=$apy
+wait_log "^@round 3 started" 60
+wait_log "^@round 3 written" 120
+sleep 1
+touch "$dir/g.go"
+wait_log "^@round 3 quiet" 120
+grc=0
+wait "$apy" || grc=$?
+BG_KILL=
+[ "$grc" = 0 ] || fail "client 3 (garbage in its round): $(tail -n 2 "$dir/midgarbage.out")"
+
+# client 5 starts a round and keeps reading; a second client is refused
 python3 - "$port" "$dir" >"$dir/a.out" 2>&1 <<'PY' &
 import os, socket, sys, time
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
@@ -186,9 +311,10 @@ print("read %d bytes, going away" % n)
 s.close()
 PY
 apy=$!
+BG_KILL=$apy
 for _ in $(seq 100); do [ -e "$dir/a.started" ] && break; sleep 0.2; done
-[ -e "$dir/a.started" ] || fail "client 3 did not start a round: $(cat "$dir/a.out")"
-wait_log "^@round 2 started" 60
+[ -e "$dir/a.started" ] || fail "client 5 did not start a round: $(cat "$dir/a.out")"
+wait_log "^@round 4 started" 60
 python3 - "$port" >"$dir/b.out" 2>&1 <<'PY' || fail "second client: $(tail -n 2 "$dir/b.out")"
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
@@ -201,36 +327,38 @@ while True:
 print(got.decode(errors="replace"))
 sys.exit(0 if got.startswith(b"error ") and b"another client is being served" in got else 1)
 PY
-wait_log "^@round 2 written" 120
-kill -0 "$apy" 2>/dev/null || fail "client 3 was dropped when the second came: $(cat "$dir/a.out")"
+wait_log "^@round 4 written" 120
+kill -0 "$apy" 2>/dev/null || fail "client 5 was dropped when the second came: $(cat "$dir/a.out")"
 touch "$dir/a.close"
 arc=0
 wait "$apy" || arc=$?
-apy=
-[ "$arc" = 0 ] || fail "client 3: $(cat "$dir/a.out")"
-wait_log "^@round 2 quiet" 120
+BG_KILL=
+[ "$arc" = 0 ] || fail "client 5: $(cat "$dir/a.out")"
+wait_log "^@round 4 quiet" 120
 
 t2=$(date +%s.%N)
-listen_round 3
+listen_round 5
 t3=$(date +%s.%N)
-wait "$bpid" || true
-BOOT_LOG=$log
-BOOT_RC=$(cat "$dir/boot.rc")
-BOOT_MSG=$(cat "$dir/boot.msg")
-BOOT_CASE=smp4
+boot_bg_wait
 expect_ok
+log=$BOOT_LOG
 [ "$(value agent_rc)" = 0 ] || fail "the agent exited $(value agent_rc) on SIGTERM, want 0: $(grep -a '^@agent ' "$log" | tail -n 3)"
 
+# ids K CPU TXT: CPU's selftest ids in TXT into $dir/idsK.CPU, none twice
+ids() {
+	selftest_ids "$3" "$2" >"$dir/ids$1.$2"
+	dup=$(sort "$dir/ids$1.$2" | uniq -d | wc -l)
+	[ "$dup" = 0 ] || fail "client $1, CPU $2: $dup events arrived twice"
+}
 total=0
-for k in 1 3; do
+for k in 1 2 5; do
 	"$TC_REPORT" -i "$dir/c$k.dat" >"$dir/c$k.txt" 2>"$dir/c$k.err" ||
 		fail "trace-cmd report of client $k's file failed: $(head -n 2 "$dir/c$k.err")"
 	[ ! -s "$dir/c$k.err" ] || fail "trace-cmd report warned on client $k's file: $(head -n 2 "$dir/c$k.err")"
+done
+for k in 1 5; do
 	for c in 0 1 2 3; do
-		awk -v c="[00$c]" '$2 == c && $4 == "selftest:" {sub("id=", "", $5); print $5}' \
-			"$dir/c$k.txt" >"$dir/ids$k.$c"
-		dup=$(sort "$dir/ids$k.$c" | uniq -d | wc -l)
-		[ "$dup" = 0 ] || fail "client $k, CPU $c: $dup events arrived twice"
+		ids "$k" "$c" "$dir/c$k.txt"
 		got=$(awk -v lo=$((k * 1000000 + c * 100000 + 1)) -v n=$N \
 			'$1 >= lo && $1 < lo + n' "$dir/ids$k.$c" | wc -l)
 		[ "$got" = "$N" ] || fail "client $k, CPU $c: $got of $N events arrived"
@@ -239,20 +367,75 @@ for k in 1 3; do
 		total=$((total + got))
 	done
 done
-lost=$(cat "$dir/c1.txt" "$dir/c3.txt" | grep -c 'LOST' || true)
-[ "$lost" = 0 ] || fail "$lost lost-event marks"
+lost=$(cat "$dir/c1.txt" "$dir/c2.txt" "$dir/c5.txt" | grep -c 'LOST' || true)
+[ "$lost" = 0 ] || fail "$lost lost-event marks: the hypervisor's buffer overflowed"
 
+# Round 2: what arrived and what the agent says it dropped, in the file
+trace-cmd report --stat -i "$dir/c2.dat" >"$dir/stat2.txt" 2>"$dir/stat2.err" ||
+	fail "trace-cmd report --stat of client 2's file: $(head -n 1 "$dir/stat2.err")"
+dropped_pages=0
+for c in 0 1 2 3; do
+	ids 2 "$c" "$dir/c2.txt"
+	got=$(awk -v lo=$((2000000 + c * 100000 + 1)) -v n=$NBIG \
+		'$1 >= lo && $1 < lo + n' "$dir/ids2.$c" | wc -l)
+	# written once the relay read again: all there
+	more=$(awk -v lo=$((2700000 + c * 100000 + 1)) -v n=$N \
+		'$1 >= lo && $1 < lo + n' "$dir/ids2.$c" | wc -l)
+	[ "$more" = "$N" ] || fail "client 2, CPU $c: $more of the $N events written after the stall arrived"
+	other=$(($(wc -l <"$dir/ids2.$c") - got - more))
+	[ "$other" = 0 ] || fail "client 2, CPU $c: $other events of another round or written while stopped"
+	cstat() {
+		awk -v c="CPU: $c" -v k="$1" '$0 == c {on = 1} on && index($0, k) == 1 {print $NF; exit}' "$dir/stat2.txt"
+	}
+	dp=$(cstat "agent dropped pages:")
+	de=$(cstat "agent dropped events:")
+	[ -n "$dp" ] && [ -n "$de" ] || fail "client 2, CPU $c: no 'agent dropped' counts in trace-cmd report --stat"
+	[ $((got + de)) = "$NBIG" ] ||
+		fail "client 2, CPU $c: $got arrived + $de dropped = $((got + de)), written $NBIG"
+	dropped_pages=$((dropped_pages + dp))
+	info "client 2, CPU $c: of $NBIG $got arrived + $de dropped ($dp pages); then $more of $N"
+done
+[ "$dropped_pages" -gt 0 ] || fail "the stalled client made the agent drop no page"
+[ "$(awk '$1 == "all" {print $6}' "$dir/listen2.log")" = "$dropped_pages" ] ||
+	fail "client 2's listener does not say $dropped_pages pages dropped: $(tail -n 1 "$dir/listen2.log")"
+grep -aq '^@agent hyptrace agent: the client took no page for 1000 ms: dropping pages until it takes one' "$log" ||
+	fail "the agent did not say it dropped pages of the slow client: $(grep -a '^@agent .*dropp' "$log" | head -n 2)"
+grep -aq '^@agent hyptrace agent: the client takes pages again, [1-9][0-9]* dropped meanwhile' "$log" ||
+	fail "the agent did not say the slow client took pages again"
+grep -aqE "^@agent hyptrace agent: stopped \(round 1\): [0-9]+ pages sent, $dropped_pages dropped" "$log" ||
+	fail "no stopped line of the agent says $dropped_pages dropped: $(grep -a '^@agent hyptrace agent: stopped' "$log" | tr '\n' ' ')"
+
+# Round 3: garbage in the middle
+info "client 3: $(tail -n 1 "$dir/midgarbage.out")"
 grep -aq "^@agent hyptrace agent: unknown order 'bogus?order' on the connection .*; dropping the client" "$log" ||
 	fail "no one-line error for the garbage client: $(grep -a '^@agent hyptrace agent: u' "$log" | head -n 2)"
-[ "$(grep -ac '^@agent hyptrace agent: unknown order' "$log")" = 1 ] || fail "more than one line for the garbage client"
+[ "$(grep -ac '^@agent hyptrace agent: unknown order' "$log")" = 2 ] ||
+	fail "not one line for each of the 2 garbage clients: $(grep -ac '^@agent hyptrace agent: unknown order' "$log")"
+awk '/^@agent hyptrace agent: unknown order/ {n++} n == 2 && /^@agent hyptrace agent: stopped \(round 1\)/ {ok = 1}
+     n == 2 && /^@agent hyptrace agent: a client connected/ {exit} END {exit !ok}' "$log" ||
+	fail "the agent did not stop the round of the client that sent garbage in it"
+for k in 1 2 3 4 5; do
+	[ "$(value "tracing_on_$k")" = 0 ] || fail "tracing_on reads $(value "tracing_on_$k") after round $k stopped"
+done
 grep -aq '^@agent hyptrace agent: nothing from the client in 5 s; dropping the client' "$log" ||
 	fail "the agent did not drop the silent client"
 grep -aq '^@agent hyptrace agent: a second client refused while one is served' "$log" ||
 	fail "the agent did not say it refused the second client"
 grep -aq '^@agent hyptrace agent: the client went away in the middle of a round: stopping it' "$log" ||
 	fail "the agent did not stop the round of the client that went away"
+
+# The agent no client reached
+[ "$(value idle_tracing_on)" = 0 ] || fail "tracing_on reads $(value idle_tracing_on) while the agent waits for a client"
+[ "$(value idle_events)" = 0 ] || fail "$(value idle_events) events traced while the agent waits for a client"
+[ "$(value agent2_rc)" = 0 ] || fail "the agent no client reached exited $(value agent2_rc) on SIGTERM, want 0: $(grep -a '^@agent2 ' "$log" | tail -n 3)"
+awk -v s="$(value agent2_s)" 'BEGIN {exit !(s < 2)}' ||
+	fail "the agent no client reached took $(value agent2_s) s to end on SIGTERM"
+[ "$(value agent2_tracing_on)" = 0 ] || fail "tracing_on reads $(value agent2_tracing_on) after the agent ended"
+[ "$(value agent2_lines)" = 1 ] && grep -aq '^@agent2 hyptrace agent: listening on 10.0.2.15:7000$' "$log" ||
+	fail "the agent no client reached said more than 'listening on': $(grep -a '^@agent2 ' "$log" | head -n 3)"
 expect_healthy
 info "client 1: $(tail -n 1 "$dir/listen1.log" | sed 's/^ *//')"
-info "client 4: $(tail -n 1 "$dir/listen3.log" | sed 's/^ *//')"
-pass "$(printf '%s' "agent -N served 5 clients in turn and refused 1, over QEMU hostfwd 127.0.0.1:$port: $total events from 2 listeners, each once, none while stopped or from the dropped round; garbage, a silent and a second client got errors, a vanished client's round was stopped" \
+info "client 2: $(tail -n 1 "$dir/listen2.log" | sed 's/^ *//')"
+info "client 6: $(tail -n 1 "$dir/listen5.log" | sed 's/^ *//')"
+pass "$(printf '%s' "agent -N served 7 clients in turn and refused 1, over QEMU hostfwd 127.0.0.1:$port: $total events from 2 listeners, each once, none while stopped or from the dropped round; a slow client got $dropped_pages pages dropped and counted in its file; garbage (before and in a round), a silent and a second client got errors, a vanished client's round was stopped; an agent no client reached ended 0 on SIGTERM" \
 	"$(awk -v a="$start" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN {printf " (listen rounds %.1f s, %.1f s)", b - a, d - c}')")"

@@ -150,3 +150,134 @@ for c in 2 3; do
 done
 EOF
 }
+
+# A test that talks to the guest while it runs (88-virtio-agent,
+# 91-agent-net): boot_bg boots in the background, wait_log follows the
+# console, listen_start / listen_quit drive a `hyptrace listen` on this
+# machine, and the EXIT trap boot_bg sets ends what is left.
+BG_PID=
+BG_DIR=
+BG_KILL=	# more pids for the EXIT trap to end
+LISTEN_PID=
+LISTEN_LOG=
+
+# boot_bg DIR CASE [boot options...]: boot() in the background, its console
+# in $BOOT_LOG as it comes; its status kept in DIR until boot_bg_wait.
+boot_bg() {
+	local d=$1
+	BG_DIR=$1
+	shift
+	BOOT_CASE=$1
+	BOOT_LOG=$TEST_LOGS/$TEST_NAME-$1.log
+	rm -f "$BOOT_LOG" "$d/boot.rc" "$d/boot.msg"
+	(
+		boot "$@"
+		echo "$BOOT_RC" >"$d/boot.rc"
+		printf '%s' "$BOOT_MSG" >"$d/boot.msg"
+	) &
+	BG_PID=$!
+	trap bg_cleanup EXIT
+}
+
+# boot_bg_wait: the background boot is over; BOOT_RC and BOOT_MSG as boot()
+# leaves them.
+boot_bg_wait() {
+	wait "$BG_PID" || true
+	BG_PID=
+	BOOT_RC=$(cat "$BG_DIR/boot.rc" 2>/dev/null || echo "none (the boot died)")
+	BOOT_MSG=$(cat "$BG_DIR/boot.msg" 2>/dev/null || true)
+}
+
+# The EXIT trap of boot_bg: a listener (stopped or not), the pids in
+# $BG_KILL and the boot, ended: every process under the background shell
+# (qemu-run.sh ends its QEMU on SIGTERM too), so that a test that fails
+# early leaves no QEMU behind to run until its timeout (and to write into
+# the console log of the next run). Under set -e a failing command here
+# would become the test's exit status, after its verdict: nothing here
+# may fail.
+bg_cleanup() {
+	local p
+	for p in $LISTEN_PID $BG_KILL; do
+		kill -CONT "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null || true
+	done
+	if [ -n "$BG_PID" ]; then
+		for p in $(bg_descendants "$BG_PID"); do
+			kill -TERM "$p" 2>/dev/null || true
+		done
+		kill "$BG_PID" 2>/dev/null || true
+	fi
+	wait 2>/dev/null || true
+}
+
+# bg_descendants PID: PID's children, theirs and so on, one a line
+bg_descendants() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null || true); do
+		echo "$c"
+		bg_descendants "$c"
+	done
+}
+
+# wait_log REGEX SECS: a console line of the background boot matches
+# REGEX within SECS seconds (fails at once if the boot is over without it).
+wait_log() {
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		grep -aqE -- "$1" "$BOOT_LOG" 2>/dev/null && return 0
+		kill -0 "$BG_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	grep -aqE -- "$1" "$BOOT_LOG" 2>/dev/null ||
+		fail "no console line '$1' in $2 s: $(grep -a '^@' "$BOOT_LOG" 2>/dev/null | tail -n 3 | tr '\n' ' ')"
+}
+
+# listen_start PREFIX ARGS...: `hyptrace listen ARGS` in the background,
+# its output in PREFIX.log, its orders (echo start >&3, stop) on fd 3
+# through the fifo PREFIX.cmd.
+listen_start() {
+	local p=$1
+	shift
+	rm -f "$p.cmd"
+	mkfifo "$p.cmd"
+	LISTEN_LOG=$p.log
+	"$HYPTRACE_BUILD/tools/native/hyptrace" listen "$@" <"$p.cmd" \
+		>"$LISTEN_LOG" 2>&1 &
+	LISTEN_PID=$!
+	exec 3>"$p.cmd"
+}
+
+# listen_quit WHAT: quit the listener; it must exit 0.
+listen_quit() {
+	local rc=0
+	echo quit >&3
+	exec 3>&-
+	wait "$LISTEN_PID" || rc=$?
+	LISTEN_PID=
+	[ "$rc" = 0 ] || fail "hyptrace listen ($1) exited $rc: $(tail -n 2 "$LISTEN_LOG")"
+}
+
+# agent_wait_sh LOGVAR: the guest shell function waitn TEXT [N], for a
+# guest command that runs `hyptrace agent ... >"$LOGVAR" 2>&1 &` and sets
+# apid=$!: waits until the agent's output has TEXT at least N times (1),
+# or gives up (with the output as @agent lines, exit 1) after 150 s or when
+# the agent is gone.
+agent_wait_sh() {
+	cat <<EOF
+waitn() {
+	i=0
+	until [ "\$(grep -c "\$1" "\$$1")" -ge \${2:-1} ]; do
+		sleep 0.1; i=\$((i + 1))
+		if [ \$i -gt 1500 ] || ! kill -0 \$apid 2>/dev/null; then
+			echo "@gave up waiting for: \$1 x\${2:-1}"; sed "s/^/@agent /" "\$$1"; exit 1
+		fi
+	done
+}
+EOF
+}
+
+# selftest_ids TXT CPU: the ids of CPU's selftest events in TXT, the output
+# of $TC_REPORT, one a line
+selftest_ids() {
+	awk -v c="[00$2]" '$2 == c && $4 == "selftest:" {sub("id=", "", $5); print $5}' "$1"
+}

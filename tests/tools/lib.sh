@@ -11,6 +11,11 @@
 #                        stderr line is left in FILE)
 #   normalize            trace-cmd report or hyptrace report text on stdin to
 #                        "CPU TS NAME ARGS" lines, losses as "CPU:N LOST n"
+#   start_fake FILE CMD... / stop_fake: a fake peer for hyptrace listen
+#                        (python3) in the background until it makes FILE
+#   listen_fails WHAT RC WANT DAT: count whether the listener's run just
+#                        done failed as it should
+#   usage_fails "ARGS"   count whether hyptrace ARGS exits 2, with a line
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -94,4 +99,51 @@ normalize() {
 			line = line " " $j
 		print line
 	}'
+}
+
+# start_fake FILE CMD...: CMD (a fake agent or QEMU, python3) in the
+# background, its pid in $fpid; waits up to 5 s until it has made FILE
+# (it is listening then)
+start_fake() {
+	_file=$1
+	shift
+	"$@" &
+	fpid=$!
+	_i=0
+	while [ ! -e "$_file" ] && [ $_i -lt 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
+# stop_fake: the fake started last, ended
+stop_fake() {
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+}
+
+# listen_fails WHAT RC WANT DAT: the `hyptrace listen` just run (exit
+# status RC, stderr in $T/err) failed as a user should see it: exit 1,
+# exactly one line on stderr, "hyptrace listen: ...WANT...", and no DAT
+# left behind. Counts one check.
+listen_fails() {
+	if [ "$2" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	   grep -q "^hyptrace listen: .*$3" "$T/err" && [ ! -e "$4" ]; then
+		ok "$1: $(cat "$T/err")"
+	else
+		bad "$1: exit $2, stderr: $(head -n 3 "$T/err")"
+	fi
+}
+
+# usage_fails "ARGS": hyptrace ARGS (split at spaces) is a bad command
+# line: exit 2, and stderr says why or shows the usage. Counts one check.
+usage_fails() {
+	# shellcheck disable=SC2086 # split on purpose
+	"$HYPTRACE" $1 </dev/null >"$T/out" 2>"$T/err"
+	_rc=$?
+	if [ $_rc -eq 2 ] && grep -q "^hyptrace \|usage" "$T/err"; then
+		ok "'$1': exit 2: $(head -n 1 "$T/err")"
+	else
+		bad "'$1': exit $_rc, want 2, stderr: $(head -n 2 "$T/err")"
+	fi
 }

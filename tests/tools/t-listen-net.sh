@@ -14,13 +14,13 @@
 command -v python3 >/dev/null 2>&1 || die "python3 not found"
 
 cat >"$T/fakeagent.py" <<'PY'
-import socket, sys, time
+import os, socket, sys
 portfile, case = sys.argv[1], sys.argv[2]
 srv = socket.socket()
 srv.bind(("127.0.0.1", 0))
 srv.listen(1)
 open(portfile + ".tmp", "w").write(str(srv.getsockname()[1]))
-import os; os.rename(portfile + ".tmp", portfile)
+os.rename(portfile + ".tmp", portfile)
 c = srv.accept()[0]
 def msg(name, payload):
     c.sendall(b"%s %d\n" % (name, len(payload)) + payload)
@@ -49,21 +49,12 @@ PY
 
 net_case() {
 	pf=$T/port-$1
-	python3 "$T/fakeagent.py" "$pf" "$1" &
-	fpid=$!
-	i=0
-	while [ ! -e "$pf" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	start_fake "$pf" python3 "$T/fakeagent.py" "$pf" "$1"
 	timeout 30 "$HYPTRACE" listen -N "127.0.0.1:$(cat "$pf")" \
 		-o "$T/$1.dat" </dev/null >"$T/out" 2>"$T/err"
 	rc=$?
-	kill $fpid 2>/dev/null
-	wait $fpid 2>/dev/null
-	if [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-	   grep -q "^hyptrace listen: .*$2" "$T/err" && [ ! -e "$T/$1.dat" ]; then
-		ok "$1: $(cat "$T/err")"
-	else
-		bad "$1: exit $rc, stderr: $(head -n 3 "$T/err")"
-	fi
+	stop_fake
+	listen_fails "$1" $rc "$2" "$T/$1.dat"
 }
 
 net_case busy "the agent says: another client is being served"
@@ -85,14 +76,6 @@ fi
 
 for args in "agent -N 127.0.0.1:1 --idle-s soon" "agent -N 4000" "agent -N 127.0.0.1:0" "agent -N 127.0.0.1:1 --start" \
 	    "listen -N"; do
-	# shellcheck disable=SC2086 # split on purpose
-	"$HYPTRACE" $args </dev/null >"$T/out" 2>"$T/err"
-	rc=$?
-	want=2
-	if [ $rc -eq $want ] && [ "$(wc -l <"$T/err")" -ge 1 ]; then
-		ok "'$args': exit $rc: $(head -n 1 "$T/err")"
-	else
-		bad "'$args': exit $rc, want $want, stderr: $(head -n 2 "$T/err")"
-	fi
+	usage_fails "$args"
 done
 finish

@@ -69,21 +69,12 @@ EOF
 listen_case() {
 	d=$T/vt-$1
 	mkdir -p "$d"
-	python3 "$T/fakeqemu.py" "$d" "$1" &
-	fpid=$!
-	i=0
-	while [ ! -e "$d/ready" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	start_fake "$d/ready" python3 "$T/fakeqemu.py" "$d" "$1"
 	timeout 30 "$HYPTRACE" listen --virtio "$d" -o "$T/$1.dat" \
 		</dev/null >"$T/out" 2>"$T/err"
 	rc=$?
-	kill $fpid 2>/dev/null
-	wait $fpid 2>/dev/null
-	if [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-	   grep -q "^hyptrace listen: .*$2" "$T/err" && [ ! -e "$T/$1.dat" ]; then
-		ok "$1: $(cat "$T/err")"
-	else
-		bad "$1: exit $rc, stderr: $(head -n 3 "$T/err")"
-	fi
+	stop_fake
+	listen_fails "$1" $rc "$2" "$T/$1.dat"
 }
 
 listen_case garbage "garbage on the control port"
@@ -112,34 +103,18 @@ fi
 # quit before any metadata came: nothing to write
 d=$T/vt-quiet
 mkdir -p "$d"
-python3 "$T/fakeqemu.py" "$d" quiet &
-fpid=$!
-i=0
-while [ ! -e "$d/ready" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+start_fake "$d/ready" python3 "$T/fakeqemu.py" "$d" quiet
 echo quit | timeout 30 "$HYPTRACE" listen --virtio "$d" -o "$T/quiet.dat" \
 	>"$T/out" 2>"$T/err"
 rc=$?
-kill $fpid 2>/dev/null
-wait $fpid 2>/dev/null
-if [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-   grep -q "no metadata from the agent" "$T/err"; then
-	ok "quit without metadata: $(cat "$T/err")"
-else
-	bad "quit without metadata: exit $rc, stderr: $(head -n 3 "$T/err")"
-fi
+stop_fake
+listen_fails "quit without metadata" $rc "no metadata from the agent" "$T/quiet.dat"
 
 # command lines
 for args in "listen" "listen --virtio" "listen --virtio d extra" \
 	    "listen --virtio d --align tsc" \
 	    "agent --stall-ms soon" "agent -b 0" "agent extra"; do
-	# shellcheck disable=SC2086 # split on purpose
-	"$HYPTRACE" $args </dev/null >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ $rc -eq 2 ] && grep -q "^hyptrace \|usage" "$T/err"; then
-		ok "'$args': exit 2"
-	else
-		bad "'$args': exit $rc, stderr: $(head -n 2 "$T/err")"
-	fi
+	usage_fails "$args"
 done
 for sub in agent listen; do
 	if "$HYPTRACE" $sub --help | grep -q "^usage: hyptrace $sub"; then

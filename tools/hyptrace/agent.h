@@ -57,9 +57,22 @@ struct agent {
 	int idle_ms;			/* drop a client silent this long */
 	int client_fd;			/* the client served, or -1 */
 	bool client_dead;		/* a send to it failed: drop the rest */
+	bool client_hungup;		/* sent an error: nothing more goes */
 	int net_rd[REC_MAX_CPUS];	/* the CPUs' pipes, read end */
 	unsigned char *net_page[REC_MAX_CPUS];
 	size_t net_have[REC_MAX_CPUS];
+	/*
+	 * Under send_lock: the page message the client has not all taken
+	 * yet (the rest goes before anything else), whether it took nothing
+	 * for stall_ms, and the pages of this round the mux dropped whole
+	 * because of that (or because the client was gone)
+	 */
+	unsigned char *out;
+	size_t out_len, out_off;
+	bool net_stalled;
+	uint64_t net_stall_dropped;
+	uint64_t net_dropped[REC_MAX_CPUS];
+	uint64_t net_dropped_events[REC_MAX_CPUS];
 	pthread_t mux;
 	bool mux_started, mux_quit;
 	unsigned long mux_idle;		/* passes that found nothing */
@@ -99,6 +112,20 @@ int agent_net_mux_start(struct agent *a, char *err, size_t errlen);
 void agent_net_mux_stop(struct agent *a);
 /* Every page in the pipes has gone to the client (or was dropped) */
 void agent_net_flush(struct agent *a);
+/* A new round: the mux's counts back to 0 */
+void agent_net_round(struct agent *a);
+/* CPU @cpu's pages the mux dropped this round, and their events */
+void agent_net_dropped(struct agent *a, unsigned int cpu, uint64_t *pages,
+		       uint64_t *events);
+/*
+ * The client served from now on (-1: none); what the last one had not
+ * taken is forgotten
+ */
+void agent_net_client(struct agent *a, int fd);
+/* Nothing more goes to the client (it was sent an error) */
+void agent_net_hangup(struct agent *a);
+/* agent_net_hangup() was called for this client */
+bool agent_net_hungup(struct agent *a);
 /* A connection while one is served: an error message, closed */
 void agent_net_refuse(struct agent *a);
 /* Accept clients one at a time until a signal; -1 on a failure */

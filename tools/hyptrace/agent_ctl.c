@@ -48,6 +48,8 @@ static int drop_client(struct agent *a, int ctl, unsigned int round,
 	if (why) {
 		ht_err(SUB, "%s; dropping the client", why);
 		agent_send(a, ctl, "error", why, strlen(why), err, sizeof(err));
+		/* the error is the last it gets: no page, no stopped after it */
+		agent_net_hangup(a);
 	}
 	if (running)
 		agent_stop(a, ctl, round);

@@ -7,9 +7,13 @@
  * CPU's thread (agent_cpu.c) writes its pages into a pipe instead of a
  * virtio-serial port; the mux thread here reads them and sends each whole
  * page as a "page:N" message, between the control messages (send_lock).
- * A second connection gets one "error" message and is closed; a client
- * that goes away or sends garbage ends its round and the agent takes the
- * next one.
+ * A client that does not read is treated as a virtio-serial port that
+ * does not take pages: a page it has not made room for within stall_ms is
+ * dropped whole and counted, and so is each further one until it takes
+ * one again; the client stays. A second connection gets one "error"
+ * message and is closed; a client that goes away or sends garbage ends
+ * its round (garbage gets an "error" message, the last it gets) and the
+ * agent takes the next one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,11 +23,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "errmsg.h"
 #include "hyptrace.h"
+#include "record.h"
 #include "vtnet.h"
 #include "vtproto.h"
 
@@ -32,17 +38,69 @@
 #define REFUSE_MS	1000
 #define PIPE_BYTES	(1 << 20)
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * What is left of the mux's page message to the client, waiting up to
+ * @wait_ms for it to take it: 0 when all of it went, 1 if some is left,
+ * -1 if the connection failed (said, and the client dropped). Under
+ * send_lock, with a client.
+ */
+static int out_push(struct agent *a, int wait_ms)
+{
+	long long deadline = now_ms() + wait_ms;
+
+	while (a->out_off < a->out_len) {
+		struct pollfd pfd = { .fd = a->client_fd, .events = POLLOUT };
+		long long left;
+		ssize_t n;
+
+		n = write(a->client_fd, a->out + a->out_off,
+			  a->out_len - a->out_off);
+		if (n > 0) {
+			a->out_off += n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || errno != EAGAIN) {
+			ht_err(SUB, "the client: %s; dropping it",
+			       n ? strerror(errno) : "no progress");
+			a->client_dead = true;
+			return -1;
+		}
+		left = deadline - now_ms();
+		if (left <= 0)
+			return 1;
+		poll(&pfd, 1, (int)left);
+	}
+	a->out_off = a->out_len = 0;
+	return 0;
+}
+
 int agent_send(struct agent *a, int fd, const char *name, const void *p,
 	       size_t len, char *err, size_t errlen)
 {
+	bool net = a->listen_fd >= 0;
 	int ret;
 
 	pthread_mutex_lock(&a->send_lock);
-	if (a->listen_fd >= 0 && a->client_dead)
+	if (net && a->client_dead) {
 		ret = errmsg(err, errlen, "the client is gone");
-	else
+	} else if (net && fd == a->client_fd && out_push(a, SEND_MS)) {
+		/* the rest of a page first, or the stream is broken */
+		ret = errmsg(err, errlen, "the client took nothing for %d ms",
+			     SEND_MS);
+	} else {
 		ret = vt_send(fd, name, p, len, SEND_MS, err, errlen);
-	if (ret && a->listen_fd >= 0)
+	}
+	if (ret && net)
 		a->client_dead = true;
 	pthread_mutex_unlock(&a->send_lock);
 	return ret;
@@ -65,11 +123,81 @@ int agent_net_pipe(struct agent *a, unsigned int cpu, char *err,
 	return 0;
 }
 
-/* What CPU @i's pipe has: each whole page to the client */
+/* CPU @i's page is not sent: count it and its events. Under send_lock. */
+static void mux_drop(struct agent *a, unsigned int i)
+{
+	struct rec_counts cnt = { 0 };
+	char why[128];
+
+	if (!rec_count_page(a->net_page[i], a->page_size, &cnt, why,
+			    sizeof(why)))
+		a->net_dropped_events[i] += cnt.events;
+	a->net_dropped[i]++;
+	if (a->client_dead || a->client_fd < 0)
+		return;
+	if (!a->net_stalled)
+		printf("hyptrace agent: the client took no page for %d ms: dropping pages until it takes one\n",
+		       a->stall_ms);
+	a->net_stalled = true;
+	a->net_stall_dropped++;
+}
+
+/*
+ * CPU @i's page is whole: to the client as page:N once what went before
+ * has gone. A client that has not taken that within stall_ms is slow: the
+ * page is dropped whole and counted, as agent_cpu.c does with a port that
+ * does not take one, and so is each further page it cannot take at once,
+ * until it takes one again. A page of which a part went always goes whole.
+ */
+static void mux_page(struct agent *a, unsigned int i)
+{
+	long long deadline, left;
+	int head;
+
+	pthread_mutex_lock(&a->send_lock);
+	deadline = now_ms() + (a->net_stalled ? 0 : a->stall_ms);
+	for (;;) {
+		struct pollfd pfd = { .fd = a->client_fd, .events = POLLOUT };
+		int r;
+
+		if (a->client_dead || a->client_fd < 0)
+			break;
+		r = out_push(a, 0);
+		if (r < 0)
+			break;
+		if (!r) {
+			head = snprintf((char *)a->out, 64, "page:%u %u\n", i,
+					a->page_size);
+			memcpy(a->out + head, a->net_page[i], a->page_size);
+			a->out_len = head + a->page_size;
+			a->out_off = 0;
+			out_push(a, 0);
+			if (a->net_stalled)
+				printf("hyptrace agent: the client takes pages again, %llu dropped meanwhile\n",
+				       (unsigned long long)a->net_stall_dropped);
+			a->net_stalled = false;
+			a->net_stall_dropped = 0;
+			pthread_mutex_unlock(&a->send_lock);
+			return;
+		}
+		left = deadline - now_ms();
+		if (left <= 0)
+			break;
+		pthread_mutex_unlock(&a->send_lock);
+		poll(&pfd, 1, left > 100 ? 100 : (int)left);
+		pthread_mutex_lock(&a->send_lock);
+	}
+	mux_drop(a, i);
+	pthread_mutex_unlock(&a->send_lock);
+}
+
+/*
+ * One page of CPU @i's pipe, when it has one, to the client: one a CPU
+ * in turn, so that a CPU that writes all the time cannot keep the others
+ * out
+ */
 static void mux_cpu(struct agent *a, unsigned int i)
 {
-	char name[32], err[256];
-
 	for (;;) {
 		ssize_t n = read(a->net_rd[i], a->net_page[i] + a->net_have[i],
 				 a->page_size - a->net_have[i]);
@@ -79,32 +207,37 @@ static void mux_cpu(struct agent *a, unsigned int i)
 		a->net_have[i] += n;
 		if (a->net_have[i] < a->page_size)
 			continue;
-		snprintf(name, sizeof(name), "page:%u", i);
-		pthread_mutex_lock(&a->send_lock);
-		if (!a->client_dead && a->client_fd >= 0 &&
-		    vt_send(a->client_fd, name, a->net_page[i], a->page_size,
-			    SEND_MS, err, sizeof(err))) {
-			ht_err(SUB, "the client: %s; dropping it", err);
-			a->client_dead = true;
-		}
+		mux_page(a, i);
 		a->net_have[i] = 0;
-		pthread_mutex_unlock(&a->send_lock);
+		return;
 	}
 }
 
 static void *mux_thread(void *arg)
 {
 	struct agent *a = arg;
-	struct pollfd pfd[REC_MAX_CPUS];
+	struct pollfd pfd[REC_MAX_CPUS + 1];
 	unsigned int i, n;
 
 	while (!__atomic_load_n(&a->mux_quit, __ATOMIC_ACQUIRE)) {
 		for (i = n = 0; i < a->nr_cpus; i++)
 			pfd[n++] = (struct pollfd){ .fd = a->net_rd[i],
 						    .events = POLLIN };
-		if (poll(pfd, n, 100) <= 0) {
+		/* the rest of a page, when the client can take some */
+		pthread_mutex_lock(&a->send_lock);
+		pfd[n] = (struct pollfd){ .fd = -1, .events = POLLOUT };
+		if (a->out_len && !a->client_dead)
+			pfd[n].fd = a->client_fd;
+		pthread_mutex_unlock(&a->send_lock);
+		if (poll(pfd, n + 1, 100) <= 0) {
 			__atomic_add_fetch(&a->mux_idle, 1, __ATOMIC_RELEASE);
 			continue;
+		}
+		if (pfd[n].revents) {
+			pthread_mutex_lock(&a->send_lock);
+			if (a->out_len && !a->client_dead && a->client_fd >= 0)
+				out_push(a, 0);
+			pthread_mutex_unlock(&a->send_lock);
 		}
 		for (i = 0; i < n; i++)
 			if (pfd[i].revents)
@@ -115,8 +248,12 @@ static void *mux_thread(void *arg)
 
 int agent_net_mux_start(struct agent *a, char *err, size_t errlen)
 {
-	int r = pthread_create(&a->mux, NULL, mux_thread, a);
+	int r;
 
+	a->out = malloc(a->page_size + 64);
+	if (!a->out)
+		return errmsg(err, errlen, "out of memory");
+	r = pthread_create(&a->mux, NULL, mux_thread, a);
 	if (r)
 		return errmsg(err, errlen, "no thread: %s", strerror(r));
 	a->mux_started = true;
@@ -139,6 +276,8 @@ void agent_net_mux_stop(struct agent *a)
 		free(a->net_page[i]);
 		a->net_page[i] = NULL;
 	}
+	free(a->out);
+	a->out = NULL;
 }
 
 /* Nothing in the pipes, nothing half read, for two passes of the mux */
@@ -165,6 +304,54 @@ void agent_net_flush(struct agent *a)
 		usleep(20000);
 	}
 	ht_err(SUB, "the pages of the round did not all go in 30 s");
+}
+
+void agent_net_round(struct agent *a)
+{
+	pthread_mutex_lock(&a->send_lock);
+	memset(a->net_dropped, 0, sizeof(a->net_dropped));
+	memset(a->net_dropped_events, 0, sizeof(a->net_dropped_events));
+	a->net_stalled = false;
+	a->net_stall_dropped = 0;
+	pthread_mutex_unlock(&a->send_lock);
+}
+
+void agent_net_dropped(struct agent *a, unsigned int cpu, uint64_t *pages,
+		       uint64_t *events)
+{
+	pthread_mutex_lock(&a->send_lock);
+	*pages = a->net_dropped[cpu];
+	*events = a->net_dropped_events[cpu];
+	pthread_mutex_unlock(&a->send_lock);
+}
+
+void agent_net_client(struct agent *a, int fd)
+{
+	pthread_mutex_lock(&a->send_lock);
+	a->client_fd = fd;
+	a->client_dead = false;
+	a->client_hungup = false;
+	a->out_len = a->out_off = 0;
+	a->net_stalled = false;
+	a->net_stall_dropped = 0;
+	pthread_mutex_unlock(&a->send_lock);
+}
+
+void agent_net_hangup(struct agent *a)
+{
+	pthread_mutex_lock(&a->send_lock);
+	a->client_dead = a->client_hungup = true;
+	pthread_mutex_unlock(&a->send_lock);
+}
+
+bool agent_net_hungup(struct agent *a)
+{
+	bool hungup;
+
+	pthread_mutex_lock(&a->send_lock);
+	hungup = a->client_hungup;
+	pthread_mutex_unlock(&a->send_lock);
+	return hungup;
 }
 
 void agent_net_refuse(struct agent *a)
@@ -205,14 +392,9 @@ int agent_net_serve(struct agent *a, const char *where)
 		if (fd < 0)
 			continue;
 		printf("hyptrace agent: a client connected\n");
-		pthread_mutex_lock(&a->send_lock);
-		a->client_fd = fd;
-		a->client_dead = false;
-		pthread_mutex_unlock(&a->send_lock);
+		agent_net_client(a, fd);
 		r = agent_control(a, fd, false);
-		pthread_mutex_lock(&a->send_lock);
-		a->client_fd = -1;
-		pthread_mutex_unlock(&a->send_lock);
+		agent_net_client(a, -1);
 		close(fd);
 		if (r < 0)
 			break;

@@ -89,6 +89,8 @@ int agent_start(struct agent *a, int ctl, unsigned int round)
 		a->cpu[i].dropped_events = 0;
 		a->cpu[i].stalled = false;
 	}
+	if (a->listen_fd >= 0)
+		agent_net_round(a);
 	if (send_meta(a, ctl, err, sizeof(err))) {
 		ht_err(SUB, "sending the metadata: %s", err);
 		return -1;
@@ -156,9 +158,17 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 	len = snprintf(msg, cap, "%u\n", round);
 	for (i = 0; i < a->nr_cpus; i++) {
 		struct agent_cpu *c = &a->cpu[i];
+		uint64_t c_sent = c->sent, c_dropped = c->dropped;
+		uint64_t c_events = c->dropped_events, np = 0, ne = 0;
 
 		if (!a->have_cpu[i])
 			continue;
+		/* over TCP, what went into the pipe the mux may have dropped */
+		if (a->listen_fd >= 0)
+			agent_net_dropped(a, i, &np, &ne);
+		c_sent -= np;
+		c_dropped += np;
+		c_events += ne;
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
 		snprintf(name, sizeof(name), "cpustat:%u", i);
 		if (!tfs_read(a->dir, file, &t, err, sizeof(err))) {
@@ -171,18 +181,18 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 		}
 		printf("hyptrace agent: CPU %u: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost\n",
 		       i, tfs_stat(a->dir, file, "written events"),
-		       (unsigned long long)c->sent,
-		       (unsigned long long)c->dropped,
-		       (unsigned long long)c->dropped_events,
+		       (unsigned long long)c_sent,
+		       (unsigned long long)c_dropped,
+		       (unsigned long long)c_events,
 		       tfs_stat(a->dir, file, "overrun"));
 		len += snprintf(msg + len, cap - len,
 				"cpu %u sent %llu dropped %llu events %llu\n",
-				i, (unsigned long long)c->sent,
-				(unsigned long long)c->dropped,
-				(unsigned long long)c->dropped_events);
-		sent += c->sent;
-		dropped += c->dropped;
-		events += c->dropped_events;
+				i, (unsigned long long)c_sent,
+				(unsigned long long)c_dropped,
+				(unsigned long long)c_events);
+		sent += c_sent;
+		dropped += c_dropped;
+		events += c_events;
 	}
 	if (agent_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
 		goto out_ctl;
@@ -191,8 +201,10 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 	ret = 0;
 	goto out;
 out_ctl:
-	ht_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" : VT_CTL_PORT,
-	       err);
+	/* a client sent an error was told why */
+	if (a->listen_fd < 0 || !agent_net_hungup(a))
+		ht_err(SUB, "%s: %s",
+		       a->listen_fd >= 0 ? "the client" : VT_CTL_PORT, err);
 	/* over TCP the round is over all the same: the next client may come */
 	if (a->listen_fd >= 0)
 		printf("hyptrace agent: stopped (round %u), the client told nothing\n",
