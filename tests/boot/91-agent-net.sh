@@ -31,7 +31,9 @@
 # agent's counts in the file (report --stat) say it dropped is what was
 # written, and some pages were dropped; the agent ends 0 on SIGTERM. Then
 # a second agent that no client ever reaches: it waits with tracing off
-# and ends at once, 0 and silent, on SIGTERM, tracing still off.
+# and ends at once, 0 and silent, on SIGTERM, tracing still off. Clients 1
+# and 6 run with --align boot: each must report the clocks lined up over
+# the connection (92 checks the alignment itself).
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -118,10 +120,12 @@ BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --cmd "$GUEST" -- \
 	-netdev "$netdev" -device virtio-net-device,netdev=n0
 
 # listen_round K [PORT]: hyptrace listen -N for the guest's round K, into
-# cK.dat, through 127.0.0.1:PORT (default the hostfwd)
+# cK.dat, through 127.0.0.1:PORT (default the hostfwd), on this machine's
+# boot clock (--align: the clock exchange over TCP)
 listen_round() {
 	local k=$1
-	listen_start "$dir/listen$k" -N "127.0.0.1:${2:-$port}" -o "$dir/c$k.dat"
+	listen_start "$dir/listen$k" -N "127.0.0.1:${2:-$port}" -o "$dir/c$k.dat" \
+		--align boot
 	echo start >&3
 	wait_log "^@round $k started" 60
 	wait_log "^@round $k written" 120
@@ -397,7 +401,7 @@ for c in 0 1 2 3; do
 done
 [ "$dropped_pages" -gt 0 ] || fail "the stalled client made the agent drop no page"
 [ "$(awk '$1 == "all" {print $6}' "$dir/listen2.log")" = "$dropped_pages" ] ||
-	fail "client 2's listener does not say $dropped_pages pages dropped: $(tail -n 1 "$dir/listen2.log")"
+	fail "client 2's listener does not say $dropped_pages pages dropped: $(grep '^ *all ' "$dir/listen2.log")"
 grep -aq '^@agent hyptrace agent: the client took no page for 1000 ms: dropping pages until it takes one' "$log" ||
 	fail "the agent did not say it dropped pages of the slow client: $(grep -a '^@agent .*dropp' "$log" | head -n 2)"
 grep -aq '^@agent hyptrace agent: the client takes pages again, [1-9][0-9]* dropped meanwhile' "$log" ||
@@ -433,9 +437,15 @@ awk -v s="$(value agent2_s)" 'BEGIN {exit !(s < 2)}' ||
 [ "$(value agent2_tracing_on)" = 0 ] || fail "tracing_on reads $(value agent2_tracing_on) after the agent ended"
 [ "$(value agent2_lines)" = 1 ] && grep -aq '^@agent2 hyptrace agent: listening on 10.0.2.15:7000$' "$log" ||
 	fail "the agent no client reached said more than 'listening on': $(grep -a '^@agent2 ' "$log" | head -n 3)"
+for k in 1 5; do
+	grep -q "clock after round 1: the board's boot [-+] [0-9]*\.[0-9]\{9\} s = this machine's boot, within [0-9]* us" "$dir/listen$k.log" &&
+		grep -q "^  timestamps on this machine's boot clock (OFFSET [0-9]* ns in the file)" "$dir/listen$k.log" ||
+		fail "listener $k (--align boot) did not line the clocks up: $(grep clock "$dir/listen$k.log" | head -n 2)"
+done
 expect_healthy
-info "client 1: $(tail -n 1 "$dir/listen1.log" | sed 's/^ *//')"
-info "client 2: $(tail -n 1 "$dir/listen2.log" | sed 's/^ *//')"
-info "client 6: $(tail -n 1 "$dir/listen5.log" | sed 's/^ *//')"
+info "client 1: $(grep '^ *all ' "$dir/listen1.log" | sed 's/^ *//')"
+info "client 1: $(grep '^  clock: ' "$dir/listen1.log" | sed 's/^ *//')"
+info "client 2: $(grep '^ *all ' "$dir/listen2.log" | sed 's/^ *//')"
+info "client 6: $(grep '^ *all ' "$dir/listen5.log" | sed 's/^ *//')"
 pass "$(printf '%s' "agent -N served 7 clients in turn and refused 1, over QEMU hostfwd 127.0.0.1:$port: $total events from 2 listeners, each once, none while stopped or from the dropped round; a slow client got $dropped_pages pages dropped and counted in its file; garbage (before and in a round), a silent and a second client got errors, a vanished client's round was stopped; an agent no client reached ended 0 on SIGTERM" \
 	"$(awk -v a="$start" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN {printf " (listen rounds %.1f s, %.1f s)", b - a, d - c}')")"

@@ -30,65 +30,35 @@ N=200		# selftest events per CPU per round
 dir=$TEST_LOGS/$TEST_NAME-files
 vt=$dir/vt
 rm -rf "$dir" && mkdir -p "$dir"
-log=$TEST_LOGS/$TEST_NAME-smp4.log
-rm -f "$log"
-
 # shellcheck disable=SC2016 # expands in the guest
 GUEST='
-hyptrace agent -e hyp_enter -e hyp_exit -e selftest -b 1024 >/tmp/agent.log 2>&1 &
+alog=/tmp/agent.log
+hyptrace agent -e hyp_enter -e hyp_exit -e selftest -b 1024 >$alog 2>&1 &
 apid=$!
-waitfor() {
-	i=0
-	until grep -q "$1" /tmp/agent.log; do
-		sleep 0.1; i=$((i + 1))
-		if [ $i -gt 1500 ] || ! kill -0 $apid 2>/dev/null; then
-			echo "@gave up waiting for: $1"; sed "s/^/@agent /" /tmp/agent.log; exit 1
-		fi
-	done
-}
-waitfor "ready"
+'"$(agent_wait_sh alog)"'
+waitn "ready"
 echo "@agent ready"
 for r in 1 2 3; do
-	waitfor "started (round $r)"
+	waitn "started (round $r)"
 	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) '$N' >/dev/null || exit 1; done
 	echo "@round $r written"
-	waitfor "stopped (round $r)"
+	waitn "stopped (round $r)"
 done
-(sleep 60; kill $apid) 2>/dev/null &
+# the listener times its clock exchanges after the last stop: then end
+sleep 5
+kill $apid
 wait $apid
 echo "@agent_rc=$?"
-sed "s/^/@agent /" /tmp/agent.log
+sed "s/^/@agent /" $alog
 '
 
-(
-	BOOT_TIMEOUT=400 boot smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
-	echo "$BOOT_RC" >"$dir/boot.rc"
-	printf '%s' "$BOOT_MSG" >"$dir/boot.msg"
-) &
-bpid=$!
-# A boot already gone is fine here: never let cleanup decide the status
-cleanup() {
-	kill "$bpid" 2>/dev/null || true
-	wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-for ((i = 0; i < 1500; i++)); do
-	grep -aq '^@agent ready' "$log" 2>/dev/null && break
-	kill -0 "$bpid" 2>/dev/null || break
-	sleep 0.2
-done
-grep -aq '^@agent ready' "$log" 2>/dev/null ||
-	fail "the agent never got ready: $(grep -a '^@' "$log" 2>/dev/null | tail -n 3 | tr '\n' ' ')"
-
+BOOT_TIMEOUT=400 boot_bg "$dir" smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
+wait_log '^@agent ready' 300
+# The driver runs the listener itself: it must see its lines as they come
 python3 "$(dirname "$0")/clock-align.py" drive "$HT" "$vt" "$dir/vt.dat" \
-	"$log" 3 "$dir/listen.log" >"$dir/windows" 2>"$dir/driver.err" ||
+	"$BOOT_LOG" 3 "$dir/listen.log" >"$dir/windows" 2>"$dir/driver.err" ||
 	fail "driving the listener: $(tail -n 2 "$dir/driver.err")"
-wait "$bpid" || true
-BOOT_LOG=$log
-BOOT_RC=$(cat "$dir/boot.rc")
-BOOT_MSG=$(cat "$dir/boot.msg")
-BOOT_CASE=smp4
+boot_bg_wait
 expect_ok
 [ "$(value agent_rc)" = 0 ] || fail "the agent exited $(value agent_rc)"
 expect_healthy

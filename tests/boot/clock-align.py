@@ -85,6 +85,18 @@ def drive(ht, vt, out, console, rounds, listen_log):
         p.stdin.flush()
         return t
 
+    try:
+        drive_rounds(p, order, wait_line, wait_console, rounds)
+    except BaseException:
+        p.kill()        # a failed run leaves no listener behind
+        raise
+    rc = p.wait(timeout=120)
+    rd.join(timeout=10)     # the listener's last lines, into LISTEN.log
+    if rc:
+        sys.exit("hyptrace listen exited %d" % rc)
+
+
+def drive_rounds(p, order, wait_line, wait_console, rounds):
     for r in range(1, rounds + 1):
         h0 = order("start")
         h1 = wait_line(r"started \(round %d\)" % r)
@@ -95,10 +107,6 @@ def drive(ht, vt, out, console, rounds, listen_log):
         print("round %d %d %d %d %d" % (r, h0, h1, h2, h3))
     p.stdin.write("quit\n")
     p.stdin.close()
-    rc = p.wait(timeout=120)
-    rd.join(timeout=10)     # the listener's last lines, into LISTEN.log
-    if rc:
-        sys.exit("hyptrace listen exited %d" % rc)
 
 
 EVENT = re.compile(r"\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
