@@ -450,9 +450,10 @@ static void usage(FILE *out)
 		"      CPU C (default 1) that a reader of its trace_pipe on CPU C2\n"
 		"      (default 2) keeps up with at zero loss, with KB KiB buffers;\n"
 		"      each trial lasts S virtual seconds (a decimal, e.g. 0.2);\n"
-		"      doubles the rate from N/s (default %lu) until the first loss, then\n"
-		"      bisects K times (default 5). --reader record: the reader\n"
-		"      is " RECORDER " record -C C (remote hypervisor only).\n"
+		"      doubles the rate from N/s (default %lu) until the first\n"
+		"      loss, then bisects K times (default 5). --reader record:\n"
+		"      the reader is " RECORDER " record -C C (remote\n"
+		"      hypervisor only).\n"
 		"      --reader agent: " RECORDER " agent --start, sending every\n"
 		"      CPU's pages over virtio-serial (to hyptrace listen --virtio\n"
 		"      on the host), its threads pinned to their CPUs\n"
@@ -1062,10 +1063,10 @@ static void recorder_start(struct recorder *rec, const char *self,
 	if (clock_getcpuclockid(rec->pid, &rec->clock))
 		die("no CPU clock for hyptrace record (pid %d)", rec->pid);
 	/*
-	 * agent -N waits for the host's client, which may take a while of
-	 * real time: under -icount sleep=off an idle guest's clock jumps from
-	 * timer to timer, so no virtual timeout would be long enough. The
-	 * boot's own timeout catches a client that never comes.
+	 * agent -N waits for the host's client, which comes when the host
+	 * next tries, whatever the guest's clock says meanwhile (it need
+	 * not be paced: see spinner_start). The boot's own timeout catches
+	 * a client that never comes.
 	 */
 	if (!recorder_read(rec, rec->agent ? AGENT_READY : GATE_READY,
 			   rec->agent && rec->net ? -1 : RECORDER_TIMEOUT_MS))
