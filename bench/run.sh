@@ -275,7 +275,8 @@ boot_transport() {
 		setsid trace-cmd listen -p "$tc_port" -d "$OUT/net-tc" -o net \
 			>"$OUT/net-tc.log" 2>&1 &
 		tcpid=$!
-		trap 'kill -TERM -- "-$tcpid" 2>/dev/null || true' EXIT
+		# shellcheck disable=SC2064 # this listener's group, now
+		trap "kill -TERM -- -$tcpid 2>/dev/null || true" EXIT
 		for ((i = 0; i < 50; i++)); do
 			ss -Hltn "sport = :$tc_port" | grep -q . && break
 			sleep 0.1
