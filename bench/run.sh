@@ -7,7 +7,9 @@
 # Boots the hypervisor and the guest under QEMU with -icount shift=0, where
 # one guest instruction is one virtual nanosecond, runs bench/guest's
 # program there, boots once more with the trace sites compiled out for the
-# disabled-site baseline, adds the host-side figures, and prints one table.
+# disabled-site baseline (and without stage 2), twice more for the streaming
+# readers (virtio-serial; the network), adds the host-side figures, and
+# prints one table.
 # The table is also written as Markdown and CSV under build/bench/.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -16,7 +18,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
-                    [--raw-poll-ms MS] [-- qemu-run.sh options]
+                    [--raw-poll-ms MS] [--boots LIST] [-- qemu-run.sh options]
 
   --smoke            a quick run that proves every part works (few
                      iterations, short drain trials); its figures are rough
@@ -28,6 +30,18 @@ Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
   --raw-poll-ms MS   set hyptrace.ko's raw_poll_ms (how often a waiting
                      trace_pipe_raw reader looks for pages) for the
                      hyptrace record rows; default: the module's own (10)
+  --boots LIST       run only these parts, separated by commas, and give
+                     only their rows (default: all of them):
+                       main      rows 1, 3a-3c, 4a-4j, 5b, 5d
+                       nosites   3d (with main)
+                       nostage2  3e-3g (with main)
+                       virtio    4k-4m: hyptrace agent over virtio-serial
+                       net       4n-4s: hyptrace record -N to trace-cmd
+                                 listen, hyptrace agent -N to hyptrace
+                                 listen -N, over QEMU's user network
+                       proof     7a-7c (never with --smoke)
+                     4k-4s show hyptrace record's 4e / 4i beside their
+                     figures when main runs too. 5a, 5c and 6 always run.
   -- OPTIONS         more qemu-run.sh options for every boot (the tests use
                      it to check that the benchmark fails without the
                      hypervisor: -- --no-hyp)
@@ -43,6 +57,8 @@ drain_seconds=1
 drain_steps=5
 raw_poll_ms=
 smoke=0
+ALL_BOOTS=main,nosites,nostage2,virtio,net,proof
+boots=$ALL_BOOTS
 qemu_run_args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -56,6 +72,8 @@ while [ $# -gt 0 ]; do
 		drain_seconds=$2; shift ;;
 	--raw-poll-ms) [ $# -ge 2 ] || die "--raw-poll-ms needs a number"
 		raw_poll_ms=$2; shift ;;
+	--boots) [ $# -ge 2 ] || die "--boots needs a list, e.g. main,net"
+		boots=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; qemu_run_args=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -66,6 +84,14 @@ done
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || die "--repeat wants a number"
 [[ -z $raw_poll_ms || $raw_poll_ms =~ ^[1-9][0-9]*$ ]] ||
 	die "--raw-poll-ms wants a number of milliseconds"
+for b in ${boots//,/ }; do
+	[[ ,$ALL_BOOTS, == *,$b,* ]] || die "--boots: no part '$b' (see --help)"
+done
+[ -n "${boots//,/}" ] || die "--boots wants at least one part"
+# ran PART: the part is to run (and its rows to be given)
+ran() {
+	[[ ,$boots, == *,$1,* ]]
+}
 
 OUT=$HYPTRACE_BUILD/bench
 HYP_NOSITES=$HYPTRACE_BUILD/hyp-nosites/hyptrace.bin
@@ -84,14 +110,32 @@ RECORD_CPU_RATE=100000
 FUZZ_BENCH_CALLS=1000000
 FUZZ_BENCH_HOSTILE=100000
 SCRIBBLE_BENCH_SECONDS=60
+# The net boot: QEMU's user network (restrict=on: the guest reaches only
+# the forwards below, and they only this machine's 127.0.0.1). The guest
+# is NET_GUEST; NET_HOST:PORT is a guestfwd to 127.0.0.1:PORT through
+# tests/boot/tcp-relay.py, for trace-cmd listen's port and the per-CPU
+# data ports it hands out from 1500 up; agent -N listens on
+# NET_GUEST:NET_AGENT_PORT, a hostfwd from 127.0.0.1 here.
+NET_GUEST=10.0.2.15
+NET_HOST=10.0.2.100
+NET_AGENT_PORT=7000
+NET_DATA_PORTS=$(seq 1500 1531)
+HT=$HYPTRACE_BUILD/tools/native/hyptrace
+RELAY=$HYPTRACE_TOP/tests/boot/tcp-relay.py
+# --smoke: the net searches start here, not at 1,000/s: each networked
+# trial takes seconds of real time (see bench/README.md)
+NET_SMOKE_FIRST_RATE=256000
 
 for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$HYP_NOSTAGE2" "$PROG" \
-	"$MODULE" "$OUT/carveout_use"; do
+	"$MODULE" "$OUT/carveout_use" "$HT"; do
 	[ -f "$f" ] || die "$f missing: run 'make bench' (it builds it)"
 done
+! ran net || command -v trace-cmd >/dev/null ||
+	die "trace-cmd missing (Debian's trace-cmd package): the net rows need it"
 
-# boot NAME [qemu-run.sh options] -- guest script: one scripted boot under
-# -icount, console kept in $OUT/NAME.log.
+# boot NAME SCRIPT [qemu-run.sh options]: one scripted boot under -icount,
+# console kept in $OUT/NAME.log; QEMU gets the arguments in boot_qemu too.
+boot_qemu=()
 boot() {
 	local name=$1 script=$2
 	shift 2
@@ -101,7 +145,7 @@ boot() {
 		--log "$OUT/$name.log" --add "$PROG:/root/hyptrace-bench" \
 		--add "$MODULE:/root/bench_hvc.ko" \
 		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
-		-- "${ICOUNT[@]}" ||
+		-- "${ICOUNT[@]}" "${boot_qemu[@]+"${boot_qemu[@]}"}" ||
 		die "the $name boot failed (exit $?); console in $OUT/$name.log"
 }
 
@@ -145,40 +189,134 @@ main_script() {
 	done
 }
 
-# The virtio boot: hyptrace agent as the reader, its pages going over
-# virtio-serial (qemu-run.sh --virtio-trace) to hyptrace listen here.
-virtio_script() {
+# The guest side of a streaming boot (virtio or net): a drain search per
+# reader and writer. virtio: hyptrace agent --start over virtio-serial
+# (qemu-run.sh --virtio-trace). net: hyptrace record -N to trace-cmd
+# listen, then hyptrace agent -N for hyptrace listen -N clients.
+transport_script() {
+	local readers=() r w first=
+
 	echo 'set -e'
 	echo 'insmod /root/bench_hvc.ko'
 	[ -z "$raw_poll_ms" ] ||
 		echo "echo $raw_poll_ms > /sys/module/hyptrace/parameters/raw_poll_ms"
-	echo "./hyptrace-bench drain --remote hypervisor --reader agent --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
-	echo "./hyptrace-bench drain --remote hypervisor --reader agent --writer hvc --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
+	case $1 in
+	virtio)
+		readers=(agent) ;;
+	net)
+		echo 'ifconfig lo 127.0.0.1 up'
+		echo "ifconfig eth0 $NET_GUEST netmask 255.255.255.0 up"
+		readers=("record --net $NET_HOST:$tc_port"
+			 "agent --net $NET_GUEST:$NET_AGENT_PORT")
+		[ "$smoke" = 0 ] || first=" --first-rate $NET_SMOKE_FIRST_RATE" ;;
+	esac
+	for r in "${readers[@]}"; do
+		for w in event hvc; do
+			echo "./hyptrace-bench drain --remote hypervisor --reader $r --writer $w --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps$first"
+		done
+	done
 }
 
-# boot_virtio: that boot, with the listener on its sockets meanwhile
-boot_virtio() {
-	local vt=$OUT/vt bpid lpid i rc=0
-	rm -rf "$vt"
-	( boot virtio "$(virtio_script)" --virtio-trace "$vt" ) &
-	bpid=$!
-	for ((i = 0; i < 600; i++)); do
-		[ -S "$vt/agent-ctl-path" ] && break
-		kill -0 "$bpid" 2>/dev/null || break
-		sleep 0.1
+# free_port: a TCP port of 127.0.0.1 nobody listens on just now
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# net_clients BOOTPID: while that boot runs, one hyptrace listen -N client
+# after the other for agent -N's trials. Each connects through the
+# hostfwd, starts the round (--start; its stdin, a FIFO we hold open,
+# never ends) and, when the bench's SIGTERM ends the agent, writes
+# net-agent.dat and exits 0; with no agent behind the forward it fails at
+# once, and the next try comes 0.2 s later. Each success's output goes to
+# net-listen.log, the last failure's to net-listen.try.
+net_clients() {
+	local fifo=$OUT/net-hold
+
+	rm -f "$fifo" && mkfifo "$fifo"
+	exec 3<>"$fifo"
+	: >"$OUT/net-listen.log"
+	while kill -0 "$1" 2>/dev/null; do
+		if "$HT" listen -N "127.0.0.1:$agent_port" --start \
+			-o "$OUT/net-agent.dat" <&3 >"$OUT/net-listen.try" 2>&1; then
+			cat "$OUT/net-listen.try" >>"$OUT/net-listen.log"
+		else
+			sleep 0.2
+		fi
 	done
-	[ -S "$vt/agent-ctl-path" ] || { wait "$bpid" || true; die "the virtio boot made no sockets in $vt"; }
-	"$HYPTRACE_BUILD/tools/native/hyptrace" listen --virtio "$vt" \
-		-o "$OUT/virtio.dat" </dev/null >"$OUT/virtio-listen.log" 2>&1 &
-	lpid=$!
+	exec 3>&-
+	rm -f "$fifo"
+}
+
+# boot_transport virtio|net: that boot, with this machine's end running
+# meanwhile. virtio: hyptrace listen --virtio on the boot's sockets, the
+# whole boot long. net: trace-cmd listen (Debian's) for record -N, and
+# net_clients for agent -N.
+boot_transport() {
+	local t=$1 vt=$OUT/vt bpid lpid i rc=0 netdev p
+
+	case $t in
+	virtio)
+		rm -rf "$vt"
+		( boot virtio "$(transport_script virtio)" --virtio-trace "$vt" ) &
+		bpid=$!
+		for ((i = 0; i < 600; i++)); do
+			[ -S "$vt/agent-ctl-path" ] && break
+			kill -0 "$bpid" 2>/dev/null || break
+			sleep 0.1
+		done
+		[ -S "$vt/agent-ctl-path" ] || { wait "$bpid" || true; die "the virtio boot made no sockets in $vt"; }
+		"$HT" listen --virtio "$vt" -o "$OUT/virtio.dat" </dev/null \
+			>"$OUT/virtio-listen.log" 2>&1 &
+		lpid=$! ;;
+	net)
+		tc_port=$(free_port)
+		agent_port=$(free_port)
+		rm -rf "$OUT/net-tc" && mkdir -p "$OUT/net-tc"
+		setsid trace-cmd listen -p "$tc_port" -d "$OUT/net-tc" -o net \
+			>"$OUT/net-tc.log" 2>&1 &
+		tcpid=$!
+		# shellcheck disable=SC2064 # this listener's group, now
+		trap "kill -TERM -- -$tcpid 2>/dev/null || true" EXIT
+		for ((i = 0; i < 50; i++)); do
+			ss -Hltn "sport = :$tc_port" | grep -q . && break
+			sleep 0.1
+		done
+		ss -Hltn "sport = :$tc_port" | grep -q . ||
+			{ kill -TERM -- "-$tcpid" 2>/dev/null || true; die "trace-cmd listen did not start: $(tail -n 2 "$OUT/net-tc.log")"; }
+		netdev="user,id=n0,restrict=on,net=10.0.2.0/24"
+		netdev+=",hostfwd=tcp:127.0.0.1:$agent_port-$NET_GUEST:$NET_AGENT_PORT"
+		for p in $tc_port $NET_DATA_PORTS; do
+			netdev+=",guestfwd=tcp:$NET_HOST:$p-cmd:python3 $RELAY $p"
+		done
+		# shellcheck disable=SC2054 # QEMU's commas
+		( boot_qemu=(-netdev "$netdev" -device virtio-net-device,netdev=n0)
+		  boot net "$(transport_script net)" ) &
+		bpid=$!
+		net_clients "$bpid" &
+		lpid=$! ;;
+	esac
 	wait "$bpid" || rc=$?
-	# QEMU gone: the listener writes what it got and ends by itself
+	# QEMU gone: the listeners write what they got and end by themselves
 	for ((i = 0; i < 300; i++)); do
 		kill -0 "$lpid" 2>/dev/null || break
 		sleep 0.1
 	done
 	kill "$lpid" 2>/dev/null || true
-	wait "$lpid" || note "hyptrace listen: $(tail -n 1 "$OUT/virtio-listen.log")"
+	case $t in
+	virtio)
+		wait "$lpid" || note "hyptrace listen: $(tail -n 1 "$OUT/virtio-listen.log")" ;;
+	net)
+		wait "$lpid" || true
+		kill -TERM -- "-$tcpid" 2>/dev/null || true
+		wait "$tcpid" 2>/dev/null || true
+		trap - EXIT
+		# a file per trial (tens of MiB at the top rates): the newest
+		# is kept, to look at
+		note "trace-cmd listen wrote $(find "$OUT/net-tc" -name 'net.*.dat' | wc -l) files, hyptrace listen -N $(grep -c '^hyptrace listen: connected to' "$OUT/net-listen.log" || true)"
+		find "$OUT/net-tc" -name 'net.*.dat' -printf '%T@ %p\n' | sort -rn |
+			tail -n +2 | cut -d' ' -f2- | xargs -r rm -f
+		;;
+	esac
 	[ "$rc" = 0 ] || exit "$rc"
 }
 
@@ -267,22 +405,24 @@ pretty() {
 		print i out (n > 1 ? "." p[2] : "") }'
 }
 
-# drain_line REMOTE KB READER [WRITER]: the drain result line (READER
-# pipe|record, WRITER event, the default, or hvc).
+# drain_line REMOTE KB READER [WRITER [TRANSPORT]]: the drain result line
+# (READER pipe|record|agent, WRITER event, the default, or hvc; TRANSPORT
+# local, the default, virtio or net: how the reader's pages leave).
 drain_line() {
-	local line w=${4:-event}
-	line=$(bench_lines "$drain_log" | awk -v r="$1" -v kb="$2" -v rd="$3" -v w="$w" \
+	local line w=${4:-event} t=${5:-local}
+	line=$(bench_lines "$drain_log" | awk -v r="$1" -v kb="$2" -v rd="$3" -v w="$w" -v t="$t" \
 		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " " &&
-		 $0 ~ " reader=" rd " " && $0 ~ " writer=" w " "' | tail -n 1)
+		 $0 ~ " reader=" rd " " && $0 ~ " writer=" w " " &&
+		 $0 ~ " transport=" t " "' | tail -n 1)
 	[ -n "$line" ] ||
-		die "no drain result for $1 at $2 KiB ($3, $w writer) in $OUT/$drain_log.log"
+		die "no drain result for $1 at $2 KiB ($3 over $t, $w writer) in $OUT/$drain_log.log"
 	echo "$line"
 }
 
-# drain_cell REMOTE KB rate|loss [READER [WRITER]]
+# drain_cell REMOTE KB rate|loss [READER [WRITER [TRANSPORT]]]
 drain_cell() {
 	local line
-	line=$(drain_line "$1" "$2" "${4:-pipe}" "${5:-event}")
+	line=$(drain_line "$1" "$2" "${4:-pipe}" "${5:-event}" "${6:-local}")
 	case $3 in
 	rate)
 		if [ "$(field "$line" writer_bound)" = 1 ]; then
@@ -308,17 +448,43 @@ drain_cell() {
 	esac
 }
 
-# Row storage: one CSV line per row, turned into both tables at the end.
+# Row storage: one CSV line per row, turned into both tables at the end,
+# in the order of their ids (1a ... 7c sort as text).
 rows=()
 row() {
 	rows+=("$1|$2|$3|$4|$5")
 }
+sorted_rows() {
+	printf '%s\n' "${rows[@]}" | sort -s -t'|' -k1,1
+}
+
+# stream_rows LOG READER TRANSPORT "ID ID ID" WHAT SHORT: the three rows of
+# a streaming reader, from LOG's boot: the highest zero-loss rate with the
+# write_event writer and with the null-hypercall writer, each beside
+# hyptrace record's from the main boot (4e, 4i), and the loss above them.
+stream_rows() {
+	local log=$1 rd=$2 t=$3 what=$5 short=$6 ids rec_ev=– rec_hvc=–
+	read -r -a ids <<<"$4"
+	if ran main; then
+		rec_ev="hyptrace record (4e): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record)"
+		rec_hvc="hyptrace record (4i): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record hvc)"
+	fi
+	drain_log=$log
+	row "${ids[0]}" "drain via $what, 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $BIG_KB rate "$rd" event "$t")" "–" "$rec_ev"
+	row "${ids[1]}" "… the same, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $BIG_KB rate "$rd" hvc "$t")" "–" "$rec_hvc"
+	row "${ids[2]}" "… loss above them, $short: write_event writer (${ids[0]}); null-hypercall writer (${ids[1]}) (lost % at events/s)" \
+		"$(drain_cell hypervisor $BIG_KB loss "$rd" event "$t"); $(drain_cell hypervisor $BIG_KB loss "$rd" hvc "$t")" "–" ""
+	drain_log=main
+}
 
 mkdir -p "$OUT"
-boot main "$(main_script)"
-boot nosites "$(nosites_script)" --hyp "$HYP_NOSITES"
-boot nostage2 "$(nostage2_script)" --hyp "$HYP_NOSTAGE2"
-boot_virtio
+! ran main || boot main "$(main_script)"
+! ran nosites || boot nosites "$(nosites_script)" --hyp "$HYP_NOSITES"
+! ran nostage2 || boot nostage2 "$(nostage2_script)" --hyp "$HYP_NOSTAGE2"
+! ran virtio || boot_transport virtio
+! ran net || boot_transport net
 drain_log=main
 
 step "host-side writer cost (callgrind, tests/ringbuf)"
@@ -330,108 +496,112 @@ cg() {
 		head -n 1
 }
 
-# 1 and 2: write_event round trips
-hv_off=$(best main loop "remote=hypervisor events=none" per_op)
-hv_st=$(best main loop "remote=hypervisor events=selftest" per_op)
-hv_all=$(best main loop "remote=hypervisor events=selftest,hyp_enter,hyp_exit" per_op)
-t_off=$(best main loop "remote=test events=none" per_op)
-t_st=$(best main loop "remote=test events=selftest" per_op)
-row 1a "write_event round trip, tracing off (instr/op)" \
-	"$(pretty "$hv_off")" "$(pretty "$t_off") (write refused)" \
-	"pKVM 1,547; test 1,490"
-row 1b "write_event round trip, selftest event on (instr/op)" \
-	"$(pretty "$hv_st")" "$(pretty "$t_st")" "pKVM 1,673; test 1,687"
-row 1c "write_event round trip, selftest + hyp_enter + hyp_exit (instr/op)" \
-	"$(pretty "$hv_all")" "–" "pKVM 1,949"
-ev1=$(calc "$hv_st - $hv_off")
-ev3=$(calc "($hv_all - $hv_off) / 3")
-row 1d "cost of one traced event: 1b − 1a; (1c − 1a) / 3 (instr)" \
-	"$ev1; $ev3" "$(calc "$t_st - $t_off") (1b − 1a)" \
-	"≤ 65 (pKVM 126; ~134)"
+if ran main; then
+	# 1 and 2: write_event round trips
+	hv_off=$(best main loop "remote=hypervisor events=none" per_op)
+	hv_st=$(best main loop "remote=hypervisor events=selftest" per_op)
+	hv_all=$(best main loop "remote=hypervisor events=selftest,hyp_enter,hyp_exit" per_op)
+	t_off=$(best main loop "remote=test events=none" per_op)
+	t_st=$(best main loop "remote=test events=selftest" per_op)
+	row 1a "write_event round trip, tracing off (instr/op)" \
+		"$(pretty "$hv_off")" "$(pretty "$t_off") (write refused)" \
+		"pKVM 1,547; test 1,490"
+	row 1b "write_event round trip, selftest event on (instr/op)" \
+		"$(pretty "$hv_st")" "$(pretty "$t_st")" "pKVM 1,673; test 1,687"
+	row 1c "write_event round trip, selftest + hyp_enter + hyp_exit (instr/op)" \
+		"$(pretty "$hv_all")" "–" "pKVM 1,949"
+	ev1=$(calc "$hv_st - $hv_off")
+	ev3=$(calc "($hv_all - $hv_off) / 3")
+	row 1d "cost of one traced event: 1b − 1a; (1c − 1a) / 3 (instr)" \
+		"$ev1; $ev3" "$(calc "$t_st - $t_off") (1b − 1a)" \
+		"≤ 65 (pKVM 126; ~134)"
 
-# 3: the null hypercall
-hvc_off=$(best main hvc "events=none" per_call)
-hvc_on=$(best main hvc "events=hyp_enter,hyp_exit" per_call)
-hvc_bare=$(best nosites hvc "events=none" per_call)
-row 3a "null hypercall round trip, tracing off (instr)" \
-	"$(pretty "$hvc_off")" "–" ""
-row 3b "null hypercall round trip, hyp_enter + hyp_exit on (instr)" \
-	"$(pretty "$hvc_on")" "–" ""
-row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
-	"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
-row 3d "one disabled trace site: (3a − same call, sites compiled out) / 2 (instr)" \
-	"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "≤ 3"
+	# 3: the null hypercall
+	hvc_off=$(best main hvc "events=none" per_call)
+	hvc_on=$(best main hvc "events=hyp_enter,hyp_exit" per_call)
+	row 3a "null hypercall round trip, tracing off (instr)" \
+		"$(pretty "$hvc_off")" "–" ""
+	row 3b "null hypercall round trip, hyp_enter + hyp_exit on (instr)" \
+		"$(pretty "$hvc_on")" "–" ""
+	row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
+		"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
+	# 4: drain
+	row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $DEFAULT_KB rate)" \
+		"$(drain_cell test $DEFAULT_KB rate)" "≥ test remote"
+	row 4b "… loss above it, $DEFAULT_KB KiB (lost % at events/s)" \
+		"$(drain_cell hypervisor $DEFAULT_KB loss)" \
+		"$(drain_cell test $DEFAULT_KB loss)" ""
+	row 4c "drain via trace_pipe, 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $BIG_KB rate)" \
+		"$(drain_cell test $BIG_KB rate)" "≥ test remote"
+	row 4d "… loss above it, 1 MiB (lost % at events/s)" \
+		"$(drain_cell hypervisor $BIG_KB loss)" \
+		"$(drain_cell test $BIG_KB loss)" ""
+	# 4e-4g: hyptrace record (trace_pipe_raw, splice) in 4c's place
+	rec_poll=$(field "$(drain_line hypervisor $BIG_KB record)" raw_poll_ms)
+	pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe)" zero_loss_rate)
+	row 4e "drain via hyptrace record (trace_pipe_raw, splice), 1 MiB buffer, raw_poll_ms=$rec_poll: highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $BIG_KB rate record)" "–" \
+		"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))")"
+	row 4f "… loss above it, hyptrace record, 1 MiB (lost % at events/s)" \
+		"$(drain_cell hypervisor $BIG_KB loss record)" "–" ""
+	# The run least disturbed: the smallest total, with its own drain share
+	rec_cpu=$(bench_lines main | awk '$1 == "record_cpu" {
+			for (i = 2; i <= NF; i++)
+				if (index($i, "ms_per_mib=") == 1)
+					print substr($i, 12), $0
+		}' | sort -n | head -n 1 | cut -d' ' -f2-)
+	[ -n "$rec_cpu" ] || die "no record_cpu result in $OUT/main.log: the guest program failed there"
+	row 4g "hyptrace record CPU time, user + sys, at $(pretty "$RECORD_CPU_RATE") events/s, 1 MiB (virtual ms per MiB recorded)" \
+		"$(pretty "$(field "$rec_cpu" ms_per_mib)") ($(pretty "$(field "$rec_cpu" run_ms_per_mib)") of it while draining)" \
+		"–" ""
 
-# 3e-3g: what stage 2 costs (the same loops, hypervisor built without it)
-s2_hvc_off=$(best nostage2 hvc "events=none" per_call)
-s2_hvc_on=$(best nostage2 hvc "events=hyp_enter,hyp_exit" per_call)
-s2_off=$(best nostage2 loop "remote=hypervisor events=none" per_op)
-s2_st=$(best nostage2 loop "remote=hypervisor events=selftest" per_op)
-row 3e "null hypercall, tracing off / hyp_enter + hyp_exit on: stage 2 on (3a / 3b); off (instr)" \
-	"$(pretty "$hvc_off") / $(pretty "$hvc_on"); $(pretty "$s2_hvc_off") / $(pretty "$s2_hvc_on")" "–" ""
-row 3f "traced event (write_event: 1b − 1a): stage 2 on; off (instr)" \
-	"$ev1; $(calc "$s2_st - $s2_off")" "–" ""
-s2_boot=$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/nostage2.log" |
-	head -n 1 | cut -d' ' -f1)
-[ -n "$s2_boot" ] || die "no boot time line in $OUT/nostage2.log"
-row 3g "instructions from hypervisor entry to Linux entry: stage 2 on (5d); off" \
-	"$(pretty "$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/main.log" | head -n 1 | cut -d' ' -f1)"); $(pretty "$s2_boot")" "–" ""
-
-# 4: drain
-row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $DEFAULT_KB rate)" \
-	"$(drain_cell test $DEFAULT_KB rate)" "≥ test remote"
-row 4b "… loss above it, $DEFAULT_KB KiB (lost % at events/s)" \
-	"$(drain_cell hypervisor $DEFAULT_KB loss)" \
-	"$(drain_cell test $DEFAULT_KB loss)" ""
-row 4c "drain via trace_pipe, 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $BIG_KB rate)" \
-	"$(drain_cell test $BIG_KB rate)" "≥ test remote"
-row 4d "… loss above it, 1 MiB (lost % at events/s)" \
-	"$(drain_cell hypervisor $BIG_KB loss)" \
-	"$(drain_cell test $BIG_KB loss)" ""
-# 4e-4g: hyptrace record (trace_pipe_raw, splice) in 4c's place
-rec_poll=$(field "$(drain_line hypervisor $BIG_KB record)" raw_poll_ms)
-pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe)" zero_loss_rate)
-row 4e "drain via hyptrace record (trace_pipe_raw, splice), 1 MiB buffer, raw_poll_ms=$rec_poll: highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $BIG_KB rate record)" "–" \
-	"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))")"
-row 4f "… loss above it, hyptrace record, 1 MiB (lost % at events/s)" \
-	"$(drain_cell hypervisor $BIG_KB loss record)" "–" ""
-# The run least disturbed: the smallest total, with its own drain share
-rec_cpu=$(bench_lines main | awk '$1 == "record_cpu" {
-		for (i = 2; i <= NF; i++)
-			if (index($i, "ms_per_mib=") == 1)
-				print substr($i, 12), $0
-	}' | sort -n | head -n 1 | cut -d' ' -f2-)
-[ -n "$rec_cpu" ] || die "no record_cpu result in $OUT/main.log: the guest program failed there"
-row 4g "hyptrace record CPU time, user + sys, at $(pretty "$RECORD_CPU_RATE") events/s, 1 MiB (virtual ms per MiB recorded)" \
-	"$(pretty "$(field "$rec_cpu" ms_per_mib)") ($(pretty "$(field "$rec_cpu" run_ms_per_mib)") of it while draining)" \
-	"–" ""
-
-# 4h-4j: both readers again, with the null hypercall as the writer
-hvc_pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe hvc)" zero_loss_rate)
-hvc_rec_poll=$(field "$(drain_line hypervisor $BIG_KB record hvc)" raw_poll_ms)
-row 4h "drain via trace_pipe, 1 MiB buffer, null-hypercall writer (hyp_enter + hyp_exit): highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $BIG_KB rate pipe hvc)" "–" ""
-row 4i "drain via hyptrace record, 1 MiB buffer, raw_poll_ms=$hvc_rec_poll, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $BIG_KB rate record hvc)" "–" \
-	"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))"); 5 × 4h = $(pretty "$((5 * hvc_pipe_rate))")"
-row 4j "… loss above them, 1 MiB, null-hypercall writer: trace_pipe (4h); hyptrace record (4i) (lost % at events/s)" \
-	"$(drain_cell hypervisor $BIG_KB loss pipe hvc); $(drain_cell hypervisor $BIG_KB loss record hvc)" \
-	"–" ""
-
-# 4k-4m: hyptrace agent over virtio-serial in hyptrace record's place
-drain_log=virtio
-row 4k "drain via hyptrace agent over virtio-serial (trace_pipe_raw spliced into the port, threads pinned to their CPUs; hyptrace listen on the workstation), 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $BIG_KB rate agent)" "–" \
-	"hyptrace record (4e): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record)"
-row 4l "… the same, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
-	"$(drain_cell hypervisor $BIG_KB rate agent hvc)" "–" \
-	"hyptrace record (4i): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record hvc)"
-row 4m "… loss above them, hyptrace agent: write_event writer (4k); null-hypercall writer (4l) (lost % at events/s)" \
-	"$(drain_cell hypervisor $BIG_KB loss agent); $(drain_cell hypervisor $BIG_KB loss agent hvc)" "–" ""
-drain_log=main
+	# 4h-4j: both readers again, with the null hypercall as the writer
+	hvc_pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe hvc)" zero_loss_rate)
+	hvc_rec_poll=$(field "$(drain_line hypervisor $BIG_KB record hvc)" raw_poll_ms)
+	row 4h "drain via trace_pipe, 1 MiB buffer, null-hypercall writer (hyp_enter + hyp_exit): highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $BIG_KB rate pipe hvc)" "–" ""
+	row 4i "drain via hyptrace record, 1 MiB buffer, raw_poll_ms=$hvc_rec_poll, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
+		"$(drain_cell hypervisor $BIG_KB rate record hvc)" "–" \
+		"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))"); 5 × 4h = $(pretty "$((5 * hvc_pipe_rate))")"
+	row 4j "… loss above them, 1 MiB, null-hypercall writer: trace_pipe (4h); hyptrace record (4i) (lost % at events/s)" \
+		"$(drain_cell hypervisor $BIG_KB loss pipe hvc); $(drain_cell hypervisor $BIG_KB loss record hvc)" \
+		"–" ""
+fi
+if ran main && ran nosites; then
+	hvc_bare=$(best nosites hvc "events=none" per_call)
+	row 3d "one disabled trace site: (3a − same call, sites compiled out) / 2 (instr)" \
+		"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "≤ 3"
+fi
+if ran main && ran nostage2; then
+	# 3e-3g: what stage 2 costs (the same loops, hypervisor built without it)
+	s2_hvc_off=$(best nostage2 hvc "events=none" per_call)
+	s2_hvc_on=$(best nostage2 hvc "events=hyp_enter,hyp_exit" per_call)
+	s2_off=$(best nostage2 loop "remote=hypervisor events=none" per_op)
+	s2_st=$(best nostage2 loop "remote=hypervisor events=selftest" per_op)
+	row 3e "null hypercall, tracing off / hyp_enter + hyp_exit on: stage 2 on (3a / 3b); off (instr)" \
+		"$(pretty "$hvc_off") / $(pretty "$hvc_on"); $(pretty "$s2_hvc_off") / $(pretty "$s2_hvc_on")" "–" ""
+	row 3f "traced event (write_event: 1b − 1a): stage 2 on; off (instr)" \
+		"$ev1; $(calc "$s2_st - $s2_off")" "–" ""
+	s2_boot=$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/nostage2.log" |
+		head -n 1 | cut -d' ' -f1)
+	[ -n "$s2_boot" ] || die "no boot time line in $OUT/nostage2.log"
+	row 3g "instructions from hypervisor entry to Linux entry: stage 2 on (5d); off" \
+		"$(pretty "$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/main.log" | head -n 1 | cut -d' ' -f1)"); $(pretty "$s2_boot")" "–" ""
+fi
+# 4k-4s: the streaming readers, from boots of their own
+! ran virtio || stream_rows virtio agent virtio "4k 4l 4m" \
+	"hyptrace agent over virtio-serial (trace_pipe_raw spliced into the port, threads pinned to their CPUs; hyptrace listen on the workstation)" \
+	"hyptrace agent"
+if ran net; then
+	stream_rows net record net "4n 4o 4p" \
+		"hyptrace record -N over the network (QEMU user networking, a relay to 127.0.0.1 per connection) to trace-cmd listen on the workstation" \
+		"hyptrace record -N"
+	stream_rows net agent net "4q 4r 4s" \
+		"hyptrace agent -N over the network (QEMU user networking, hostfwd from 127.0.0.1; every CPU's pages on one connection) to hyptrace listen -N on the workstation" \
+		"hyptrace agent -N"
+fi
 
 # 5: footprint
 read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
@@ -442,27 +612,29 @@ read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
 hyp_end=$(nm "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '$3 == "__hyp_end" { print $1 }')
 row 5a "hypervisor image: text / data / bss (bytes); laid out, page-aligned (KiB)" \
 	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss"); $((16#$hyp_end / 1024))" "–" "≤ 72 KiB"
-resmem=$(bench_lines main | awk '$1 == "resmem" {
-	split($3, r, "="); h = r[2]
-	size = 0
-	for (i = 17; i <= 32; i += 2) size = size * 256 + \
-		index("0123456789abcdef", substr(h, i, 1)) * 16 - 16 + \
-		index("0123456789abcdef", substr(h, i + 1, 1)) - 1
-	sub(/^name=/, "", $2); sub(/@.*/, "", $2)
-	printf "%s%s %d MiB", sep, $2, size / 1048576; sep = ", " }')
-[ -n "$resmem" ] || die "no reserved-memory regions in $OUT/main.log"
-row 5b "memory reserved from Linux (device tree /reserved-memory)" \
-	"$resmem" "–" ""
 use_small=$("$OUT/carveout_use" "$NR_CPUS" "$DEFAULT_KB")
 use_big=$("$OUT/carveout_use" "$NR_CPUS" "$BIG_KB")
 row 5c "carve-out used per CPU at $DEFAULT_KB KiB / 1 MiB buffer_size_kb (KiB)" \
 	"$(($(field "$use_small" per_cpu_bytes) / 1024)) / $(($(field "$use_big" per_cpu_bytes) / 1024))" \
 	"–" ""
-boot_ns=$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/main.log" |
-	head -n 1 | cut -d' ' -f1)
-[ -n "$boot_ns" ] || die "no boot time line from the hypervisor in $OUT/main.log"
-row 5d "instructions from hypervisor entry to Linux entry (±16: counter tick)" \
-	"$(pretty "$boot_ns")" "–" ""
+if ran main; then
+	resmem=$(bench_lines main | awk '$1 == "resmem" {
+		split($3, r, "="); h = r[2]
+		size = 0
+		for (i = 17; i <= 32; i += 2) size = size * 256 + \
+			index("0123456789abcdef", substr(h, i, 1)) * 16 - 16 + \
+			index("0123456789abcdef", substr(h, i + 1, 1)) - 1
+		sub(/^name=/, "", $2); sub(/@.*/, "", $2)
+		printf "%s%s %d MiB", sep, $2, size / 1048576; sep = ", " }')
+	[ -n "$resmem" ] || die "no reserved-memory regions in $OUT/main.log"
+	row 5b "memory reserved from Linux (device tree /reserved-memory)" \
+		"$resmem" "–" ""
+	boot_ns=$(grep -a -o '[0-9]* ns after hypervisor entry' "$OUT/main.log" |
+		head -n 1 | cut -d' ' -f1)
+	[ -n "$boot_ns" ] || die "no boot time line from the hypervisor in $OUT/main.log"
+	row 5d "instructions from hypervisor entry to Linux entry (±16: counter tick)" \
+		"$(pretty "$boot_ns")" "–" ""
+fi
 
 # 6: host callgrind
 row 6 "host writer, callgrind: reserve+fill+commit 8 B / 16 B payload (instr/event)" \
@@ -480,7 +652,7 @@ proof_cell() {	# LOG HOSTILE: "code count, ..." of an hvc_fuzz result line
 		$1 == "calls" { calls = $2 }
 		END { if (!calls) exit 1 }'
 }
-if [ "$smoke" = 0 ]; then
+if [ "$smoke" = 0 ] && ran proof; then
 	step "hypercall fuzzer, $FUZZ_BENCH_CALLS calls (tests/boot/57-fuzz.sh)"
 	HYPTRACE_TEST_LOGS=$OUT FUZZ_CALLS=$FUZZ_BENCH_CALLS \
 		FUZZ_HOSTILE_CALLS=$FUZZ_BENCH_HOSTILE BOOT_TIMEOUT=3000 \
@@ -510,26 +682,27 @@ if [ "$smoke" = 0 ]; then
 fi
 
 # The table
-kernel=$(bench_lines main | awk '$1 == "info" { sub(/^kernel=/, "", $2); print $2 }' | head -n 1)
+kernel=
+! ran main ||
+	kernel=$(bench_lines main | awk '$1 == "info" { sub(/^kernel=/, "", $2); print $2 }' | head -n 1)
 qemu=$(qemu-system-aarch64 --version | head -n 1 | sed 's/^QEMU emulator version //')
 host_cpu=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
 mode=full
 [ "$smoke" = 0 ] || mode="smoke (rough figures)"
+[ "$boots" = "$ALL_BOOTS" ] || mode+="; parts: $boots"
 {
-	echo "hyptrace benchmarks: guest Linux $kernel, QEMU $qemu, guest CPU $CPU_MODEL × $NR_CPUS, ${ICOUNT[*]}"
+	echo "hyptrace benchmarks: guest Linux ${kernel:-(main not run)}, QEMU $qemu, guest CPU $CPU_MODEL × $NR_CPUS, ${ICOUNT[*]}"
 	echo "host CPU ${host_cpu:-unknown}; $iterations iterations, best of $repeat; drain trials of $drain_seconds virtual s; mode: $mode"
 	echo
 	echo "| # | measurement | hyptrace | kernel test remote | target / reference |"
 	echo "| --- | --- | --- | --- | --- |"
-	for r in "${rows[@]}"; do
-		IFS='|' read -r id what ours theirs target <<<"$r"
+	sorted_rows | while IFS='|' read -r id what ours theirs target; do
 		echo "| $id | $what | $ours | $theirs | $target |"
 	done
 } >"$OUT/results.md"
 {
 	echo "row,measurement,hyptrace,test_remote,target"
-	for r in "${rows[@]}"; do
-		IFS='|' read -r id what ours theirs target <<<"$r"
+	sorted_rows | while IFS='|' read -r id what ours theirs target; do
 		printf '%s,"%s","%s","%s","%s"\n' "$id" "$what" "$ours" \
 			"$theirs" "$target"
 	done

@@ -34,7 +34,12 @@
  *         With --reader record the reader is `hyptrace record` instead,
  *         draining per_cpu/cpuN/trace_pipe_raw with splice into a trace.dat;
  *         the same writer, rates and search, and the loss is what the
- *         recorder's summary counts. With --writer hvc the writer is the
+ *         recorder's summary counts. --reader agent: `hyptrace agent`,
+ *         sending every CPU's pages over virtio-serial. --net ADDR:PORT
+ *         moves either onto the network: `hyptrace record -N ADDR:PORT`
+ *         streaming to trace-cmd listen there, or `hyptrace agent -N
+ *         ADDR:PORT` serving a `hyptrace listen -N` that connects to it
+ *         and starts the round. With --writer hvc the writer is the
  *         bench_hvc module's null hypercall instead of write_event: far
  *         cheaper, so that the reader, not the writer, sets the limit. The
  *         events are then its hyp_enter and hyp_exit, two a call.
@@ -109,9 +114,12 @@
 #define RECORDER_TIMEOUT_MS	60000
 /* What the gate (the recorder's command) prints once it runs */
 #define GATE_READY		"@gate ready\n"
-/* What hyptrace agent --start prints once tracing is on */
+/* What hyptrace agent prints once tracing is on (--start, or a client) */
 #define AGENT_READY		"hyptrace agent: started (round 1)\n"
 #define MIB			(1024.0 * 1024.0)
+/* The pacer of a networked recorder's start and end (see spinner_start) */
+#define PACE_SPIN_NS		(1 * NSEC_PER_MSEC)
+#define PACE_SLEEP_NS		(9 * NSEC_PER_MSEC)
 
 /* ---------------------------------------------------------------------- */
 /* Errors and small helpers                                               */
@@ -374,6 +382,8 @@ enum option_id {
 	OPT_READER,
 	OPT_RATE,
 	OPT_WRITER,
+	OPT_NET,
+	OPT_FIRST_RATE,
 	OPT_HELP,
 };
 
@@ -394,6 +404,8 @@ struct options {
 	bool agent;		/* --reader agent */
 	unsigned long rate;
 	bool hvc;		/* --writer hvc */
+	const char *net;	/* --net ADDR:PORT: record -N, agent -N */
+	unsigned long first_rate;
 };
 
 static const struct option long_options[] = {
@@ -409,6 +421,8 @@ static const struct option long_options[] = {
 	{ "reader",	required_argument, NULL, OPT_READER },
 	{ "rate",	required_argument, NULL, OPT_RATE },
 	{ "writer",	required_argument, NULL, OPT_WRITER },
+	{ "net",	required_argument, NULL, OPT_NET },
+	{ "first-rate",	required_argument, NULL, OPT_FIRST_RATE },
 	{ "help",	no_argument,	   NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -431,17 +445,21 @@ static void usage(FILE *out)
 		"      CPU C (default 1), with LIST enabled in the hypervisor remote\n"
 		"  drain --remote R --buffer-kb KB --seconds S [--cpu C]\n"
 		"        [--reader-cpu C2] [--steps K] [--reader pipe|record|agent]\n"
-		"        [--writer event|hvc]\n"
+		"        [--writer event|hvc] [--net ADDR:PORT] [--first-rate N]\n"
 		"      find the highest rate of selftest events per second on\n"
 		"      CPU C (default 1) that a reader of its trace_pipe on CPU C2\n"
 		"      (default 2) keeps up with at zero loss, with KB KiB buffers;\n"
 		"      each trial lasts S virtual seconds (a decimal, e.g. 0.2);\n"
-		"      doubles the rate from %lu/s until the first loss, then\n"
-		"      bisects K times (default 5). --reader record: the reader\n"
-		"      is " RECORDER " record -C C (remote hypervisor only).\n"
+		"      doubles the rate from N/s (default %lu) until the first\n"
+		"      loss, then bisects K times (default 5). --reader record:\n"
+		"      the reader is " RECORDER " record -C C (remote\n"
+		"      hypervisor only).\n"
 		"      --reader agent: " RECORDER " agent --start, sending every\n"
 		"      CPU's pages over virtio-serial (to hyptrace listen --virtio\n"
 		"      on the host), its threads pinned to their CPUs\n"
+		"      --net ADDR:PORT: over the network instead: record -N\n"
+		"      ADDR:PORT (to trace-cmd listen there), or agent -N\n"
+		"      ADDR:PORT, waiting for a hyptrace listen -N to start it\n"
 		"      --writer hvc: the events are the hyp_enter and hyp_exit of\n"
 		"      bench_hvc's null hypercalls, two a call, not selftest\n"
 		"      events from write_event (remote hypervisor only)\n"
@@ -504,6 +522,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		.cpu = 1,
 		.reader_cpu = 2,
 		.steps = 5,
+		.first_rate = FIRST_RATE,
 	};
 	while ((id = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
 		switch (id) {
@@ -550,6 +569,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 				usage_error("--writer wants event or hvc, not \"%s\"",
 					    optarg);
 			o->hvc = !strcmp(optarg, "hvc");
+			break;
+		case OPT_FIRST_RATE:
+			o->first_rate = parse_ulong(optarg, "first-rate", 1);
+			break;
+		case OPT_NET:
+			if (!strchr(optarg, ':'))
+				usage_error("--net wants ADDR:PORT, not \"%s\"",
+					    optarg);
+			o->net = optarg;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -850,10 +878,18 @@ static void reader_finish(struct reader *rd, int grace_ms,
  * opened the raw file, so the gate's line says the writer may start; and
  * it stops when the gate exits, which the gate does when we close its
  * stdin. The gate prints to the recorder's stdout, the pipe that also
- * brings us the recorder's summary.
+ * brings us the recorder's summary. With -N the recorder streams to
+ * trace-cmd listen instead of writing a file, and runs the gate once the
+ * listener has taken the metadata and opened its CPU ports.
+ *
+ * hyptrace agent has no gate: with --start it starts at once (virtio);
+ * with -N it starts when its client, hyptrace listen -N on the host, says
+ * so. Either way its "started" line lets the writer go, and SIGTERM ends
+ * the round.
  */
 struct recorder {
-	bool agent;		/* hyptrace agent --start, not record */
+	bool agent;		/* hyptrace agent, not record */
+	const char *net;	/* ADDR:PORT of record -N or agent -N, or NULL */
 	pid_t pid;
 	int out_fd;		/* read end of the recorder's stdout and stderr */
 	int go_fd;		/* write end of the gate's stdin */
@@ -917,8 +953,10 @@ static _Noreturn void recorder_die(struct recorder *rec, const char *what)
 /*
  * Read what the recorder prints until @text is among it (true), or to its
  * end if @text is NULL (true), or until it ends without @text (false).
+ * Silence for @timeout_ms (-1: no limit) is a hung recorder.
  */
-static bool recorder_read(struct recorder *rec, const char *text)
+static bool recorder_read(struct recorder *rec, const char *text,
+			  int timeout_ms)
 {
 	ssize_t n;
 
@@ -928,7 +966,7 @@ static bool recorder_read(struct recorder *rec, const char *text)
 			return true;
 		if (rec->len == sizeof(rec->out) - 1)
 			recorder_die(rec, "printed too much");
-		if (!wait_readable(rec->out_fd, RECORDER_TIMEOUT_MS))
+		if (!wait_readable(rec->out_fd, timeout_ms))
 			recorder_die(rec, "does not answer");
 		n = read(rec->out_fd, rec->out + rec->len,
 			 sizeof(rec->out) - 1 - rec->len);
@@ -963,8 +1001,17 @@ static void recorder_start(struct recorder *rec, const char *self,
 		die("event list too long: %s", events);
 	argv[n++] = RECORDER;
 	argv[n++] = rec->agent ? "agent" : "record";
-	if (rec->agent)
+	if (rec->net) {
+		argv[n++] = "-N";
+		argv[n++] = (char *)rec->net;
+	}
+	if (rec->agent && rec->net) {
+		/* Virtual time runs ahead while we wait: keep the client */
+		argv[n++] = "--idle-s";
+		argv[n++] = "0";
+	} else if (rec->agent) {
 		argv[n++] = "--start";
+	}
 	argv[n++] = "-b";
 	argv[n++] = kb_text;
 	for (ev = strtok_r(list, ",", &save); ev;
@@ -977,8 +1024,10 @@ static void recorder_start(struct recorder *rec, const char *self,
 	if (!rec->agent) {
 		argv[n++] = "-C";
 		argv[n++] = cpu_text;
-		argv[n++] = "-o";
-		argv[n++] = RECORD_FILE;
+		if (!rec->net) {
+			argv[n++] = "-o";
+			argv[n++] = RECORD_FILE;
+		}
 		argv[n++] = "--";
 		argv[n++] = (char *)self;
 		argv[n++] = "record-gate";
@@ -1013,9 +1062,61 @@ static void recorder_start(struct recorder *rec, const char *self,
 	rec->len = 0;
 	if (clock_getcpuclockid(rec->pid, &rec->clock))
 		die("no CPU clock for hyptrace record (pid %d)", rec->pid);
-	if (!recorder_read(rec, rec->agent ? AGENT_READY : GATE_READY))
+	/*
+	 * agent -N waits for the host's client, which comes when the host
+	 * next tries, whatever the guest's clock says meanwhile (it need
+	 * not be paced: see spinner_start). The boot's own timeout catches
+	 * a client that never comes.
+	 */
+	if (!recorder_read(rec, rec->agent ? AGENT_READY : GATE_READY,
+			   rec->agent && rec->net ? -1 : RECORDER_TIMEOUT_MS))
 		recorder_die(rec, rec->agent ? "ended before it started" :
 			     "ended before it ran its command");
+}
+
+/*
+ * Under -icount sleep=off the clock of an idle guest jumps straight to its
+ * next timer. A wait on this machine's end of the network, which runs in
+ * real time, then looks endless from inside, and the timeouts of the
+ * recorder's handshake and of its end (and ours) expire at once. So while
+ * we wait for a networked recorder to start or to finish, outside the
+ * measured time, a child on a CPU that neither the writer nor the reader
+ * uses paces the clock: it spins for PACE_SPIN_NS, which takes the real
+ * time QEMU needs to run that many instructions (about ten times as long
+ * on the hosts we use), then sleeps PACE_SLEEP_NS, which takes none. The
+ * clock then runs at roughly the pace of real time.
+ */
+static pid_t spinner_start(long cpu)
+{
+	pid_t pid;
+
+	if (cpu < 0)
+		return 0;
+	fflush(NULL);	/* or the child would print our buffered output too */
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		/* Hold no pipe open: the gate waits for its stdin's end */
+		close_range(STDERR_FILENO + 1, ~0U, 0);
+		pin_to_cpu(cpu);
+		for (;;) {
+			unsigned long long t = monotonic_ns();
+
+			while (monotonic_ns() < t + PACE_SPIN_NS)
+				;
+			sleep_until_ns(t + PACE_SPIN_NS + PACE_SLEEP_NS);
+		}
+	}
+	return pid;
+}
+
+static void spinner_stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 }
 
 /* The recorder's CPU time so far (it runs till we close the gate). */
@@ -1112,7 +1213,7 @@ static void recorder_finish(struct recorder *rec, unsigned long cpu,
 	/* The agent stops its round, sends it, and exits on SIGTERM */
 	if (rec->agent)
 		kill(rec->pid, SIGTERM);
-	recorder_read(rec, NULL);
+	recorder_read(rec, NULL, RECORDER_TIMEOUT_MS);
 	close(rec->out_fd);
 	if (wait4(rec->pid, &status, 0, &ru) != rec->pid)
 		die("wait4 for hyptrace record: %s", strerror(errno));
@@ -1137,7 +1238,9 @@ struct drain_setup {
 	double seconds;
 	bool record;			/* hyptrace record reads, not trace_pipe */
 	bool agent;			/* ... hyptrace agent, over virtio-serial */
+	const char *net;		/* ... over the network: -N ADDR:PORT */
 	bool hvc;			/* the null hypercall writes, not write_event */
+	long spin_cpu;			/* with net: the spinner's CPU, or -1 */
 	const char *events;		/* what the writer's events are */
 	unsigned int per_write;		/* events a write makes: 1, or 2 a call */
 	char hvc_match[48];		/* with hvc: how trace_pipe shows them */
@@ -1154,6 +1257,14 @@ struct trial {
 	struct reader_counts read;
 	struct record_counts rec;	/* with hyptrace record */
 };
+
+/* How the reader's pages leave: local (a file), virtio (-serial) or net */
+static const char *drain_transport(const struct drain_setup *d)
+{
+	if (d->net)
+		return "net";
+	return d->agent ? "virtio" : "local";
+}
 
 static bool trial_zero_loss(const struct trial *t)
 {
@@ -1253,14 +1364,20 @@ static void record_trial(const struct drain_setup *d, unsigned long ticks,
 	struct record_counts *c = &t->rec;
 	unsigned long long cpu0;
 	struct recorder rec;
+	pid_t spin;
 
 	rec.agent = d->agent;
+	rec.net = d->net;
+	spin = spinner_start(d->net ? d->spin_cpu : -1);
 	recorder_start(&rec, d->self, d->kb, d->events, d->cpu,
 		       d->reader_cpu);
+	spinner_stop(spin);
 	cpu0 = recorder_cpu_ns(&rec);
 	t->achieved = write_bursts(d, t->total, ticks, &t->slept);
 	c->run_cpu_ns = recorder_cpu_ns(&rec) - cpu0;
+	spin = spinner_start(d->net ? d->spin_cpu : -1);
 	recorder_finish(&rec, d->cpu, c);
+	spinner_stop(spin);
 
 	if (c->written < t->total || (!d->hvc && c->written != t->total))
 		die("the hypervisor wrote %llu events on CPU %lu, the writer %llu: another writer?",
@@ -1271,9 +1388,9 @@ static void record_trial(const struct drain_setup *d, unsigned long ticks,
 	t->read.saw_last = c->events == c->written;
 
 	fprintf(stderr,
-		"drain: %s %lu KiB, hyptrace %s, %s: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written (+%llu not the writer's), %llu recorded, %llu lost (%llu%s counted lost, %llu dropped); %llu pages, %.1f events a page; recorder CPU %.1f ms, %.1f ms of it while writing\n",
+		"drain: %s %lu KiB, hyptrace %s (%s), %s: target %lu/s achieved %.0f/s (ahead of schedule in %lu of %lu bursts): %llu written (+%llu not the writer's), %llu recorded, %llu lost (%llu%s counted lost, %llu dropped); %llu pages, %.1f events a page; recorder CPU %.1f ms, %.1f ms of it while writing\n",
 		d->remote.name, d->kb, d->agent ? "agent" : "record",
-		d->events, t->target, t->achieved,
+		drain_transport(d), d->events, t->target, t->achieved,
 		t->slept, t->ticks, t->total, t->other,
 		c->events, trial_lost(t), c->lost, c->lost_unknown ? "+" : "",
 		c->dropped, c->pages,
@@ -1365,12 +1482,13 @@ static bool drain_try_rate(const struct drain_setup *d, unsigned long rate,
  * Double the rate while there is no loss and the writer keeps up; after
  * the first loss, bisect between the last good rate and it.
  */
-static void drain_search(const struct drain_setup *d, unsigned long steps,
+static void drain_search(const struct drain_setup *d,
+			 unsigned long first_rate, unsigned long steps,
 			 struct drain_result *res)
 {
 	unsigned long good = 0, bad, rate, mid;
 
-	for (rate = FIRST_RATE; ; rate *= 2) {
+	for (rate = first_rate; ; rate *= 2) {
 		if (!drain_try_rate(d, rate, res))
 			break;
 		/* No loss, but the reader was not pushed to its limit. */
@@ -1405,9 +1523,10 @@ static void print_drain_result(const struct drain_setup *d,
 			 100.0 * trial_lost(f) / f->total);
 		snprintf(loss_target, sizeof(loss_target), "%lu", f->target);
 	}
-	printf("@bench drain remote=%s reader=%s writer=%s kb=%lu zero_loss_rate=%.0f zero_loss_target=%lu loss_rate=%s loss_pct=%s loss_target=%s writer_bound=%d loss_writer_bound=%d trials=%u",
+	printf("@bench drain remote=%s reader=%s transport=%s writer=%s kb=%lu zero_loss_rate=%.0f zero_loss_target=%lu loss_rate=%s loss_pct=%s loss_target=%s writer_bound=%d loss_writer_bound=%d trials=%u",
 	       d->remote.name,
 	       d->agent ? "agent" : d->record ? "record" : "pipe",
+	       drain_transport(d),
 	       d->hvc ? "hvc" : "event", d->kb,
 	       res->have_best ? res->best.achieved : 0.0,
 	       res->have_best ? res->best.target : 0, loss_rate, loss_pct,
@@ -1446,6 +1565,24 @@ static void drain_prepare_hvc(struct drain_setup *d)
 }
 
 /*
+ * The highest CPU we may use that is neither the writer's nor the
+ * reader's (CPU 0 takes the network's interrupts).
+ */
+static long spare_cpu(const struct drain_setup *d)
+{
+	cpu_set_t set;
+	long cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("sched_getaffinity: %s", strerror(errno));
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, &set) && cpu != (long)d->cpu &&
+		    cpu != (long)d->reader_cpu)
+			return cpu;
+	return -1;
+}
+
+/*
  * Shared by drain and record-cpu: the writer runs here, on --cpu, and the
  * reader on --reader-cpu.
  */
@@ -1481,6 +1618,7 @@ static void drain_prepare(struct drain_setup *d, const struct options *o,
 			die("readlink /proc/self/exe: %s", strerror(errno));
 		d->self[n] = '\0';
 	}
+	d->spin_cpu = spare_cpu(d);	/* before we give up the others */
 	pin_to_cpu(d->cpu);
 	remote_open(&d->remote, remote);
 	if (hvc)
@@ -1502,8 +1640,11 @@ static int cmd_drain(const struct options *o)
 	struct drain_setup d;
 
 	drain_prepare(&d, o, o->remote, o->record, o->hvc);
+	if (o->net && !o->record)
+		usage_error("--net goes with --reader record or agent");
 	d.agent = o->agent;
-	drain_search(&d, o->steps, &res);
+	d.net = o->net;
+	drain_search(&d, o->first_rate, o->steps, &res);
 	drain_cleanup(&d);
 	print_drain_result(&d, &res);
 	return 0;
@@ -1575,7 +1716,8 @@ static const struct command commands[] = {
 			    OPT_BIT(OPT_SECONDS),
 		.optional = OPT_BIT(OPT_CPU) | OPT_BIT(OPT_READER_CPU) |
 			    OPT_BIT(OPT_STEPS) | OPT_BIT(OPT_READER) |
-			    OPT_BIT(OPT_WRITER),
+			    OPT_BIT(OPT_WRITER) | OPT_BIT(OPT_NET) |
+			    OPT_BIT(OPT_FIRST_RATE),
 	},
 	{
 		.name = "record-cpu",

@@ -28,13 +28,21 @@ cell() {
 		"$out/results.csv"
 }
 
-for r in 1a 1b 1c 1d 3a 3b 3c 3d 4a 4b 4c 4d 4e 4f 4g 4h 4i 4j 5a 5b 5c 5d 6; do
+# 4k-4s: the streaming readers, over virtio-serial and the network
+ROWS="1a 1b 1c 1d 3a 3b 3c 3d 4a 4b 4c 4d 4e 4f 4g 4h 4i 4j 4k 4l 4m 4n 4o 4p 4q 4r 4s 5a 5b 5c 5d 6"
+for r in $ROWS; do
 	v=$(cell "$r" 2)
 	[[ $v =~ [0-9] ]] || fail "row $r has no figure for hyptrace: '$v'"
+done
+# ... each beside hyptrace record's, from the main boot
+for r in 4k 4l 4n 4o 4q 4r; do
+	v=$(cell "$r" 4)
+	[[ $v =~ ^hyptrace\ record\ \(4[ei]\):\ .*[0-9] ]] ||
+		fail "row $r has no hyptrace record figure beside it: '$v'"
 done
 for r in 1a 1b 4a 4c; do
 	v=$(cell "$r" 3)
 	[[ $v =~ [0-9] ]] || fail "row $r has no figure for the test remote: '$v'"
 done
 grep -q '^| 1a |' "$out/results.md" || fail "no table in $out/results.md"
-pass "23 rows, each with its figures ($(sed -n 1p "$out/results.md" | cut -c1-60)...)"
+pass "$(wc -w <<<"$ROWS") rows, each with its figures ($(sed -n 1p "$out/results.md" | cut -c1-60)...)"
