@@ -53,7 +53,8 @@ static bool trace_on;
 static bool event_wanted[HYP_NR_EVENTS + 1];
 
 /* Event names by id, from the shared table (hyptrace.early=, dt.c) */
-#define TRACE_EVENT_NAME(name, id, fields, print)	[id] = #name,
+#define TRACE_EVENT_NAME(name, id, fields, print)			\
+	[id] = #name,
 static const char *const trace_event_names[HYP_NR_EVENTS + 1] = {
 	HYPTRACE_EVENTS(TRACE_EVENT_NAME)
 };

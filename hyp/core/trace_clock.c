@@ -50,7 +50,7 @@ static bool clock_rate_ok(const struct hyp_clock *next)
 	/* No rate to check against: a firmware bug Linux warns about */
 	if (!freq)
 		return true;
-	rate = (u64)(((u128)freq * next->mult) >> next->shift);
+	rate = mul_u64_u64_shr(freq, next->mult, next->shift);
 	return rate >= 1000000000ULL - slack && rate <= 1000000000ULL + slack;
 }
 

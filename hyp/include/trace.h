@@ -57,8 +57,8 @@ extern u32 hyp_call_trace_on;
 static inline u64 hyp_clock_ns_wide(const struct hyp_clock *clk, u64 delta)
 {
 	if ((s64)delta < 0)
-		return -(u64)(((u128)-delta * clk->mult) >> clk->shift);
-	return (u64)(((u128)delta * clk->mult) >> clk->shift);
+		return -mul_u64_u64_shr(-delta, clk->mult, clk->shift);
+	return mul_u64_u64_shr(delta, clk->mult, clk->shift);
 }
 
 static inline u64 read_cntvct(void)

@@ -12,7 +12,6 @@
 /* u8..s64, as the code shared with the host module spells them */
 #include "../../shared/rb_types.h"
 
-typedef unsigned __int128 u128;
 typedef u64 phys_addr_t;
 
 #define BIT(n)			(1UL << (n))
@@ -42,5 +41,17 @@ typedef u64 phys_addr_t;
 
 #define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
+
+/*
+ * (a * mul) >> shift without losing the product's top bits: the kernel's
+ * <linux/math64.h> helper, a 128-bit product (mul and umulh on arm64).
+ * Always inline: hyp_clock_ns_wide() is inline in every trace site, where
+ * a call would cost register saves.
+ */
+static inline __always_inline u64 mul_u64_u64_shr(u64 a, u64 mul,
+						 unsigned int shift)
+{
+	return (u64)(((__uint128_t)a * mul) >> shift);
+}
 
 #endif /* HYP_TYPES_H */
