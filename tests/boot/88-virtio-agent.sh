@@ -109,9 +109,9 @@ for c in 0 1 2 3; do
 	[ "$quiet" = 0 ] || fail "CPU $c: $quiet events written while stopped arrived"
 	other=$(($(wc -l <"$dir/ids.$c") - 2 * N - got3))
 	[ "$other" = 0 ] || fail "CPU $c: $other events that nobody wrote"
-	dp=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^agent dropped pages:/ {print $4; exit}' "$dir/stat.txt")
-	de=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^agent dropped events:/ {print $4; exit}' "$dir/stat.txt")
-	wr=$(awk -v c="CPU: $c" '$0 == c {on = 1} on && /^written events:/ {print $3; exit}' "$dir/stat.txt")
+	dp=$(cpu_stat "$dir/stat.txt" "$c" "agent dropped pages:")
+	de=$(cpu_stat "$dir/stat.txt" "$c" "agent dropped events:")
+	wr=$(cpu_stat "$dir/stat.txt" "$c" "written events:")
 	[ -n "$dp" ] && [ -n "$de" ] || fail "CPU $c: no 'agent dropped' counts in trace-cmd report --stat"
 	[ "$wr" = "$NBIG" ] || fail "CPU $c: the board's stats in the file say $wr events written in the last round, want $NBIG"
 	[ $((got3 + de)) = "$NBIG" ] ||

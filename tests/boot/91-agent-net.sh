@@ -388,11 +388,8 @@ for c in 0 1 2 3; do
 	[ "$more" = "$N" ] || fail "client 2, CPU $c: $more of the $N events written after the stall arrived"
 	other=$(($(wc -l <"$dir/ids2.$c") - got - more))
 	[ "$other" = 0 ] || fail "client 2, CPU $c: $other events of another round or written while stopped"
-	cstat() {
-		awk -v c="CPU: $c" -v k="$1" '$0 == c {on = 1} on && index($0, k) == 1 {print $NF; exit}' "$dir/stat2.txt"
-	}
-	dp=$(cstat "agent dropped pages:")
-	de=$(cstat "agent dropped events:")
+	dp=$(cpu_stat "$dir/stat2.txt" "$c" "agent dropped pages:")
+	de=$(cpu_stat "$dir/stat2.txt" "$c" "agent dropped events:")
 	[ -n "$dp" ] && [ -n "$de" ] || fail "client 2, CPU $c: no 'agent dropped' counts in trace-cmd report --stat"
 	[ $((got + de)) = "$NBIG" ] ||
 		fail "client 2, CPU $c: $got arrived + $de dropped = $((got + de)), written $NBIG"

@@ -281,3 +281,10 @@ EOF
 selftest_ids() {
 	awk -v c="[00$2]" '$2 == c && $4 == "selftest:" {sub("id=", "", $5); print $5}' "$1"
 }
+
+# cpu_stat STAT CPU KEY: the number after KEY ("written events:", "agent
+# dropped pages:") in CPU's part of STAT, the output of trace-cmd report
+# --stat; empty if there is none
+cpu_stat() {
+	awk -v c="CPU: $2" -v k="$3" '$0 == c {on = 1} on && index($0, k) == 1 {print $NF; exit}' "$1"
+}
