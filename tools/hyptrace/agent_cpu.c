@@ -25,17 +25,10 @@
 
 #include "agent.h"
 #include "errmsg.h"
+#include "mono_ms.h"
 #include "record.h"
 
 #define RAW_POLL_MS	100
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /* The page in the pipe is not wanted: read it out, count its events. */
 static int drop_page(struct agent_cpu *c)
@@ -72,12 +65,12 @@ static int drop_page(struct agent_cpu *c)
 static int send_page(struct agent_cpu *c)
 {
 	struct agent *a = c->a;
-	long long deadline = now_ms() + (c->stalled ? 0 : a->stall_ms);
+	long long deadline = mono_ms() + (c->stalled ? 0 : a->stall_ms);
 	size_t left = a->page_size;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = c->port_fd, .events = POLLOUT };
-		long long wait = deadline - now_ms();
+		long long wait = deadline - mono_ms();
 		ssize_t n;
 
 		n = splice(c->pipe[0], NULL, c->port_fd, NULL, left,
@@ -95,7 +88,7 @@ static int send_page(struct agent_cpu *c)
 				return 0;
 			}
 			/* a part went: the rest must follow, late or not */
-			deadline = now_ms() + 1000;
+			deadline = mono_ms() + 1000;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)

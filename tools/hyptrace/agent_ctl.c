@@ -16,17 +16,10 @@
 #include "buffer_setup.h"
 #include "errmsg.h"
 #include "hyptrace.h"
+#include "mono_ms.h"
 #include "vtproto.h"
 
 #define SUB		"agent"
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /* Printable for a one-line error */
 static void sanitize(char *s)
@@ -75,7 +68,7 @@ static void abort_start(struct agent *a, int ctl, unsigned int round)
 int agent_control(struct agent *a, int ctl, bool start_now)
 {
 	bool net = a->listen_fd >= 0, running = false;
-	long long last_rx = now_ms();
+	long long last_rx = mono_ms();
 	unsigned int round = 0;
 	char buf[256], why[128];
 	size_t have = 0;
@@ -101,7 +94,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			agent_net_refuse(a);
 		if (net && a->client_dead)
 			return drop_client(a, ctl, round, running, NULL);
-		if (net && a->idle_ms && now_ms() - last_rx > a->idle_ms) {
+		if (net && a->idle_ms && mono_ms() - last_rx > a->idle_ms) {
 			snprintf(why, sizeof(why),
 				 "nothing from the client in %d s",
 				 a->idle_ms / 1000);
@@ -128,7 +121,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			       strerror(errno));
 			return -1;
 		}
-		last_rx = now_ms();
+		last_rx = mono_ms();
 		have += n;
 		buf[have] = '\0';
 		while ((nl = memchr(buf, '\n', have)) ||

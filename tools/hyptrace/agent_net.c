@@ -29,6 +29,7 @@
 #include "agent.h"
 #include "errmsg.h"
 #include "hyptrace.h"
+#include "mono_ms.h"
 #include "record.h"
 #include "vtnet.h"
 #include "vtproto.h"
@@ -38,14 +39,6 @@
 #define REFUSE_MS	1000
 #define PIPE_BYTES	(1 << 20)
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /*
  * What is left of the mux's page message to the client, waiting up to
  * @wait_ms for it to take it: 0 when all of it went, 1 if some is left,
@@ -54,7 +47,7 @@ static long long now_ms(void)
  */
 static int out_push(struct agent *a, int wait_ms)
 {
-	long long deadline = now_ms() + wait_ms;
+	long long deadline = mono_ms() + wait_ms;
 
 	while (a->out_off < a->out_len) {
 		struct pollfd pfd = { .fd = a->client_fd, .events = POLLOUT };
@@ -75,7 +68,7 @@ static int out_push(struct agent *a, int wait_ms)
 			a->client_dead = true;
 			return -1;
 		}
-		left = deadline - now_ms();
+		left = deadline - mono_ms();
 		if (left <= 0)
 			return 1;
 		poll(&pfd, 1, (int)left);
@@ -155,7 +148,7 @@ static void mux_page(struct agent *a, unsigned int i)
 	int head;
 
 	pthread_mutex_lock(&a->send_lock);
-	deadline = now_ms() + (a->net_stalled ? 0 : a->stall_ms);
+	deadline = mono_ms() + (a->net_stalled ? 0 : a->stall_ms);
 	for (;;) {
 		struct pollfd pfd = { .fd = a->client_fd, .events = POLLOUT };
 		int r;
@@ -180,7 +173,7 @@ static void mux_page(struct agent *a, unsigned int i)
 			pthread_mutex_unlock(&a->send_lock);
 			return;
 		}
-		left = deadline - now_ms();
+		left = deadline - mono_ms();
 		if (left <= 0)
 			break;
 		pthread_mutex_unlock(&a->send_lock);

@@ -25,6 +25,7 @@
 #include "fdio.h"
 #include "hyptrace.h"
 #include "listen.h"
+#include "mono_ms.h"
 
 #define SUB		"listen"
 
@@ -328,14 +329,6 @@ static int order(struct lst *l, const char *o)
 	return 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Every page the agent said it sent has arrived */
 static bool all_arrived(const struct lst *l)
 {
@@ -389,7 +382,7 @@ static int run(struct lst *l, bool start_now)
 	size_t in_have = 0;
 	bool in_eof = false, started = false, quitting = false;
 	unsigned int starts = 0;
-	long long deadline = 0, keepalive = now_ms();
+	long long deadline = 0, keepalive = mono_ms();
 
 	if (start_now) {
 		if (order(l, "1\n"))
@@ -410,10 +403,10 @@ static int run(struct lst *l, bool start_now)
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
 		/* the agent drops a client silent for --idle-s */
-		if (l->net && l->ctl >= 0 && now_ms() - keepalive > 2000) {
+		if (l->net && l->ctl >= 0 && mono_ms() - keepalive > 2000) {
 			if (order(l, "\n"))
 				return -1;
-			keepalive = now_ms();
+			keepalive = mono_ms();
 		}
 		if (cmd == CMD_START && !started && !quitting && l->ctl >= 0) {
 			if (order(l, "1\n"))
@@ -428,7 +421,7 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (cmd == CMD_QUIT && !quitting) {
 			quitting = true;
-			deadline = now_ms() + 60000;
+			deadline = mono_ms() + 60000;
 		}
 		if (l->ctl < 0 && !quitting) {
 			printf("hyptrace listen: %s closed (%s gone): writing the %u round%s there %s\n",
@@ -438,14 +431,14 @@ static int run(struct lst *l, bool start_now)
 			       l->rounds_done == 1 ? "was" : "were");
 			quitting = true;
 			starts = l->rounds_done;
-			deadline = now_ms() + 10000;
+			deadline = mono_ms() + 10000;
 		}
 		if (lst_clock_poll(l))
 			return -1;
 		if (quitting && l->rounds_done >= starts && all_arrived(l) &&
 		    !lst_clock_busy(l))
 			return 0;
-		if (quitting && now_ms() > deadline) {
+		if (quitting && mono_ms() > deadline) {
 			unsigned int i;
 
 			if (l->rounds_done < starts) {

@@ -18,6 +18,7 @@
 #include <netinet/in.h>
 
 #include "errmsg.h"
+#include "mono_ms.h"
 #include "tcmsg.h"
 #include "tcnet.h"
 
@@ -61,14 +62,6 @@ struct tcn_session {
 	uint64_t meta_bytes;
 	long long meta_done_ms;		/* when FIN_DATA went */
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /* HOST:PORT, [HOST]:PORT or PORT into @host and @port */
 static int split_where(const char *where, char *host, size_t hlen,
@@ -320,7 +313,7 @@ int tcn_send_meta(struct tcn_session *s, const void *meta, size_t len,
 		len -= n;
 		s->meta_bytes += n;
 	}
-	s->meta_done_ms = now_ms();
+	s->meta_done_ms = mono_ms();
 	return tcm_send(s->fd, TCM_FIN_DATA, NULL, 0, NULL, 0, err, errlen);
 }
 
@@ -328,7 +321,7 @@ static int connect_cpu(struct tcn_session *s, unsigned int cpu, char *err,
 		       size_t errlen)
 {
 	struct sockaddr_storage a = s->addr;
-	long long until = now_ms() + DATA_CONNECT_MS;
+	long long until = mono_ms() + DATA_CONNECT_MS;
 	int fd, saved;
 
 	if (a.ss_family == AF_INET)
@@ -346,7 +339,7 @@ static int connect_cpu(struct tcn_session *s, unsigned int cpu, char *err,
 		saved = errno;
 		close(fd);
 		errno = saved;
-		if (errno != ECONNREFUSED || now_ms() > until)
+		if (errno != ECONNREFUSED || mono_ms() > until)
 			break;
 		usleep(20000);
 	}
@@ -427,7 +420,7 @@ static int wait_closed(int fd, long long until)
 	char buf[256];
 
 	for (;;) {
-		long long left = until - now_ms();
+		long long left = until - mono_ms();
 		ssize_t n;
 
 		if (left <= 0) {
@@ -444,12 +437,12 @@ static int wait_closed(int fd, long long until)
 
 int tcn_finish(struct tcn_session *s, char *err, size_t errlen)
 {
-	long long until, settle = s->meta_done_ms + META_SETTLE_MS - now_ms();
+	long long until, settle = s->meta_done_ms + META_SETTLE_MS - mono_ms();
 	unsigned int i;
 
 	if (settle > 0)
 		usleep(settle * 1000);
-	until = now_ms() + DRAIN_MS;
+	until = mono_ms() + DRAIN_MS;
 	/*
 	 * The listener stops its readers a second after CLOSE, whether or
 	 * not they have read everything: so first end every stream and
@@ -472,7 +465,7 @@ int tcn_finish(struct tcn_session *s, char *err, size_t errlen)
 	if (tcm_send(s->fd, TCM_CLOSE, NULL, 0, NULL, 0, err, errlen))
 		return -1;
 	shutdown(s->fd, SHUT_WR);
-	if (wait_closed(s->fd, now_ms() + ASSEMBLE_MS))
+	if (wait_closed(s->fd, mono_ms() + ASSEMBLE_MS))
 		return errmsg(err, errlen,
 			      "the listener at %s did not confirm the end of the trace: %s",
 			      s->peer, strerror(errno));

@@ -9,15 +9,8 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "mono_ms.h"
 #include "vtproto.h"
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /*
  * Write it all within @timeout_ms. A virtio port with no host behind it
@@ -26,11 +19,11 @@ static long long now_ms(void)
 static int write_timed(int fd, const char *p, size_t len, int timeout_ms,
 		       char *err, size_t errlen)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 
 	while (len) {
 		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-		long long left = deadline - now_ms();
+		long long left = deadline - mono_ms();
 		ssize_t n = write(fd, p, len);
 
 		if (n > 0) {
