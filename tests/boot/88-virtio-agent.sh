@@ -35,12 +35,7 @@ rm -rf "$dir" && mkdir -p "$dir"
 
 # shellcheck disable=SC2016 # expands in the guest
 GUEST='
-alog=/tmp/agent.log
-hyptrace agent -e selftest -b 4096 --stall-ms 100 >$alog 2>&1 &
-apid=$!
-'"$(agent_wait_sh alog)"'
-waitn "ready"
-echo "@agent ready"
+'"$(agent_start_sh ready -e selftest -b 4096 --stall-ms 100)"'
 for r in 1 2 3; do
 	waitn "started (round $r)"
 	n='$N'

@@ -60,16 +60,11 @@ netdev+=",hostfwd=tcp:127.0.0.1:$port-10.0.2.15:7000"
 GUEST='
 ifconfig lo 127.0.0.1 up
 ifconfig eth0 10.0.2.15 netmask 255.255.255.0 up || exit 1
-alog=/tmp/agent.log
-hyptrace agent -N 10.0.2.15:7000 --idle-s 5 -e selftest -b 4096 >$alog 2>&1 &
-apid=$!
-'"$(agent_wait_sh alog)"'
 events() {
 	for c in 0 1 2 3; do /root/write_events $c $(($1 + c * 100000 + 1)) $2 >/dev/null || exit 1; done
 }
 td=$(hyptrace-dir)
-waitn "listening on"
-echo "@agent ready"
+'"$(agent_start_sh "listening on" -N 10.0.2.15:7000 --idle-s 5 -e selftest -b 4096)"'
 for k in 1 2 3 4 5; do
 	waitn "started (round" $k
 	echo "@round $k started"

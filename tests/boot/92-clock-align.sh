@@ -32,12 +32,7 @@ vt=$dir/vt
 rm -rf "$dir" && mkdir -p "$dir"
 # shellcheck disable=SC2016 # expands in the guest
 GUEST='
-alog=/tmp/agent.log
-hyptrace agent -e hyp_enter -e hyp_exit -e selftest -b 1024 >$alog 2>&1 &
-apid=$!
-'"$(agent_wait_sh alog)"'
-waitn "ready"
-echo "@agent ready"
+'"$(agent_start_sh ready -e hyp_enter -e hyp_exit -e selftest -b 1024)"'
 for r in 1 2 3; do
 	waitn "started (round $r)"
 	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) '$N' >/dev/null || exit 1; done
