@@ -294,7 +294,7 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 	struct raw_cpu *rc = &raw_cpus[cpu];
 	struct rb_desc_cpu *e = hyptrace_desc_cpu(ht, cpu);
 	struct rb_meta *meta = rc->meta;
-	bool swapped = false;
+	bool swapped = false, unread = false;
 	int ret;
 
 	for (;;) {
@@ -322,10 +322,26 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 		}
 		if (swapped)
 			return -EAGAIN;
+		if (unread) {
+			/* Only a page scribbled on since can say less */
+			pr_err_ratelimited("CPU %u: page %u holds more than its commit (%u bytes) says\n",
+					   cpu, id, commit);
+			return -EIO;
+		}
 
+		/*
+		 * The writer may have filled this page and moved on since its
+		 * commit was read: say how far we read, and the hypervisor
+		 * keeps the page here while it holds more (UNREAD).
+		 */
 		ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu,
-				    0, 0, 0, NULL,
-				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+				    HYPTRACE_SWAP_READ, rc->read, 0, NULL,
+				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN) |
+				    HYPTRACE_QUIET(HYPTRACE_RET_UNREAD));
+		if (ret == -ENOTEMPTY) {
+			unread = true;
+			continue;
+		}
 		if (ret)
 			return ret;
 		/* The swap ran on this CPU: its meta-page stores are visible */
