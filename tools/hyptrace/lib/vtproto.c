@@ -195,6 +195,30 @@ out:
 	return ret;
 }
 
+char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
+			unsigned int n, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	unsigned int i;
+	int bad;
+
+	/* a stream grows as it must: no line length to get wrong */
+	if (!f)
+		return NULL;
+	bad = fprintf(f, "%u\n", round) < 0;
+	for (i = 0; i < n && !bad; i++)
+		bad = fprintf(f, "cpu %u sent %llu dropped %llu events %llu\n",
+			      c[i].cpu, (unsigned long long)c[i].sent,
+			      (unsigned long long)c[i].dropped,
+			      (unsigned long long)c[i].dropped_events) < 0;
+	if (fclose(f) || bad) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
 		unsigned int page_size, unsigned int *cpu, char *err,
 		size_t errlen)

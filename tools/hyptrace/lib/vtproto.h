@@ -105,6 +105,14 @@ int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 		     size_t errlen);
 
 /*
+ * The stopped payload of round @round with @n CPU lines, what
+ * vt_parse_stopped() reads: malloc()ed, its length in *@len; NULL if out
+ * of memory.
+ */
+char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
+			unsigned int n, size_t *len);
+
+/*
  * Is @m a page:N message? 1 with the CPU in *@cpu, 0 if it is another
  * message, -1 with the reason if it is a page:N that is wrong: N not a
  * CPU below @nr_cpus, LEN not @page_size.
