@@ -60,16 +60,12 @@ static void meta(FILE *f, unsigned int cpus)
 	text(f, "hello", hello);
 	msg(f, "header_page", hp.text, hp.len);
 	msg(f, "header_event", he.text, he.len);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		msg(f, "format:hypervisor", fmt[i].text, fmt[i].len);
-		free(fmt[i].name);
-		free(fmt[i].text);
-	}
+	gen_free_texts(fmt, n);
 	free(fmt);
-	free(hp.name);
-	free(hp.text);
-	free(he.name);
-	free(he.text);
+	gen_free_texts(&hp, 1);
+	gen_free_texts(&he, 1);
 	text(f, "clock", "[boot]\n");
 	text(f, "uname", "Linux board 7.3.0 #1 SMP aarch64\n");
 }
