@@ -2,11 +2,10 @@
 /*
  * Unit test of the agent's orders (tools/hyptrace/lib/vtproto.c
  * vt_next_order()) and round counts (vt_format_stopped(), the payload
- * agent_stop() sends): the longest lines
- * there are, 256 CPUs of ten-digit numbers and UINT64_MAX counts, read back
- * as they were by vt_parse_stopped(). Built with ASan: a payload sized
- * short (the agent's old 96 bytes a line, when a line can be 98) ends the
- * test.
+ * agent_stop() sends): the longest lines there are, 256 CPUs of ten-digit
+ * numbers and UINT64_MAX counts, read back as they were by
+ * vt_parse_stopped(). Built with ASan: a payload sized short (the agent's
+ * old 96 bytes a line, when a line can be 98) ends the test.
  */
 #include <limits.h>
 #include <stdio.h>
