@@ -22,6 +22,19 @@
  *   a swap that cannot answer moves an offset on entries, from a guess
  *   outward, until the reader's count and the shadow agree and it sleeps.
  *
+ * The data pages it reads in place, trusting the commit and every record
+ * length: a wrapping length makes its consumer read the same record for
+ * ever, a commit beyond the page makes it read past it. So each page a
+ * swap hands it is walked here first and cut at the first damaged record
+ * (hyptrace_page_guard()). That is all the module can do: trace_remote
+ * reads the page after this callback returns, under no lock of ours, so
+ * what EL1 writes into the page later (and into the ring pages that the
+ * non-consuming reader behind trace walks, which pass through no callback
+ * at all, while the hypervisor writes them) reaches it unchecked. Pages
+ * of the module's own to read from instead would not do either: the
+ * kernel re-reads the reader page's commit to see events the hypervisor
+ * appends to it (ring_buffer.c, "used == 0"), with no callback between.
+ *
  * Called under trace_remote's per-CPU reader lock (swap, reset) or its
  * mutex (load, unload); the copies from write_event and the poll only
  * write counters, which the reader reads once each.
@@ -254,6 +267,8 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 	if (!ret) {
 		id = READ_ONCE(s->shared->reader.id);
 		if (id < s->nr_pages && id != old) {
+			hyptrace_page_guard(cpu, "trace_pipe", (struct rb_data_page *)
+					    (unsigned long)s->page_va[id]);
 			s->handed_back += done;
 			s->misses = 0;
 			copy_counters(s);
