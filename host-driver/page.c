@@ -130,8 +130,8 @@ int hyptrace_page_guard(unsigned int cpu, const char *reader,
 		fault = w.fault;
 	pad = (w.commit - w.off) & ~3U;
 	if (fault != RB_PAGE_BAD_COMMIT && pad >= 8) {
-		/* Length first: the header makes it a record */
 		WRITE_ONCE(*(u32 *)(page->data + w.off + 4), pad - 4);
+		/* Length before header: the header makes it a record */
 		smp_wmb();
 		WRITE_ONCE(*(u32 *)(page->data + w.off),
 			   RB_TYPE_PADDING | 1U << RB_TYPE_LEN_BITS);

@@ -235,13 +235,14 @@ static u32 raw_walk(struct rb_walk *w, u32 limit, u64 *ts, u64 *events)
  * in the kernel's format. When events were lost before them, their count
  * goes after the data; if the events fill the page, the last ones wait for
  * the next read so that the count always fits (the kernel would set the
- * flag alone and leave the count unknown). @commit is the page's, read
- * once and clamped to the page; @bad_commit if it was beyond it.
+ * flag alone and leave the count unknown). @raw_commit is the page's, read
+ * once; @commit, the same clamped to the page.
  */
 static void raw_take(struct rb_data_page *dst, unsigned int cpu,
 		     struct raw_cpu *rc, const struct rb_data_page *src,
-		     u32 commit, bool bad_commit)
+		     u32 commit, u64 raw_commit)
 {
+	bool bad_commit = raw_commit > RB_PAGE_CAPACITY;
 	u32 len = commit - rc->read, limit = len, end, skip = 0;
 	u64 flags = 0, ts, events = 0;
 	struct rb_walk w;
@@ -258,7 +259,7 @@ static void raw_take(struct rb_data_page *dst, unsigned int cpu,
 	if (w.fault || bad_commit) {
 		hyptrace_page_damaged(cpu, "trace_pipe_raw",
 				      bad_commit ? RB_PAGE_BAD_COMMIT : w.fault,
-				      rc->read + len, commit);
+				      rc->read + len, raw_commit);
 		/* The damaged rest of the page is never handed out */
 		skip = commit - rc->read - len;
 	}
@@ -317,8 +318,7 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 		raw_commit = smp_load_acquire(&src->commit) & ~RB_COMMIT_FLAGS;
 		commit = min_t(u64, raw_commit, RB_PAGE_CAPACITY);
 		if (commit > rc->read) {
-			raw_take(dst, cpu, rc, src, commit,
-				 raw_commit > RB_PAGE_CAPACITY);
+			raw_take(dst, cpu, rc, src, commit, raw_commit);
 			return 0;
 		}
 		if (swapped)
@@ -490,6 +490,8 @@ static int stats_show(struct seq_file *m, void *v)
 	const struct rb_meta *meta;
 	u64 dropped = 0;
 
+	/* Pages any reader of this CPU found damaged (page.c), any buffer */
+	seq_printf(m, "damaged pages: %llu\n", hyptrace_page_damage(cpu));
 	mutex_lock(&ht->lock);
 	if (!ht->desc) {
 		mutex_unlock(&ht->lock);
@@ -524,8 +526,6 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "raw read pages: %llu\n", rc->pages);
 	seq_printf(m, "raw read bytes: %llu\n", rc->bytes);
 	seq_printf(m, "raw lost events: %llu\n", rc->lost_total);
-	/* Pages any reader of this CPU found damaged (page.c) */
-	seq_printf(m, "damaged pages: %llu\n", hyptrace_page_damage(cpu));
 	mutex_unlock(&ht->lock);
 	return 0;
 }

@@ -11,6 +11,8 @@
 #include "testbuf.h"
 #include "../../shared/rb_rec.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* A page being built: data[] words from the start */
 struct pb {
 	struct rb_data_page *page;
@@ -116,25 +118,45 @@ static int test_kinds(void)
 	return 0;
 }
 
+/*
+ * A page of @before one-word events, a record of @type whose array[0] is
+ * @array0, one more event: the walk must stop at that record with a
+ * length fault, the commit at the records' end or at the page's.
+ */
+static int check_bad_record(u32 type, u32 array0, u32 before)
+{
+	u64 commit = 0;
+	struct walked r;
+	struct pb b;
+	u32 i;
+
+	pb_init(&b, 1);
+	for (i = 0; i < before; i++)
+		pb_event(&b, 1, 1);
+	pb_word(&b, pb_hdr(type, 1));
+	pb_word(&b, array0);
+	pb_event(&b, 1, 1);
+	while (commit != RB_PAGE_CAPACITY) {
+		commit = commit ? RB_PAGE_CAPACITY : b.len;
+		CHECK(!walk(&b, commit, &r), "walk");
+		CHECK(r.fault == RB_PAGE_BAD_LENGTH && r.stop == 12 * before &&
+		      r.events == before,
+		      "type %u array0 %#x commit %llu: fault %d at %u", type,
+		      array0, (unsigned long long)commit, r.fault, r.stop);
+	}
+	free(b.page);
+	return 0;
+}
+
 /* array[0] of 0xfffffffc..0xffffffff: a 32-bit size would wrap to 0..3 */
 static int test_wrapping_length(void)
 {
 	u32 array0, type;
-	struct walked r;
-	struct pb b;
 
 	for (type = 0; type <= RB_TYPE_PADDING; type += RB_TYPE_PADDING) {
 		for (array0 = 0xfffffffc; array0; array0++) {
-			pb_init(&b, 1);
-			pb_event(&b, 1, 1);
-			pb_word(&b, pb_hdr(type, 1));
-			pb_word(&b, array0);
-			pb_event(&b, 1, 1);
-			CHECK(!walk(&b, b.len, &r), "walk");
-			CHECK(r.fault == RB_PAGE_BAD_LENGTH && r.stop == 12 &&
-			      r.events == 1, "type %u array0 %#x: fault %d at %u",
-			      type, array0, r.fault, r.stop);
-			free(b.page);
+			if (check_bad_record(type, array0, 1))
+				return 1;
 		}
 	}
 	return 0;
@@ -152,7 +174,7 @@ static int test_commit_past_page(void)
 
 	pb_init(&b, 1);
 	pb_event(&b, 1, 1);
-	for (i = 0; i < sizeof(commits) / sizeof(commits[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(commits); i++) {
 		CHECK(!walk(&b, commits[i], &r), "walk");
 		CHECK(r.fault == RB_PAGE_BAD_COMMIT && !r.records,
 		      "commit %#llx: fault %d, %u records",
@@ -175,17 +197,9 @@ static int test_short_lengths(void)
 
 	for (type = 0; type <= RB_TYPE_PADDING; type += RB_TYPE_PADDING) {
 		for (array0 = 0; array0 < 16; array0++) {
-			if (array0 >= 4 && !(array0 & 3))
-				continue;
-			pb_init(&b, 1);
-			pb_word(&b, pb_hdr(type, 1));
-			pb_word(&b, array0);
-			pb_event(&b, 1, 4);
-			CHECK(!walk(&b, b.len, &r), "walk");
-			CHECK(r.fault == RB_PAGE_BAD_LENGTH && !r.records,
-			      "type %u array0 %u: fault %d, %u records", type,
-			      array0, r.fault, r.records);
-			free(b.page);
+			if ((array0 < 4 || array0 & 3) &&
+			    check_bad_record(type, array0, 0))
+				return 1;
 		}
 	}
 	/* A zeroed page with a commit: type 0, length 0 */
@@ -202,25 +216,11 @@ static int test_huge_padding(void)
 		RB_PAGE_CAPACITY, RB_PAGE_SIZE, 0x10000000, 0x7ffffffc,
 		0xfffffff8,
 	};
-	struct walked r;
-	struct pb b;
 	u32 i;
 
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		pb_init(&b, 1);
-		pb_event(&b, 1, 1);
-		pb_word(&b, pb_hdr(RB_TYPE_PADDING, 1));
-		pb_word(&b, lens[i]);
-		pb_event(&b, 1, 1);
-		CHECK(!walk(&b, b.len, &r), "walk");
-		CHECK(r.fault == RB_PAGE_BAD_LENGTH && r.stop == 12,
-		      "padding %#x: fault %d at %u", lens[i], r.fault, r.stop);
-		/* Nor with the commit at the page's end */
-		CHECK(!walk(&b, RB_PAGE_CAPACITY, &r), "walk");
-		CHECK(r.fault == RB_PAGE_BAD_LENGTH && r.stop == 12,
-		      "padding %#x, full commit: fault %d at %u", lens[i],
-		      r.fault, r.stop);
-		free(b.page);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		if (check_bad_record(RB_TYPE_PADDING, lens[i], 1))
+			return 1;
 	}
 	return 0;
 }
@@ -235,7 +235,7 @@ static int test_cut_by_commit(void)
 	struct pb b;
 	u32 i;
 
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		pb_init(&b, 1);
 		pb_event(&b, 1, 1);
 		pb_word(&b, pb_hdr(types[i], 1));

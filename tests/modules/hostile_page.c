@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile_page: plant, on purpose, the records that once hung the host's
+ * readers of the shared data pages (issue 21), into the live buffer's pages
+ * (tests/boot/59-hostile-page.sh).
+ *
+ *   insmod hostile_page.ko [per_cpu=5]
+ *
+ * With a buffer loaded and written, it reads the descriptor the hypervisor
+ * left at the start of the carve-out and, on every CPU, takes up to
+ * @per_cpu pages that hold records, never the reader page (the consumer
+ * holds it) nor the newest one (the writer may still append to it). Each
+ * gets, in turn, one of these at a record boundary in its middle:
+ *
+ *   wrap	a type-0 record whose array[0] is 0xfffffffc..0xffffffff: a
+ *		32-bit size wraps to 0..3 bytes
+ *   commit	the page's commit far past the page (0x7ffff000)
+ *   zero	a type-0 record of length 0
+ *   padding	a padding record 0x7ffffff0 bytes long
+ *   extend	a time extend whose second word lies past the commit
+ *
+ * The last line is
+ *
+ *   hostile_page: result planted=N wrap=.. commit=.. zero=.. padding=..
+ *	extend=.. cpu0=.. cpu1=..
+ *
+ * Loading fails with -ENODATA when nothing could be planted. Test use only:
+ * it breaks the trace on purpose.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "hyptrace_abi_linux.h"
+
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "region.h"
+#include "ring_buffer.h"
+
+/* The hypervisor's own descriptor checks, compiled in unchanged */
+#include "trace_desc.c"
+
+static uint per_cpu = 5;
+module_param(per_cpu, uint, 0444);
+MODULE_PARM_DESC(per_cpu, "pages to plant on, per CPU");
+
+enum pattern { P_WRAP, P_COMMIT, P_ZERO, P_PADDING, P_EXTEND, NR_PATTERNS };
+
+static const char *const pattern_names[NR_PATTERNS] = {
+	"wrap", "commit", "zero", "padding", "extend",
+};
+
+/*
+ * A record boundary near the middle of @p's records, found with the
+ * writer's own layout (the page is sound before we plant): 0 if none.
+ */
+static u32 middle_boundary(const struct rb_data_page *p)
+{
+	u64 commit = READ_ONCE(p->commit);
+	u32 off = 0, last = 0, hdr, type, size;
+
+	while (commit <= RB_PAGE_CAPACITY && off + 8 <= commit &&
+	       off < commit / 2) {
+		hdr = *(const u32 *)(p->data + off);
+		type = hdr & 31;
+		if (type == 0)
+			size = 4 + *(const u32 *)(p->data + off + 4);
+		else if (type <= RB_TYPE_DATA_MAX)
+			size = 4 + 4 * type;
+		else if (type == RB_TYPE_TIME_EXTEND ||
+			 type == RB_TYPE_TIME_STAMP)
+			size = RB_TS_EXTEND_SIZE;
+		else
+			break;
+		if (size < 8 || size > commit - off)
+			break;
+		last = off;
+		off += size;
+	}
+	return last;
+}
+
+static void plant(struct rb_data_page *p, enum pattern pat, u32 off,
+		  unsigned int n)
+{
+	u32 *word = (u32 *)(p->data + off);
+
+	switch (pat) {
+	case P_WRAP:
+		WRITE_ONCE(word[1], 0xfffffffcU + n % 4);
+		WRITE_ONCE(word[0], 1U << RB_TYPE_LEN_BITS);
+		break;
+	case P_COMMIT:
+		WRITE_ONCE(p->commit, 0x7ffff000ULL);
+		break;
+	case P_ZERO:
+		WRITE_ONCE(word[1], 0);
+		WRITE_ONCE(word[0], 1U << RB_TYPE_LEN_BITS);
+		break;
+	case P_PADDING:
+		WRITE_ONCE(word[1], 0x7ffffff0U);
+		WRITE_ONCE(word[0], RB_TYPE_PADDING | 1U << RB_TYPE_LEN_BITS);
+		break;
+	case P_EXTEND:
+		WRITE_ONCE(word[0], RB_TYPE_TIME_EXTEND |
+			   1U << RB_TYPE_LEN_BITS);
+		WRITE_ONCE(p->commit, off + 4);
+		break;
+	default:
+		break;
+	}
+}
+
+static int __init hostile_page_init(void)
+{
+	unsigned int counts[NR_PATTERNS] = { 0 }, total = 0, cpu, done;
+	struct rb_trace_desc *desc = NULL;
+	struct rb_data_page *p, *newest;
+	void *carveout;
+	struct resource res;
+	const struct rb_desc_cpu *e;
+	const struct rb_meta *meta;
+	char line[256];
+	int err = -ENODATA, len;
+	u64 base, size, dlen, pa;
+	u32 id, reader, off;
+
+	carveout = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
+	if (IS_ERR(carveout))
+		return PTR_ERR(carveout);
+	base = res.start;
+	size = resource_size(&res);
+	dlen = READ_ONCE(((struct rb_trace_desc *)carveout)->struct_len);
+	if (dlen < sizeof(*desc) || dlen > size) {
+		pr_err("no buffer loaded: turn tracing on first\n");
+		goto out;
+	}
+	/* A copy: the checks and the walk below go by what was checked */
+	desc = kvmalloc(dlen, GFP_KERNEL);
+	err = -ENOMEM;
+	if (!desc)
+		goto out;
+	memcpy(desc, carveout, dlen);
+	err = -EINVAL;
+	if (rb_desc_check(desc, dlen, nr_cpu_ids)) {
+		pr_err("the descriptor is malformed: is a buffer loaded?\n");
+		goto out;
+	}
+	len = scnprintf(line, sizeof(line), " ");
+	for (cpu = 0; cpu < desc->nr_cpus; cpu++) {
+		e = rb_desc_entry(desc, desc->struct_len, cpu);
+		if (e->meta_va < base || e->meta_va - base > size - PAGE_SIZE)
+			goto out;
+		meta = carveout + (e->meta_va - base);
+		reader = READ_ONCE(meta->reader.id);
+		newest = NULL;
+		for (id = 0; id < e->nr_page_va; id++) {
+			pa = e->page_va[id];
+			if (pa < base || pa - base > size - PAGE_SIZE)
+				goto out;
+			p = carveout + (pa - base);
+			if (READ_ONCE(p->commit) && (!newest ||
+			    READ_ONCE(p->time_stamp) > newest->time_stamp))
+				newest = p;
+		}
+		done = 0;
+		for (id = 0; id < e->nr_page_va && done < per_cpu; id++) {
+			p = carveout + (e->page_va[id] - base);
+			off = middle_boundary(p);
+			if (id == reader || p == newest || !off)
+				continue;
+			plant(p, (cpu + done) % NR_PATTERNS, off, total);
+			counts[(cpu + done) % NR_PATTERNS]++;
+			done++;
+			total++;
+		}
+		len += scnprintf(line + len, sizeof(line) - len, " cpu%u=%u",
+				 cpu, done);
+	}
+	pr_info("result planted=%u %s=%u %s=%u %s=%u %s=%u %s=%u%s\n", total,
+		pattern_names[0], counts[0], pattern_names[1], counts[1],
+		pattern_names[2], counts[2], pattern_names[3], counts[3],
+		pattern_names[4], counts[4], line);
+	err = total ? 0 : -ENODATA;
+out:
+	kvfree(desc);
+	memunmap(carveout);
+	return err;
+}
+
+static void __exit hostile_page_exit(void)
+{
+}
+
+module_init(hostile_page_init);
+module_exit(hostile_page_exit);
+
+MODULE_DESCRIPTION("hyptrace test: plant hostile records in the data pages");
+MODULE_LICENSE("GPL");
