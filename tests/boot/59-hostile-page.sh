@@ -15,6 +15,7 @@
 #		walks and cuts every page then, the writer stopped), trace,
 #		then trace_pipe (each page a swap hands it is walked and cut
 #		first)
+#   lastboot	the last boot's kept pages, after a panic (see lastboot_sh)
 #   fallback	the same kernel, with hyptrace.ko built as for a kernel
 #		without trace_remote (its own files in debugfs): text only,
 #		trace then trace_pipe, from the module's copies of the pages
@@ -36,7 +37,7 @@ N=1500			# events per CPU: about 9 pages of 16
 RC=$HYPTRACE_BUILD/guest/raw_check
 WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$RC" ] && [ -x "$WE" ] || fail "raw_check or write_events not built: run make"
-CASES=${HOSTILE_CASES:-remote fallback}
+CASES=${HOSTILE_CASES:-remote fallback lastboot}
 ROUNDS=${HOSTILE_ROUNDS:-raw text}
 
 # The guest's part for ROUND: events, the plant, a marker event per CPU
@@ -68,7 +69,8 @@ EOF
 echo 0 > tracing_on
 timeout 120 cat trace > /tmp/trace.txt
 echo "@${R}_trace=$?,$(grep -c 'selftest id=' /tmp/trace.txt),$(grep -cE 'selftest id=[1-3]?99999$' /tmp/trace.txt)"
-cat trace_pipe > /tmp/tp.txt &
+: > /tmp/tp.txt
+cat trace_pipe >> /tmp/tp.txt &
 tp=$!
 # Until trace_pipe has the four markers (the last events): at most 120 s
 n=0
@@ -94,6 +96,78 @@ guest_sh() {
 		echo "R=$r"
 		round_sh "$r"
 	done
+}
+
+# The lastboot case: the first boot traces N events per CPU and panics;
+# the second plants into the last boot's kept pages, then drains every
+# CPU's trace_pipe_raw (the module's copies, up to the commits checked at
+# load) and reads trace_pipe (each page a swap hands it is cut first).
+# Not trace: trace_remote's non-consuming reader walks the kept pages in
+# place, with no callback of the module's after the load, when they were
+# checked and cut; what is planted later reaches it unchecked.
+lastboot_sh() {
+	cat <<EOF
+LB=/sys/kernel/tracing/remotes/hypervisor_last_boot
+if [ ! -d \$LB ]; then
+	echo "@boot=1"
+$(trace_on_script 64 selftest)
+	for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $N >/dev/null || exit 1; done
+	echo c > /proc/sysrq-trigger
+	sleep 10
+	echo "@no_panic"
+	exit 1
+fi
+echo "@boot=2"
+set +e
+cd \$LB
+st() { for c in 0 1 2 3; do sed -n "s/^damaged pages: //p" per_cpu/cpu\$c/stats 2>/dev/null; done | awk '{ s += \$1 } END { print s + 0 }'; }
+d0=\$(st)
+insmod /lib/modules/hyptrace/hostile_page.ko last_boot=1
+echo "@lastboot_plant_rc=\$?"
+rmmod hostile_page
+for c in 0 1 2 3; do
+	timeout 120 cat per_cpu/cpu\$c/trace_pipe_raw > /tmp/lbraw\$c
+	echo "@lastboot_raw_\$c=\$?,\$(wc -c < /tmp/lbraw\$c)"
+done
+: > /tmp/tp.txt
+cat trace_pipe >> /tmp/tp.txt &
+tp=\$!
+# Until trace_pipe has every CPU's last event: at most 120 s
+n=0
+while [ "\$(grep -cE 'selftest id=([1-3]0)?$N\$' /tmp/tp.txt)" -lt 4 ] && [ \$n -lt 600 ]; do sleep 0.2; n=\$((n + 1)); done
+kill \$tp
+wait \$tp
+state=\$(sed -n "s/^State:[[:space:]]*\\([A-Z]\\).*/\\1/p" /proc/\$tp/status 2> /dev/null)
+echo "@lastboot_pipe=\$(grep -c 'selftest id=' /tmp/tp.txt),\$(grep -cE 'selftest id=([1-3]0)?$N\$' /tmp/tp.txt),\${state:-gone}"
+echo "@lastboot_damaged=\$((\$(st) - d0))"
+for c in 0 1 2 3; do sed -n "s/.*selftest id=\\([0-9]*\\)\$/\\1/p" /tmp/tp.txt | awk -v c=\$c '\$1 >= c * 100000 && \$1 < (c + 1) * 100000' > /tmp/ids\$c.txt; done
+for c in 0 1 2 3; do echo "@lastboot_order_\$c=\$(sort -n -c /tmp/ids\$c.txt 2>&1 | grep -c .),\$(sort -u /tmp/ids\$c.txt | wc -l),\$(wc -l < /tmp/ids\$c.txt)"; done
+EOF
+}
+
+# check_lastboot: the second boot's readers ended, the damage was counted
+check_lastboot() {
+	local line planted damaged c v=()
+	expect_line '^@boot=2' "a second boot after the panic"
+	line=$(grep -a -o 'hostile_page: result .*' "$BOOT_LOG" | tail -n 1 | sed 's/\r$//')
+	[ "$(value lastboot_plant_rc)" = 0 ] || fail "lastboot: hostile_page.ko failed: $line"
+	planted=$(sed -n 's/.*planted=\([0-9]*\).*/\1/p' <<<"$line")
+	damaged=$(value lastboot_damaged)
+	[ "$planted" -ge 5 ] || fail "lastboot: only $planted pages planted: $line"
+	[ "$damaged" -ge "$planted" ] ||
+		fail "lastboot: $damaged pages counted as damaged, $planted planted"
+	for c in 0 1 2 3; do
+		IFS=, read -r -a v <<<"$(value "lastboot_raw_$c")"
+		[ "${v[0]}" = 0 ] || fail "lastboot: cat per_cpu/cpu$c/trace_pipe_raw: exit ${v[0]}"
+		[ "${v[1]}" -gt 0 ] || fail "lastboot: CPU $c's trace_pipe_raw gave nothing"
+		IFS=, read -r -a v <<<"$(value "lastboot_order_$c")"
+		[ "${v[0]}" = 0 ] && [ "${v[1]}" = "${v[2]}" ] && [ "${v[2]}" -gt 1 ] ||
+			fail "lastboot: CPU $c: ${v[2]} events read by trace_pipe, ${v[1]} distinct, ${v[0]} out of order"
+	done
+	IFS=, read -r -a v <<<"$(value lastboot_pipe)"
+	[ "${v[1]}" = 4 ] || fail "lastboot: trace_pipe read ${v[1]} of the 4 CPUs' last events"
+	[ "${v[2]}" = gone ] || fail "lastboot: trace_pipe did not end when killed (state ${v[2]})"
+	summary+="; lastboot: $planted planted in the kept pages, $damaged counted (copies and swaps), $(value lastboot_order_0 | cut -d, -f3) of $N read on CPU 0"
 }
 
 # The fallback front end, built against the guest kernel: hyptrace.ko as
@@ -154,6 +228,21 @@ check_round() {
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 summary=
 for case in $CASES; do
+	if [ "$case" = lastboot ]; then
+		args=()
+		[ -n "${HOSTILE_MODULE:-}" ] && args=(--modules "$HOSTILE_MODULE")
+		boot lastboot --reboots 1 --add "$RC" --add "$WE" \
+			"${args[@]+"${args[@]}"}" --cmd "$(lastboot_sh)"
+		expect_ok
+		# The second boot alone: the first one panicked on purpose
+		awk 'seen; /hyptrace: SYSTEM_RESET from CPU/ {seen = 1}' "$BOOT_LOG" \
+			>"$BOOT_LOG.boot2"
+		BOOT_LOG=$BOOT_LOG.boot2
+		expect_no_kernel_trouble
+		check_lastboot
+		expect_line 'hyptrace: CPU [0-9]+: [a-z_ ]+: damaged page, ' "the damage line"
+		continue
+	fi
 	args=()
 	rounds=$ROUNDS
 	if [ "$case" = fallback ]; then

@@ -4,10 +4,11 @@
  * readers of the shared data pages (issue 21), into the live buffer's pages
  * (tests/boot/59-hostile-page.sh).
  *
- *   insmod hostile_page.ko [per_cpu=5]
+ *   insmod hostile_page.ko [per_cpu=5] [last_boot=1]
  *
  * With a buffer loaded and written, it reads the descriptor the hypervisor
- * left at the start of the carve-out and, on every CPU, takes up to
+ * left at the start of the carve-out (with @last_boot, the last boot's,
+ * where TRACE_LAST_BOOT QUERY says) and, on every CPU, takes up to
  * @per_cpu pages that hold records, never the reader page (the consumer
  * holds it) nor the newest one (the writer may still append to it). Each
  * gets, in turn, one of these at a record boundary in its middle:
@@ -46,6 +47,10 @@
 static uint per_cpu = 5;
 module_param(per_cpu, uint, 0444);
 MODULE_PARM_DESC(per_cpu, "pages to plant on, per CPU");
+
+static bool last_boot;
+module_param(last_boot, bool, 0444);
+MODULE_PARM_DESC(last_boot, "plant in the last boot's kept pages instead");
 
 enum pattern { P_WRAP, P_COMMIT, P_ZERO, P_PADDING, P_EXTEND, NR_PATTERNS };
 
@@ -117,7 +122,7 @@ static void plant(struct rb_data_page *p, enum pattern pat, u32 off,
 static int __init hostile_page_init(void)
 {
 	unsigned int counts[NR_PATTERNS] = { 0 }, total = 0, cpu, done;
-	struct rb_trace_desc *desc = NULL;
+	struct rb_trace_desc *desc = NULL, *shared;
 	struct rb_data_page *p, *newest;
 	void *carveout;
 	struct resource res;
@@ -125,7 +130,8 @@ static int __init hostile_page_init(void)
 	const struct rb_meta *meta;
 	char line[256];
 	int err = -ENODATA, len;
-	u64 base, size, dlen, pa;
+	u64 base, size, dlen, pa, dpa;
+	struct arm_smccc_res smc;
 	u32 id, reader, off;
 
 	carveout = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
@@ -133,8 +139,19 @@ static int __init hostile_page_init(void)
 		return PTR_ERR(carveout);
 	base = res.start;
 	size = resource_size(&res);
-	dlen = READ_ONCE(((struct rb_trace_desc *)carveout)->struct_len);
-	if (dlen < sizeof(*desc) || dlen > size) {
+	dpa = base;
+	if (last_boot) {
+		arm_smccc_1_1_hvc(HYPTRACE_CALL_TRACE_LAST_BOOT,
+				  HYPTRACE_LAST_BOOT_QUERY, 0, 0, 0, &smc);
+		dpa = smc.a1;
+	}
+	if (dpa < base || dpa - base > size - PAGE_SIZE) {
+		pr_err("no last boot\n");
+		goto out;
+	}
+	shared = carveout + (dpa - base);
+	dlen = READ_ONCE(shared->struct_len);
+	if (dlen < sizeof(*desc) || dlen > size - (dpa - base)) {
 		pr_err("no buffer loaded: turn tracing on first\n");
 		goto out;
 	}
@@ -143,7 +160,7 @@ static int __init hostile_page_init(void)
 	err = -ENOMEM;
 	if (!desc)
 		goto out;
-	memcpy(desc, carveout, dlen);
+	memcpy(desc, shared, dlen);
 	err = -EINVAL;
 	if (rb_desc_check(desc, dlen, nr_cpu_ids)) {
 		pr_err("the descriptor is malformed: is a buffer loaded?\n");
