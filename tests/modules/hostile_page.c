@@ -38,11 +38,12 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "rb_rec.h"
 #include "region.h"
-#include "ring_buffer.h"
 
-/* The hypervisor's own descriptor checks, compiled in unchanged */
+/* The hypervisor's own descriptor checks and record decoder, unchanged */
 #include "trace_desc.c"
+#include "rb_rec.c"
 
 static uint per_cpu = 5;
 module_param(per_cpu, uint, 0444);
@@ -59,32 +60,19 @@ static const char *const pattern_names[NR_PATTERNS] = {
 };
 
 /*
- * A record boundary near the middle of @p's records, found with the
- * writer's own layout (the page is sound before we plant): 0 if none.
+ * A record boundary near the middle of @p's records, found with the one
+ * decoder the readers use (the page is sound before we plant): 0 if none.
  */
 static u32 middle_boundary(const struct rb_data_page *p)
 {
 	u64 commit = READ_ONCE(p->commit);
-	u32 off = 0, last = 0, hdr, type, size;
+	struct rb_walk w;
+	struct rb_rec rec;
+	u32 last = 0;
 
-	while (commit <= RB_PAGE_CAPACITY && off + 8 <= commit &&
-	       off < commit / 2) {
-		hdr = *(const u32 *)(p->data + off);
-		type = hdr & 31;
-		if (type == 0)
-			size = 4 + *(const u32 *)(p->data + off + 4);
-		else if (type <= RB_TYPE_DATA_MAX)
-			size = 4 + 4 * type;
-		else if (type == RB_TYPE_TIME_EXTEND ||
-			 type == RB_TYPE_TIME_STAMP)
-			size = RB_TS_EXTEND_SIZE;
-		else
-			break;
-		if (size < 8 || size > commit - off)
-			break;
-		last = off;
-		off += size;
-	}
+	rb_walk_start(&w, p->data, commit, RB_PAGE_CAPACITY, 0);
+	while (rb_rec_next(&w, &rec) && rec.off < w.commit / 2)
+		last = rec.off;
 	return last;
 }
 
