@@ -28,7 +28,8 @@
 # events before and after the damage still read, in order.
 #
 # HOSTILE_CASES="remote fallback" and HOSTILE_ROUNDS="raw text" choose
-# what runs; HOSTILE_MODULE and HOSTILE_FALLBACK_MODULE name a hyptrace.ko
+# what runs, HOSTILE_PATTERNS which records are planted (hostile_page.ko's
+# patterns=); HOSTILE_MODULE and HOSTILE_FALLBACK_MODULE name a hyptrace.ko
 # to boot instead of this tree's (an older one, to see it hang).
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +40,7 @@ WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$RC" ] && [ -x "$WE" ] || fail "raw_check or write_events not built: run make"
 CASES=${HOSTILE_CASES:-remote fallback lastboot}
 ROUNDS=${HOSTILE_ROUNDS:-raw text}
+PATTERNS=${HOSTILE_PATTERNS:-31}	# hostile_page.ko's patterns=, all five
 
 # The guest's part for ROUND: events, the plant, a marker event per CPU
 # after it (ids CPU * 100000 + 99999), then the readers
@@ -49,7 +51,7 @@ set +e
 st() { for c in 0 1 2 3; do sed -n "s/^damaged pages: //p" per_cpu/cpu\$c/stats 2>/dev/null; done | awk '{ s += \$1 } END { print s + 0 }'; }
 d0=\$(st)
 for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $N >/dev/null || echo "@$1_fill_failed"; done
-insmod /lib/modules/hyptrace/hostile_page.ko
+insmod /lib/modules/hyptrace/hostile_page.ko patterns=$PATTERNS
 echo "@$1_plant_rc=\$?"
 rmmod hostile_page
 for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 99999)) 1 >/dev/null; done
@@ -122,7 +124,7 @@ set +e
 cd \$LB
 st() { for c in 0 1 2 3; do sed -n "s/^damaged pages: //p" per_cpu/cpu\$c/stats 2>/dev/null; done | awk '{ s += \$1 } END { print s + 0 }'; }
 d0=\$(st)
-insmod /lib/modules/hyptrace/hostile_page.ko last_boot=1
+insmod /lib/modules/hyptrace/hostile_page.ko last_boot=1 patterns=$PATTERNS
 echo "@lastboot_plant_rc=\$?"
 rmmod hostile_page
 for c in 0 1 2 3; do

@@ -4,7 +4,7 @@
  * readers of the shared data pages (issue 21), into the live buffer's pages
  * (tests/boot/59-hostile-page.sh).
  *
- *   insmod hostile_page.ko [per_cpu=5] [last_boot=1]
+ *   insmod hostile_page.ko [per_cpu=5] [last_boot=1] [patterns=31]
  *
  * With a buffer loaded and written, it reads the descriptor the hypervisor
  * left at the start of the carve-out (with @last_boot, the last boot's,
@@ -20,7 +20,8 @@
  *   padding	a padding record 0x7ffffff0 bytes long
  *   extend	a time extend whose second word lies past the commit
  *
- * The last line is
+ * @patterns chooses among them, one bit each in that order (1 wrap ...
+ * 16 extend). The last line is
  *
  *   hostile_page: result planted=N wrap=.. commit=.. zero=.. padding=..
  *	extend=.. cpu0=.. cpu1=..
@@ -32,6 +33,7 @@
 
 #include "hyptrace_abi_linux.h"
 
+#include <linux/bitops.h>
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -52,6 +54,10 @@ MODULE_PARM_DESC(per_cpu, "pages to plant on, per CPU");
 static bool last_boot;
 module_param(last_boot, bool, 0444);
 MODULE_PARM_DESC(last_boot, "plant in the last boot's kept pages instead");
+
+static uint patterns = 31;
+module_param(patterns, uint, 0444);
+MODULE_PARM_DESC(patterns, "which to plant: 1 wrap, 2 commit, 4 zero, 8 padding, 16 extend");
 
 enum pattern { P_WRAP, P_COMMIT, P_ZERO, P_PADDING, P_EXTEND, NR_PATTERNS };
 
@@ -107,9 +113,23 @@ static void plant(struct rb_data_page *p, enum pattern pat, u32 off,
 	}
 }
 
+/* The @n-th pattern of those @patterns chooses, round and round */
+static enum pattern next_pattern(unsigned int n)
+{
+	unsigned int chosen = hweight32(patterns & GENMASK(NR_PATTERNS - 1, 0));
+	enum pattern pat;
+
+	n %= chosen;
+	for (pat = 0; pat < NR_PATTERNS; pat++) {
+		if (patterns & BIT(pat) && !n--)
+			break;
+	}
+	return pat;
+}
+
 static int __init hostile_page_init(void)
 {
-	unsigned int counts[NR_PATTERNS] = { 0 }, total = 0, cpu, done;
+	unsigned int counts[NR_PATTERNS] = { 0 }, total = 0, cpu, done, pat;
 	struct rb_trace_desc *desc = NULL, *shared;
 	struct rb_data_page *p, *newest;
 	void *carveout;
@@ -122,6 +142,8 @@ static int __init hostile_page_init(void)
 	struct arm_smccc_res smc;
 	u32 id, reader, off;
 
+	if (!(patterns & GENMASK(NR_PATTERNS - 1, 0)))
+		return -EINVAL;
 	carveout = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
 	if (IS_ERR(carveout))
 		return PTR_ERR(carveout);
@@ -177,8 +199,9 @@ static int __init hostile_page_init(void)
 			off = middle_boundary(p);
 			if (id == reader || p == newest || !off)
 				continue;
-			plant(p, (cpu + done) % NR_PATTERNS, off, total);
-			counts[(cpu + done) % NR_PATTERNS]++;
+			pat = next_pattern(cpu + total);
+			plant(p, pat, off, counts[pat]);
+			counts[pat]++;
 			done++;
 			total++;
 		}
