@@ -16,6 +16,8 @@
 #		then trace_pipe (each page a swap hands it is walked and cut
 #		first)
 #   lastboot	the last boot's kept pages, after a panic (see lastboot_sh)
+#   lastboot-fallback
+#		the same through the fallback module's last_boot/ files
 #   fallback	the same kernel, with hyptrace.ko built as for a kernel
 #		without trace_remote (its own files in debugfs): text only,
 #		trace then trace_pipe, from the module's copies of the pages
@@ -38,7 +40,9 @@ N=1500			# events per CPU: about 9 pages of 16
 RC=$HYPTRACE_BUILD/guest/raw_check
 WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$RC" ] && [ -x "$WE" ] || fail "raw_check or write_events not built: run make"
-CASES=${HOSTILE_CASES:-remote fallback lastboot}
+CASES=${HOSTILE_CASES:-remote fallback lastboot lastboot-fallback}
+REMOTE_LB=/sys/kernel/tracing/remotes/hypervisor_last_boot
+FALLBACK_LB=/sys/kernel/debug/hyptrace/last_boot
 ROUNDS=${HOSTILE_ROUNDS:-raw text}
 PATTERNS=${HOSTILE_PATTERNS:-31}	# hostile_page.ko's patterns=, all five
 
@@ -107,9 +111,11 @@ guest_sh() {
 # Not trace: trace_remote's non-consuming reader walks the kept pages in
 # place, with no callback of the module's after the load, when they were
 # checked and cut; what is planted later reaches it unchecked.
+# lastboot_sh DIR: the script for the last boot's files in DIR; the
+# fallback's (module-walked) trace is read too
 lastboot_sh() {
 	cat <<EOF
-LB=/sys/kernel/tracing/remotes/hypervisor_last_boot
+LB=$1
 if [ ! -d \$LB ]; then
 	echo "@boot=1"
 $(trace_on_script 64 selftest)
@@ -131,6 +137,10 @@ for c in 0 1 2 3; do
 	timeout 120 cat per_cpu/cpu\$c/trace_pipe_raw > /tmp/lbraw\$c
 	echo "@lastboot_raw_\$c=\$?,\$(wc -c < /tmp/lbraw\$c)"
 done
+if [ \$LB = $FALLBACK_LB ]; then
+	timeout 120 cat trace > /tmp/trace.txt
+	echo "@lastboot_trace=\$?,\$(grep -c 'selftest id=' /tmp/trace.txt),\$(grep -cE 'selftest id=([1-3]0)?$N\$' /tmp/trace.txt)"
+fi
 : > /tmp/tp.txt
 cat trace_pipe >> /tmp/tp.txt &
 tp=\$!
@@ -147,29 +157,35 @@ for c in 0 1 2 3; do echo "@lastboot_order_\$c=\$(sort -n -c /tmp/ids\$c.txt 2>&
 EOF
 }
 
-# check_lastboot: the second boot's readers ended, the damage was counted
+# check_lastboot CASE: the second boot's readers ended, the damage was
+# counted
 check_lastboot() {
 	local line planted damaged c v=()
 	expect_line '^@boot=2' "a second boot after the panic"
 	line=$(grep -a -o 'hostile_page: result .*' "$BOOT_LOG" | tail -n 1 | sed 's/\r$//')
-	[ "$(value lastboot_plant_rc)" = 0 ] || fail "lastboot: hostile_page.ko failed: $line"
+	[ "$(value lastboot_plant_rc)" = 0 ] || fail "$1: hostile_page.ko failed: $line"
 	planted=$(sed -n 's/.*planted=\([0-9]*\).*/\1/p' <<<"$line")
 	damaged=$(value lastboot_damaged)
-	[ "$planted" -ge 5 ] || fail "lastboot: only $planted pages planted: $line"
+	[ "$planted" -ge 5 ] || fail "$1: only $planted pages planted: $line"
 	[ "$damaged" -ge "$planted" ] ||
-		fail "lastboot: $damaged pages counted as damaged, $planted planted"
+		fail "$1: $damaged pages counted as damaged, $planted planted"
 	for c in 0 1 2 3; do
 		IFS=, read -r -a v <<<"$(value "lastboot_raw_$c")"
-		[ "${v[0]}" = 0 ] || fail "lastboot: cat per_cpu/cpu$c/trace_pipe_raw: exit ${v[0]}"
-		[ "${v[1]}" -gt 0 ] || fail "lastboot: CPU $c's trace_pipe_raw gave nothing"
+		[ "${v[0]}" = 0 ] || fail "$1: cat per_cpu/cpu$c/trace_pipe_raw: exit ${v[0]}"
+		[ "${v[1]}" -gt 0 ] || fail "$1: CPU $c's trace_pipe_raw gave nothing"
 		IFS=, read -r -a v <<<"$(value "lastboot_order_$c")"
 		[ "${v[0]}" = 0 ] && [ "${v[1]}" = "${v[2]}" ] && [ "${v[2]}" -gt 1 ] ||
-			fail "lastboot: CPU $c: ${v[2]} events read by trace_pipe, ${v[1]} distinct, ${v[0]} out of order"
+			fail "$1: CPU $c: ${v[2]} events read by trace_pipe, ${v[1]} distinct, ${v[0]} out of order"
 	done
 	IFS=, read -r -a v <<<"$(value lastboot_pipe)"
-	[ "${v[1]}" = 4 ] || fail "lastboot: trace_pipe read ${v[1]} of the 4 CPUs' last events"
-	[ "${v[2]}" = gone ] || fail "lastboot: trace_pipe did not end when killed (state ${v[2]})"
-	summary+="; lastboot: $planted planted in the kept pages, $damaged counted (copies and swaps), $(value lastboot_order_0 | cut -d, -f3) of $N read on CPU 0"
+	[ "${v[1]}" = 4 ] || fail "$1: trace_pipe read ${v[1]} of the 4 CPUs' last events"
+	[ "${v[2]}" = gone ] || fail "$1: trace_pipe did not end when killed (state ${v[2]})"
+	if [ "$1" = lastboot-fallback ]; then
+		IFS=, read -r -a v <<<"$(value lastboot_trace)"
+		[ "${v[0]}" = 0 ] || fail "$1: cat trace: exit ${v[0]} (124: it never ended)"
+		[ "${v[2]}" = 4 ] || fail "$1: trace shows ${v[2]} of the 4 CPUs' last events"
+	fi
+	summary+="; $1: $planted planted in the kept pages, $damaged counted (copies and swaps), $(value lastboot_order_0 | cut -d, -f3) of $N read on CPU 0"
 }
 
 # The fallback front end, built against the guest kernel: hyptrace.ko as
@@ -230,18 +246,24 @@ check_round() {
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 summary=
 for case in $CASES; do
-	if [ "$case" = lastboot ]; then
+	if [ "${case%-fallback}" = lastboot ]; then
 		args=()
-		[ -n "${HOSTILE_MODULE:-}" ] && args=(--modules "$HOSTILE_MODULE")
-		boot lastboot --reboots 1 --add "$RC" --add "$WE" \
-			"${args[@]+"${args[@]}"}" --cmd "$(lastboot_sh)"
+		lb=$REMOTE_LB
+		if [ "$case" = lastboot-fallback ]; then
+			args=(--modules "${HOSTILE_FALLBACK_MODULE:-$(fallback_module)}")
+			lb=$FALLBACK_LB
+		elif [ -n "${HOSTILE_MODULE:-}" ]; then
+			args=(--modules "$HOSTILE_MODULE")
+		fi
+		boot "$case" --reboots 1 --add "$RC" --add "$WE" \
+			"${args[@]+"${args[@]}"}" --cmd "$(lastboot_sh "$lb")"
 		expect_ok
 		# The second boot alone: the first one panicked on purpose
 		awk 'seen; /hyptrace: SYSTEM_RESET from CPU/ {seen = 1}' "$BOOT_LOG" \
 			>"$BOOT_LOG.boot2"
 		BOOT_LOG=$BOOT_LOG.boot2
 		expect_no_kernel_trouble
-		check_lastboot
+		check_lastboot "$case"
 		expect_line 'hyptrace: CPU [0-9]+: [a-z_ ]+: damaged page, ' "the damage line"
 		continue
 	fi
