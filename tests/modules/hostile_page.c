@@ -133,7 +133,6 @@ static int __init hostile_page_init(void)
 	struct rb_trace_desc *desc = NULL, *shared;
 	struct rb_data_page *p, *newest;
 	void *carveout;
-	struct resource res;
 	const struct rb_desc_cpu *e;
 	const struct rb_meta *meta;
 	char line[256];
@@ -144,11 +143,9 @@ static int __init hostile_page_init(void)
 
 	if (!(patterns & GENMASK(NR_PATTERNS - 1, 0)))
 		return -EINVAL;
-	carveout = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
+	carveout = test_map_carveout(&base, &size);
 	if (IS_ERR(carveout))
 		return PTR_ERR(carveout);
-	base = res.start;
-	size = resource_size(&res);
 	dpa = base;
 	if (last_boot) {
 		arm_smccc_1_1_hvc(HYPTRACE_CALL_TRACE_LAST_BOOT,
