@@ -79,6 +79,7 @@ struct raw_cpu {
 	u32 read;			/* reader-page data bytes given out */
 	u64 read_ts;			/* time stamp of the last of them */
 	u64 lost;			/* to report with the next page */
+	bool damaged;			/* the reader page was reported so */
 	/* What the raw files gave out since the buffer was loaded */
 	u64 events;
 	u64 pages;
@@ -140,6 +141,7 @@ static void raw_cpu_rewind(struct raw_cpu *rc)
 	rc->read = 0;
 	rc->read_ts = 0;
 	rc->lost = 0;
+	rc->damaged = false;
 	rc->events = 0;
 	rc->pages = 0;
 	rc->bytes = 0;
@@ -172,6 +174,7 @@ void hyptrace_raw_reset(unsigned int cpu)
 
 	WRITE_ONCE(rc->read, 0);
 	WRITE_ONCE(rc->lost, 0);
+	WRITE_ONCE(rc->damaged, false);
 }
 
 /* trace_remote wants a page of @cpu: may it have one? (atomic context) */
@@ -262,6 +265,7 @@ static void raw_take(struct rb_data_page *dst, unsigned int cpu,
 				      rc->read + len, raw_commit);
 		/* The damaged rest of the page is never handed out */
 		skip = commit - rc->read - len;
+		rc->damaged = true;
 	}
 	if (rc->lost) {
 		flags |= RB_MISSED_EVENTS;
@@ -323,11 +327,16 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 		}
 		if (swapped)
 			return -EAGAIN;
-		if (unread) {
-			/* Only a page scribbled on since can say less */
-			pr_err_ratelimited("CPU %u: page %u holds more than its commit (%u bytes) says\n",
-					   cpu, id, commit);
-			return -EIO;
+		/*
+		 * The hypervisor said the page holds more, and its commit
+		 * still does not: the commit was scribbled on. What lies
+		 * past it is lost to the damage; the page goes back.
+		 */
+		if (unread && !rc->damaged) {
+			hyptrace_page_damaged(cpu, "trace_pipe_raw",
+					      RB_PAGE_SHORT_COMMIT, rc->read,
+					      raw_commit);
+			rc->damaged = true;
 		}
 
 		/*
@@ -336,10 +345,11 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 		 * keeps the page here while it holds more (UNREAD).
 		 */
 		ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu,
-				    HYPTRACE_SWAP_READ, rc->read, 0, NULL,
+				    unread ? 0 : HYPTRACE_SWAP_READ, rc->read,
+				    0, NULL,
 				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN) |
 				    HYPTRACE_QUIET(HYPTRACE_RET_UNREAD));
-		if (ret == -ENOTEMPTY) {
+		if (ret == -ENOTEMPTY && !unread) {
 			unread = true;
 			continue;
 		}
@@ -347,6 +357,7 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 			return ret;
 		/* The swap ran on this CPU: its meta-page stores are visible */
 		rc->read = 0;
+		rc->damaged = false;
 		rc->lost += READ_ONCE(meta->reader.lost_events);
 		swapped = true;
 	}

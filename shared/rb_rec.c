@@ -217,6 +217,8 @@ const char *rb_page_fault_name(enum rb_page_fault fault)
 		return "record length impossible";
 	case RB_PAGE_BAD_TIME:
 		return "time going backwards or wrapping";
+	case RB_PAGE_SHORT_COMMIT:
+		return "commit behind what the hypervisor wrote";
 	}
 	return "unknown fault";
 }

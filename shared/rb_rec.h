@@ -33,9 +33,14 @@ enum rb_page_fault {
 	RB_PAGE_BAD_COMMIT,	/* commit beyond the page */
 	RB_PAGE_BAD_LENGTH,	/* a record cut by the commit, empty, odd */
 	RB_PAGE_BAD_TIME,	/* a stamp behind the one before, or wrapping */
+	/*
+	 * The commit is behind what the writer committed there: only a
+	 * reader the hypervisor told so (TRACE_SWAP_READER's UNREAD) knows.
+	 */
+	RB_PAGE_SHORT_COMMIT,
 };
 
-#define RB_PAGE_NR_FAULTS	4
+#define RB_PAGE_NR_FAULTS	5
 
 enum rb_rec_kind {
 	RB_REC_DATA,		/* an event: @payload, @payload_len */
