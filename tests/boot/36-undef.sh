@@ -19,21 +19,12 @@
 EC=0x18
 PROBE=/sys/kernel/debug/undef_probe
 
-# Tracing is set up in a subshell: without the hypervisor the probes still
-# run, and the test fails on what they show.
 # shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-R=/sys/kernel/tracing/remotes/hypervisor
-('"$(trace_on_script 64 hyp_enter hyp_exit)"') || echo "@tracing=off"
-insmod /lib/modules/hyptrace/undef_probe.ko || exit 1
+GUEST=$(trap_probe_sh 'insmod /lib/modules/hyptrace/undef_probe.ko || exit 1
 for c in 1 2; do
-	taskset -c $c sh -c "echo 1 > '$PROBE'"
+	taskset -c $c sh -c "echo 1 > '"'$PROBE'"'"
 	echo "@probe$c=$?"
-done
-echo 0 > $R/tracing_on
-grep -a "reason=trap" $R/trace | sed "s/^/@T /"
-echo "@alive=$((6 * 7))"
-'
+done')
 
 boot smp4 --cmd "$GUEST"
 expect_ok
@@ -60,7 +51,7 @@ n=$(count_lines "$hyp_re")
 expect_no_line 'hyptrace: PANIC'
 
 # The trace: each CPU entered for the trap and left again.
-trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
+trace=$(trap_trace)
 for c in 1 2; do
 	cpu=$(printf '%03d' "$c")
 	grep -q "^\[$cpu\].*hyp_enter reason=trap func_id=$EC\$" <<<"$trace" ||

@@ -15,15 +15,8 @@
 EC=0x18
 
 # shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-R=/sys/kernel/tracing/remotes/hypervisor
-('"$(trace_on_script 64 hyp_enter hyp_exit)"') || echo "@tracing=off"
-insmod /lib/modules/hyptrace/setway_probe.ko
-echo "@insmod=$?"
-echo 0 > $R/tracing_on
-grep -a "reason=trap" $R/trace | sed "s/^/@T /"
-echo "@alive=$((6 * 7))"
-'
+GUEST=$(trap_probe_sh 'insmod /lib/modules/hyptrace/setway_probe.ko
+echo "@insmod=$?"')
 
 boot smp4 --cmd "$GUEST"
 expect_ok
@@ -34,7 +27,7 @@ expect_no_line 'Internal error: Oops'
 expect_no_line "hyptrace: CPU [0-9]+: trap from EL1 .*\\(EC $EC\\): UNDEFINED"
 expect_no_line 'hyptrace: PANIC'
 
-trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//' || true)
+trace=$(trap_trace)
 for c in 0 1 2 3; do
 	cpu=$(printf '%03d' "$c")
 	n=$(grep -c "^\[$cpu\].*hyp_enter reason=trap func_id=$EC\$" <<<"$trace" || true)
