@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SMCCC calls from EL1, through HVC or a trapped SMC. Decoding is strict:
- * a call we do not understand exactly is answered NOT_SUPPORTED here, never
- * passed on to firmware on the off chance that it knows better.
+ * what is addressed to the hypervisor (HVC, the Arm architecture service,
+ * PSCI) is answered here or relayed knowingly, and a call we do not
+ * understand exactly is answered NOT_SUPPORTED. The firmware's own services
+ * reached by SMC (SiP, OEM, TRNG, FF-A, trusted OSes) go to firmware whole
+ * (fw_forward.c).
  */
 #include "hyp.h"
 #include "psci.h"
@@ -55,22 +58,30 @@ void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
 		goto not_supported;
 	/* The SVE hint says nothing about which function is meant. */
 	fid = (u32)r[0] & ~SMCCC_SVE_HINT;
-	if (!(fid & SMCCC_FAST_CALL))
-		goto not_supported;
 
 	switch (SMCCC_OWNER(fid)) {
 	case SMCCC_OWNER_ARCH:
-		arch_call(frame, fid);
-		return;
+		if (fid & SMCCC_FAST_CALL) {
+			arch_call(frame, fid);
+			return;
+		}
+		break;
 	case SMCCC_OWNER_STANDARD:
 		/* PSCI is reached through the conduit the DT names: SMC. */
-		if (conduit == CONDUIT_SMC && psci_relay_call(frame, fid))
+		if (conduit == CONDUIT_SMC && (fid & SMCCC_FAST_CALL) &&
+		    psci_relay_call(frame, fid))
 			return;
 		break;
 	case SMCCC_OWNER_VENDOR_HYP:
-		vendor_hyp_call(frame, fid);
-		return;
+		if (fid & SMCCC_FAST_CALL) {
+			vendor_hyp_call(frame, fid);
+			return;
+		}
+		break;
 	}
+	/* Firmware services are reached by SMC, never by a call to us */
+	if (conduit == CONDUIT_SMC && fw_forward_call(frame, fid))
+		return;
 not_supported:
 	r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
 }

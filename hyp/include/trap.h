@@ -53,4 +53,22 @@ static inline s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3)
 	return (s64)res.a0;
 }
 
+/*
+ * EL1's call to a firmware service, passed through: x0..x17 of @frame go
+ * to firmware as they are (the SVE hint bit of x0 included) and come back
+ * as firmware left them. Traced as firmware_call() is.
+ */
+void firmware_smc_regs(u64 regs[18]);
+
+static inline void firmware_call_regs(struct trap_frame *frame)
+{
+	u64 fid = frame->regs[0];
+
+	hyp_trace(hyp_exit, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
+	firmware_smc_regs(frame->regs);
+	hyp_trace(hyp_enter, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
+}
+
+bool fw_forward_call(struct trap_frame *frame, u32 fid);
+
 #endif /* HYP_TRAP_H */
