@@ -8,6 +8,7 @@
 
 #include "layout.h"
 #include "types.h"
+#include "uart.h"
 #include "../../shared/ring_buffer.h"
 
 #define HYP_VERSION		"0.1"
@@ -22,6 +23,8 @@
 #define HYP_PERSIST_SIZE	SZ_4K
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
 #define HYP_MAX_MEM_RANGES	8
+/* The EL2 map's input (and so output) addresses: three levels from 1 */
+#define HYP_EL2_VA_BITS		39
 
 /* Where a CPU enters Linux once the hypervisor is set up on it */
 struct el1_entry {
@@ -63,7 +66,7 @@ struct hyp_layout {
 	phys_addr_t dtb_base;		/* Linux's copy of the device tree */
 	u64 dtb_room;
 	phys_addr_t kernel;		/* Linux Image to enter */
-	phys_addr_t uart;
+	struct uart console;		/* drv NULL: none (dt.c) */
 	struct mem_range mem[HYP_MAX_MEM_RANGES];
 	unsigned int nr_mem;
 	unsigned int nr_cpus;

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* uart_test: what hyp/platform/uart.c uses of the hypervisor's types.h, for libc */
+/*
+ * uart_test: what hyp/platform/uart*.c and dt_console.c use of the
+ * hypervisor's types.h, for libc
+ */
 #ifndef HYP_TYPES_H
 #define HYP_TYPES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef u64 phys_addr_t;
