@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The end of the road: say what happened on the UART, then power the machine
- * off through PSCI so that a scripted run fails at once instead of hanging.
+ * The end of the road: say what happened on the console and in the log,
+ * leave the log for the next boot (hyp_log.c), then power the machine off
+ * through PSCI so that a scripted run fails at once instead of hanging.
  */
 #include "hyp.h"
 #include "print.h"
@@ -11,6 +12,7 @@
 
 static void __noreturn power_off(void)
 {
+	hyp_log_panic();
 	firmware_call(PSCI_0_2_FN_SYSTEM_OFF, 0, 0, 0);
 	for (;;)
 		asm volatile("wfi");
@@ -30,6 +32,7 @@ void hyp_panic(const char *fmt, ...)
 {
 	va_list ap;
 
+	hyp_log_panic();
 	hyp_printf("hyptrace: PANIC on CPU %u: ", current_cpu());
 	va_start(ap, fmt);
 	hyp_vprintf(fmt, ap);
@@ -42,6 +45,7 @@ void hyp_panic_frame(struct trap_frame *frame, const char *what)
 {
 	unsigned int i;
 
+	hyp_log_panic();
 	hyp_printf("hyptrace: PANIC on CPU %u: %s\n", current_cpu(), what);
 	hyp_printf("hyptrace:  ESR_EL2 %016lx (EC 0x%02lx)  ELR_EL2 %016lx\n",
 		   frame->esr, FIELD_GET(ESR_EC, frame->esr), frame->elr);

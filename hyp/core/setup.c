@@ -50,6 +50,7 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 	hyp_layout.hyp_base = (u64)__hyp_start;
 	loader_fdt = (const void *)dtb;
 	hyp_mem_init();
+	hyp_log_init();
 	dt_parse(loader_fdt);
 	/* Private memory, MMU off: secondaries read it with theirs off too */
 	hyp_stacks.base = (u64)hyp_mem_alloc_boot(hyp_layout.nr_cpus *

@@ -15,12 +15,15 @@
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
 /*
  * Reserved for the hypervisor: its image, then its private memory
- * (hyp_mem.c), and in its last page the record of the loaded trace buffer
- * that the next boot reads (trace_persist.c). Stage 2 hides all of it from
+ * (hyp_mem.c), then the log of what it printed (hyp_log.c), and in its
+ * last page the record of the loaded trace buffer that the next boot reads
+ * (trace_persist.c). Stage 2 hides all of it from
  * the host.
  */
 #define HYP_REGION_SIZE		(1UL << HYP_REGION_SHIFT)
 #define HYP_PERSIST_SIZE	SZ_4K
+/* Just below it, the log (hyp_log.c), for the next boot too */
+#define HYP_LOG_SIZE		(2 * SZ_4K)
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
 #define HYP_MAX_MEM_RANGES	8
 /* The EL2 map's input (and so output) addresses: three levels from 1 */
@@ -138,6 +141,12 @@ struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
 /* dt.c */
 void dt_parse(const void *fdt);
 void dt_prepare_for_linux(const void *fdt);
+
+/* hyp_log.c */
+void hyp_log_init(void);
+void hyp_log_putc(char c);
+void hyp_log_panic(void);
+s64 hyp_log_call(u64 which, u64 pos, u64 *res);
 
 /* canary.c */
 void canary_fill(void);
