@@ -20,65 +20,8 @@
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-43.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-
-"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --dump-dtb "$work/virt.dtb" ||
-	fail "qemu-run.sh --dump-dtb failed"
-dtc -q -I dtb -O dts -o "$work/virt.dts" "$work/virt.dtb" ||
-	fail "dtc cannot read QEMU's device tree"
-grep -q '^	pl011@9000000 {' "$work/virt.dts" ||
-	fail "no /pl011@9000000 in QEMU's device tree"
-
-# edit_dts CASE IN OUT: the tree for CASE, as dts text
-edit_dts() {
-	python3 - "$@" <<'PY'
-import re
-import sys
-
-case, src, dst = sys.argv[1:4]
-text = open(src).read()
-m = re.search(r'^\tpl011@9000000 \{\n(.*?)^\t\};\n', text, re.M | re.S)
-uart = m.group(1)
-if case == 'ranges':
-    text = text[:m.start()] + text[m.end():]
-    props = re.sub(r'reg = <[^>]*>;', 'reg = <0x00 0x1000>;', uart)
-    props = ''.join('\t\t' + line + '\n' for line in props.splitlines())
-    bus = ('\tsoc {\n'
-           '\t\tcompatible = "simple-bus";\n'
-           '\t\t#address-cells = <0x01>;\n'
-           '\t\t#size-cells = <0x01>;\n'
-           '\t\tranges = <0x20000000 0x00 0x8000000 0x2000000>;\n\n'
-           '\t\tapb {\n'
-           '\t\t\tcompatible = "simple-bus";\n'
-           '\t\t\t#address-cells = <0x01>;\n'
-           '\t\t\t#size-cells = <0x01>;\n'
-           '\t\t\tranges = <0x00 0x21000000 0x10000>;\n\n'
-           '\t\t\tserial@0 {\n' + props + '\t\t\t};\n'
-           '\t\t};\n'
-           '\t};\n\n'
-           '\taliases {\n'
-           '\t\thypuart = "/soc/apb/serial@0";\n'
-           '\t};\n')
-    path = 'hypuart:115200n8'
-else:
-    bus = ('\tserial@9100000 {\n'
-           '\t\tcompatible = "acme,uart";\n'
-           '\t\treg = <0x00 0x9100000 0x00 0x1000>;\n'
-           '\t};\n')
-    path = '/serial@9100000'
-# At the end of the root node: its properties come before its nodes
-end = text.rindex('\n};')
-text = text[:end] + '\n\n' + bus + text[end:]
-text = re.sub(r'stdout-path = "[^"]*";', 'stdout-path = "%s";' % path, text)
-open(dst, 'w').write(text)
-PY
-}
-
-for c in ranges none; do
-	edit_dts "$c" "$work/virt.dts" "$work/$c.dts" ||
-		fail "cannot edit QEMU's device tree for $c"
-	dtc -q -I dts -O dtb -o "$work/$c.dtb" "$work/$c.dts" ||
-		fail "dtc cannot compile the $c tree"
-done
+virt_dtb ranges "$work/ranges.dtb"
+virt_dtb none "$work/none.dtb"
 
 boot ranges --dtb "$work/ranges.dtb" --cmd 'cat /proc/device-tree/chosen/stdout-path; echo'
 expect_ok

@@ -130,6 +130,21 @@ trace_on_script() {
 	echo 'echo 1 > tracing_on'
 }
 
+# virt_dtb CASE OUT: QEMU virt's device tree for the default machine
+# (--dump-dtb), edited by virt-dtb-edit.py as CASE (ranges, none) says,
+# compiled into OUT for --dtb
+virt_dtb() {
+	local dts=$2.dts
+	"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --dump-dtb "$2.orig" ||
+		fail "qemu-run.sh --dump-dtb failed"
+	dtc -q -I dtb -O dts -o "$dts.orig" "$2.orig" ||
+		fail "dtc cannot read QEMU's device tree"
+	python3 "$(dirname "${BASH_SOURCE[0]}")/virt-dtb-edit.py" "$1" \
+		"$dts.orig" "$dts" || fail "cannot edit QEMU's device tree for $1"
+	dtc -q -I dts -O dtb -o "$2" "$dts" ||
+		fail "dtc cannot compile the $1 tree"
+}
+
 # abi_define NAME: the value of HYPTRACE_NAME in shared/hyptrace_abi.h, the
 # ABI the tests hold the hypervisor to
 abi_define() {
