@@ -115,6 +115,12 @@ void hyp_log_panic(void)
 	dcache_clean_range((u64)a, (u64)a + HYP_LOG_SIZE);
 }
 
+/* Whether the last boot's log is kept: it ended in a panic */
+bool hyp_log_last_boot_kept(void)
+{
+	return prev_len;
+}
+
 /* Eight bytes of this boot's log from @pos (or its oldest, if later) */
 static s64 read_live(u64 pos, u64 *res)
 {

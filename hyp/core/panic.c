@@ -2,7 +2,9 @@
 /*
  * The end of the road: say what happened on the console and in the log,
  * leave the log for the next boot (hyp_log.c), then power the machine off
- * through PSCI so that a scripted run fails at once instead of hanging.
+ * through PSCI so that a scripted run fails at once instead of hanging; or
+ * reset it, when the command line asks Linux to reset after a panic
+ * (panic=N, N != 0): on a board, RAM then survives, and so does the log.
  */
 #include "hyp.h"
 #include "print.h"
@@ -13,7 +15,8 @@
 static void __noreturn power_off(void)
 {
 	hyp_log_panic();
-	firmware_call(PSCI_0_2_FN_SYSTEM_OFF, 0, 0, 0);
+	firmware_call(hyp_layout.panic_reset ? PSCI_0_2_FN_SYSTEM_RESET :
+					       PSCI_0_2_FN_SYSTEM_OFF, 0, 0, 0);
 	for (;;)
 		asm volatile("wfi");
 }

@@ -167,6 +167,9 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 	switch (entry_kind) {
 	case CPU_ENTRY_BOOT:
 		boot_cpu_finish();
+		/* A test's panic before Linux, once: the next boot goes on */
+		if (hyp_layout.test_panic && !hyp_log_last_boot_kept())
+			hyp_panic("hyptrace.test_panic=before-linux: a panic before Linux runs, as the command line asks");
 		entry.pc = hyp_layout.kernel;
 		entry.x0 = hyp_layout.dtb_base;
 		enter_linux(entry);

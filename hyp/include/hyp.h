@@ -76,6 +76,8 @@ struct hyp_layout {
 	/* hyptrace.early= (dt.c): events (bit n = id n), bytes per CPU */
 	u64 early_events;
 	u64 early_size;
+	bool panic_reset;		/* panic=N, N != 0 (dt.c) */
+	bool test_panic;		/* hyptrace.test_panic=before-linux */
 };
 
 extern struct hyp_layout hyp_layout;
@@ -146,6 +148,7 @@ void dt_prepare_for_linux(const void *fdt);
 void hyp_log_init(void);
 void hyp_log_putc(char c);
 void hyp_log_panic(void);
+bool hyp_log_last_boot_kept(void);
 s64 hyp_log_call(u64 which, u64 pos, u64 *res);
 
 /* canary.c */

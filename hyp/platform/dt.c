@@ -25,6 +25,12 @@
 /* Test only: lose the first CPU_ON start of this CPU (psci_relay.c) */
 #define BOOTARG_LOSE_CPU_ON	"hyptrace.test_lose_cpu_on="
 #define BOOTARG_STALL_CPU_ON	"hyptrace.test_stall_cpu_on="
+/* Test only: panic before Linux, unless the last boot did (hyp_log.c) */
+#define BOOTARG_TEST_PANIC	"hyptrace.test_panic="
+#define TEST_PANIC_BEFORE_LINUX	"before-linux"
+/* Linux's: on a panic, reset (any value but 0) rather than stay down */
+#define BOOTARG_PANIC		"panic="
+#define PANIC_MAX_DIGITS	9
 #define CPU_NUMBER_MAX_DIGITS	4	/* HYP_MAX_CPUS and more */
 #define SIZE_MAX_DIGITS		18	/* bytes: far above any RAM */
 #define DT_PATH_MAX		64	/* of stdout-path, quoted in the log */
@@ -351,6 +357,31 @@ refuse:
 	early_refuse(why, bad, bad_end);
 }
 
+/*
+ * panic=N, as Linux reads it: N other than 0 (a timeout, or -1 for at
+ * once) asks for a reset after a panic, which the hypervisor's own panic
+ * then makes too (panic.c), so that the next boot shows its log; and the
+ * test hook that makes such a panic before Linux runs.
+ */
+static void panic_from_bootargs(const char *args, int len)
+{
+	const char *v, *e;
+	u64 n;
+
+	if (find_bootarg(args, len, BOOTARG_PANIC, &v, &e)) {
+		if (v < e && *v == '-')
+			v++;
+		hyp_layout.panic_reset = parse_decimal(&v, e, PANIC_MAX_DIGITS,
+						       &n) && v == e && n;
+	}
+	if (!find_bootarg(args, len, BOOTARG_TEST_PANIC, &v, &e))
+		return;
+	if (!word_is(v, e, TEST_PANIC_BEFORE_LINUX))
+		hyp_panic("malformed %s (want %s)", BOOTARG_TEST_PANIC,
+			  TEST_PANIC_BEFORE_LINUX);
+	hyp_layout.test_panic = true;
+}
+
 static void parse_chosen(const void *fdt)
 {
 	int chosen = fdt_path_offset(fdt, "/chosen");
@@ -380,6 +411,7 @@ static void parse_chosen(const void *fdt)
 		lose_cpu_on_from_bootargs(args, len, BOOTARG_STALL_CPU_ON,
 					  true);
 		early_from_bootargs(args, len);
+		panic_from_bootargs(args, len);
 	}
 	if (size) {
 		if (size < SZ_2M || size & (SZ_2M - 1))
