@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The console UART: one small driver per family (hyp/platform/uart_*.c)
- * behind struct uart_driver, and the common part (uart.c) that owns the
- * bounded wait and the count of dropped bytes, so that every driver gets
- * them. The hypervisor only ever sends: Linux owns the UART's input, its
+ * The console UART: one small driver per family (hyp/platform/uart_*.c),
+ * each a struct uart_driver that says where its registers are, and the
+ * common part (uart.c) that polls and writes them and owns the bounded
+ * wait and the count of dropped bytes, so that every driver gets them.
+ * Every UART here works the same way for sending: a status register says
+ * whether the transmit FIFO (or holding register) has room, and a byte
+ * written to a data register is sent. The hypervisor only ever sends: Linux owns the UART's input, its
  * interrupt and its setup (baud rate, enables), which the firmware or boot
  * loader already did.
  *
@@ -15,8 +18,6 @@
 
 #include "types.h"
 
-struct uart;
-
 struct uart_driver {
 	const char *name;
 	/*
@@ -24,12 +25,12 @@ struct uart_driver {
 	 * string stands for any run of characters ("fsl,imx*-uart").
 	 */
 	const char *const *compatible;
-	/* The transmit FIFO (or holding register) has no room */
-	bool (*tx_full)(const struct uart *u);
-	/* Send one byte; called only when tx_full() said there was room */
-	void (*tx)(const struct uart *u, u8 c);
-	/* The last register it touches, as a register number (unshifted) */
-	u32 last_reg;
+	/* Registers, as numbers that reg-shift spaces out */
+	u32 status_reg;		/* says whether there is room to send */
+	u32 data_reg;		/* a byte written here is sent */
+	/* Room to send when (status & status_mask) == status_room */
+	u32 status_mask;
+	u32 status_room;
 	/* Register spacing and access width when the device tree is silent */
 	u8 reg_shift;
 	u8 io_width;
@@ -53,10 +54,6 @@ extern const struct uart_driver uart_8250;
 extern const struct uart_driver uart_bcm2835aux;
 extern const struct uart_driver uart_cdns;
 extern const struct uart_driver uart_imx;
-
-/* Register @reg of @u, at its spacing and width: for the drivers */
-u32 uart_reg_read(const struct uart *u, u32 reg);
-void uart_reg_write(const struct uart *u, u32 reg, u32 val);
 
 /* Bytes from @u->base that its driver touches, for the EL2 map */
 u64 uart_span(const struct uart *u);

@@ -10,7 +10,7 @@
  * has room at once, so that a dead UART costs one wait per print. What is
  * dropped is counted, and reported at the start of the next line that gets
  * through. All of this is here, once, for every driver: a driver only says
- * whether there is room and sends a byte.
+ * where its status and data registers are (uart.h).
  */
 #include "io.h"
 #include "print.h"
@@ -39,7 +39,7 @@ static phys_addr_t reg_addr(const struct uart *u, u32 reg)
 	return u->base + ((phys_addr_t)reg << u->reg_shift);
 }
 
-u32 uart_reg_read(const struct uart *u, u32 reg)
+static u32 uart_reg_read(const struct uart *u, u32 reg)
 {
 	phys_addr_t a = reg_addr(u, reg);
 
@@ -53,7 +53,7 @@ u32 uart_reg_read(const struct uart *u, u32 reg)
 	}
 }
 
-void uart_reg_write(const struct uart *u, u32 reg, u32 val)
+static void uart_reg_write(const struct uart *u, u32 reg, u32 val)
 {
 	phys_addr_t a = reg_addr(u, reg);
 
@@ -72,7 +72,18 @@ void uart_reg_write(const struct uart *u, u32 reg, u32 val)
 
 u64 uart_span(const struct uart *u)
 {
-	return ((u64)u->drv->last_reg << u->reg_shift) + u->io_width;
+	u32 last = max(u->drv->status_reg, u->drv->data_reg);
+
+	return ((u64)last << u->reg_shift) + u->io_width;
+}
+
+/* The transmit FIFO (or holding register) has no room */
+static bool uart_tx_full(const struct uart *u)
+{
+	const struct uart_driver *d = u->drv;
+
+	return (uart_reg_read(u, d->status_reg) & d->status_mask) !=
+	       d->status_room;
 }
 
 void uart_init(const struct uart *u)
@@ -90,12 +101,12 @@ static bool uart_room(void)
 {
 	u64 start;
 
-	if (!console.drv->tx_full(&console))
+	if (!uart_tx_full(&console))
 		return true;
 	if (uart_stuck)
 		return false;
 	start = read_sysreg(cntpct_el0);
-	while (console.drv->tx_full(&console)) {
+	while (uart_tx_full(&console)) {
 		if (read_sysreg(cntpct_el0) - start >= uart_wait_ticks) {
 			uart_stuck = true;
 			return false;
@@ -107,7 +118,7 @@ static bool uart_room(void)
 static void uart_put(char c)
 {
 	if (uart_room())
-		console.drv->tx(&console, (u8)c);
+		uart_reg_write(&console, console.drv->data_reg, (u8)c);
 	else
 		uart_dropped++;
 }

@@ -13,16 +13,6 @@
 #define UART_8250_LSR		5	/* line status register */
 #define UART_8250_LSR_THRE	BIT(5)	/* holding register (or FIFO) has room */
 
-static bool uart_8250_tx_full(const struct uart *u)
-{
-	return !(uart_reg_read(u, UART_8250_LSR) & UART_8250_LSR_THRE);
-}
-
-static void uart_8250_tx(const struct uart *u, u8 c)
-{
-	uart_reg_write(u, UART_8250_THR, c);
-}
-
 static const char *const uart_8250_compatible[] = {
 	"ns16550a", "ns16550", "snps,dw-apb-uart", NULL
 };
@@ -31,9 +21,10 @@ static const char *const uart_8250_compatible[] = {
 const struct uart_driver uart_8250 = {
 	.name = "8250",
 	.compatible = uart_8250_compatible,
-	.tx_full = uart_8250_tx_full,
-	.tx = uart_8250_tx,
-	.last_reg = UART_8250_LSR,
+	.status_reg = UART_8250_LSR,
+	.data_reg = UART_8250_THR,
+	.status_mask = UART_8250_LSR_THRE,
+	.status_room = UART_8250_LSR_THRE,
 	.reg_shift = 0,
 	.io_width = 1,
 	.dt_layout = true,
@@ -50,9 +41,10 @@ static const char *const bcm2835aux_compatible[] = {
 const struct uart_driver uart_bcm2835aux = {
 	.name = "bcm2835-aux",
 	.compatible = bcm2835aux_compatible,
-	.tx_full = uart_8250_tx_full,
-	.tx = uart_8250_tx,
-	.last_reg = UART_8250_LSR,
+	.status_reg = UART_8250_LSR,
+	.data_reg = UART_8250_THR,
+	.status_mask = UART_8250_LSR_THRE,
+	.status_room = UART_8250_LSR_THRE,
 	.reg_shift = 2,
 	.io_width = 4,
 	.dt_layout = true,

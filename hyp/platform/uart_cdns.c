@@ -10,16 +10,6 @@
 #define CDNS_UART_SR_TXFULL	BIT(4)	/* transmit FIFO full */
 #define CDNS_UART_FIFO		0x30	/* transmit and receive FIFO */
 
-static bool cdns_tx_full(const struct uart *u)
-{
-	return uart_reg_read(u, CDNS_UART_SR) & CDNS_UART_SR_TXFULL;
-}
-
-static void cdns_tx(const struct uart *u, u8 c)
-{
-	uart_reg_write(u, CDNS_UART_FIFO, c);
-}
-
 static const char *const cdns_compatible[] = {
 	"cdns,uart-r1p12", "xlnx,xuartps", "cdns,uart-r1p8", NULL
 };
@@ -27,9 +17,10 @@ static const char *const cdns_compatible[] = {
 const struct uart_driver uart_cdns = {
 	.name = "cdns",
 	.compatible = cdns_compatible,
-	.tx_full = cdns_tx_full,
-	.tx = cdns_tx,
-	.last_reg = CDNS_UART_FIFO,
+	.status_reg = CDNS_UART_SR,
+	.data_reg = CDNS_UART_FIFO,
+	.status_mask = CDNS_UART_SR_TXFULL,
+	.status_room = 0,
 	.reg_shift = 0,
 	.io_width = 4,
 };

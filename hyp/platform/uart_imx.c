@@ -10,25 +10,16 @@
 #define IMX_UART_UTS		0xb4	/* test register */
 #define IMX_UART_UTS_TXFULL	BIT(4)	/* transmit FIFO full */
 
-static bool imx_tx_full(const struct uart *u)
-{
-	return uart_reg_read(u, IMX_UART_UTS) & IMX_UART_UTS_TXFULL;
-}
-
-static void imx_tx(const struct uart *u, u8 c)
-{
-	uart_reg_write(u, IMX_UART_UTXD, c);
-}
-
 /* fsl,imx21-uart, fsl,imx6q-uart, fsl,imx8mp-uart, ... */
 static const char *const imx_compatible[] = { "fsl,imx*-uart", NULL };
 
 const struct uart_driver uart_imx = {
 	.name = "imx",
 	.compatible = imx_compatible,
-	.tx_full = imx_tx_full,
-	.tx = imx_tx,
-	.last_reg = IMX_UART_UTS,
+	.status_reg = IMX_UART_UTS,
+	.data_reg = IMX_UART_UTXD,
+	.status_mask = IMX_UART_UTS_TXFULL,
+	.status_room = 0,
 	.reg_shift = 0,
 	.io_width = 4,
 };

@@ -11,16 +11,6 @@
 #define PL011_FR	0x18		/* flag register */
 #define PL011_FR_TXFF	BIT(5)		/* transmit FIFO full */
 
-static bool pl011_tx_full(const struct uart *u)
-{
-	return uart_reg_read(u, PL011_FR) & PL011_FR_TXFF;
-}
-
-static void pl011_tx(const struct uart *u, u8 c)
-{
-	uart_reg_write(u, PL011_DR, c);
-}
-
 static const char *const pl011_compatible[] = {
 	"arm,pl011", "arm,sbsa-uart", NULL
 };
@@ -28,9 +18,10 @@ static const char *const pl011_compatible[] = {
 const struct uart_driver uart_pl011 = {
 	.name = "pl011",
 	.compatible = pl011_compatible,
-	.tx_full = pl011_tx_full,
-	.tx = pl011_tx,
-	.last_reg = PL011_FR,
+	.status_reg = PL011_FR,
+	.data_reg = PL011_DR,
+	.status_mask = PL011_FR_TXFF,
+	.status_room = 0,
 	.reg_shift = 0,
 	.io_width = 4,
 };

@@ -18,6 +18,7 @@ typedef u64 phys_addr_t;
 
 #define BIT(n)			(1UL << (n))
 #define __noreturn		__attribute__((__noreturn__))
+#define max(a, b)		((a) > (b) ? (a) : (b))
 #define __printf(a, b)		__attribute__((__format__(printf, a, b)))
 
 #endif /* HYP_TYPES_H */
