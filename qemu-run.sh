@@ -19,6 +19,14 @@ Build:
   --no-build          do not run 'make all' first (by default it runs, which
                       installs missing packages and rebuilds what changed)
 Machine:
+  --board NAME        virt (default), or zcu102: QEMU's Xilinx ZCU102 model
+                      (-M xlnx-zcu102,virtualization=on: 4 Cortex-A53, a
+                      GIC-400, the Cadence UART as the console, ttyPS0),
+                      which needs the board's own tree with --dtb (Debian's
+                      zynqmp-zcu102-rev1.0.dtb: scripts/fetch-stock-kernel.sh
+                      --dtb) and a kernel that drives the board (--kernel:
+                      Debian's stock one); --cpu, --smp and --gic do not
+                      apply, --mem defaults to 2G
   --qemu PATH         the qemu-system-aarch64 to run: a binary, or a wrapper
                       that takes the same arguments, such as the one
                       scripts/setup-qemu-new.sh makes for Debian's newest
@@ -117,10 +125,11 @@ EOF
 # Options and their defaults.
 opt_build=1
 opt_qemu=${HYPTRACE_QEMU:-qemu-system-aarch64}	# --qemu, or $HYPTRACE_QEMU
+opt_board=virt
 opt_cpu=cortex-a57
 opt_smp=4
 opt_gic=3
-opt_mem=1G
+opt_mem=
 opt_dtb=
 opt_dump_dtb=
 opt_hyp=1
@@ -175,6 +184,7 @@ parse_args() {
 		case $1 in
 		--no-build) opt_build=0 ;;
 		--qemu) need_arg "$1" $#; opt_qemu=$2; shift ;;
+		--board) need_arg "$1" $#; opt_board=$2; shift ;;
 		--cpu) need_arg "$1" $#; opt_cpu=$2; shift ;;
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
 		--gic) need_arg "$1" $#; opt_gic=$2; shift ;;
@@ -202,6 +212,18 @@ parse_args() {
 		shift
 	done
 
+	case $opt_board in
+	virt) opt_mem=${opt_mem:-1G} ;;
+	zcu102)
+		opt_mem=${opt_mem:-2G}
+		[ -n "$opt_dtb" ] ||
+			die "--board zcu102 needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb xilinx/zynqmp-zcu102-rev1.0.dtb trixie-backports)"
+		[ "$opt_uboot" = 0 ] && [ -z "$opt_dump_dtb" ] &&
+			[ -z "$opt_virtio_trace" ] ||
+			die "--board zcu102: --uboot, --dump-dtb and --virtio-trace are for virt"
+		;;
+	*) die "--board wants virt or zcu102, not '$opt_board'" ;;
+	esac
 	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
 	[[ $opt_reboots =~ ^[0-9]+$ ]] || die "--reboots wants a number, not '$opt_reboots'"
 	[[ $opt_gic =~ ^[23]$ ]] || die "--gic wants 2 or 3, not '$opt_gic'"
@@ -441,6 +463,13 @@ make_boot_disk() {
 # each on a line, after "-M virt,..." (which comes first, so that
 # --dump-dtb can add to it).
 machine_args() {
+	if [ "$opt_board" = zcu102 ]; then
+		# Its CPUs and GIC are fixed; a null audio backend, so that
+		# QEMU opens no sound device for the board's DisplayPort
+		printf '%s\n' -M xlnx-zcu102,virtualization=on -m "$opt_mem" \
+			-nographic -audiodev none,id=n0 -nic none
+		return 0
+	fi
 	printf '%s\n' -M "virt,virtualization=on,gic-version=$opt_gic" \
 		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
 		-nic none # the guest has no network driver; this skips the NIC ROM
@@ -457,11 +486,34 @@ dump_dtb() {
 	tell "device tree for virt, $opt_cpu x $opt_smp, GICv$opt_gic, $opt_mem RAM: $out"
 }
 
+# The board's console as Linux names it, and where the hypervisor expects
+# the kernel: 2 MiB above itself, which QEMU loads 2 MiB into RAM
+board_console() {
+	case $opt_board in
+	zcu102) echo ttyPS0 ;;
+	*) echo ttyAMA0 ;;
+	esac
+}
+
+board_kernel_addr() {
+	case $opt_board in
+	zcu102) echo 0x400000 ;;	# RAM at 0
+	*) echo 0x40400000 ;;		# RAM at 1 GiB
+	esac
+}
+
+board_summary() {
+	case $opt_board in
+	zcu102) echo "ZCU102 (4 x cortex-a53, GIC-400)" ;;
+	*) echo "virt, $opt_cpu x $opt_smp, GICv$opt_gic" ;;
+	esac
+}
+
 # Fill the qemu_cmd array.
 qemu_command() {
 	local kernel=$guest_kernel append hyp_image
 
-	append="console=ttyAMA0 earlycon"
+	append="console=$(board_console) earlycon"
 	# Scripted runs must end: a guest panic resets at once, and with
 	# -no-reboot a reset ends QEMU. With --reboots the resets that are
 	# allowed boot again, a second after the panic as a board would.
@@ -491,7 +543,7 @@ qemu_command() {
 	else
 		if [ "$opt_hyp" = 1 ]; then
 			qemu_cmd+=(-kernel "$hyp_image"
-				-device "loader,file=$kernel,addr=0x40400000,force-raw=on")
+				-device "loader,file=$kernel,addr=$(board_kernel_addr),force-raw=on")
 		else
 			qemu_cmd+=(-kernel "$kernel")
 		fi
@@ -703,7 +755,7 @@ main() {
 	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux ${guest_release:-?}$(
 		[ -n "$opt_kernel" ] && echo " ($opt_kernel)" )$(
 		[ "$opt_uboot" = 1 ] && echo " through U-Boot" )," \
-		"$opt_cpu x $opt_smp, $opt_mem RAM, GICv$opt_gic${opt_dtb:+, device tree $opt_dtb}"
+		"$(board_summary), $opt_mem RAM${opt_dtb:+, device tree $opt_dtb}"
 	if [ "$opt_cmd_set" = 1 ]; then
 		local rc=0
 		run_scripted || rc=$?
