@@ -30,6 +30,11 @@
 #define HYP_LOG_PANICKED	BIT(0)	/* this boot ended in hyp_panic() */
 #define HYP_LOG_HEADER		64
 #define HYP_LOG_TEXT		(HYP_LOG_SIZE - HYP_LOG_HEADER)
+/*
+ * What a reader can count on while the writer runs: the byte at the head
+ * overwrites the oldest one before the head moves past it.
+ */
+#define HYP_LOG_LIVE		(HYP_LOG_TEXT - 1)
 /* A reader lapped this many times in a row gives up (AGAIN) */
 #define HYP_LOG_READ_TRIES	4
 
@@ -62,6 +67,8 @@ static void keep_previous(const struct hyp_log_area *a)
 	char *copy;
 	u64 i;
 
+	prev_text = NULL;
+	prev_len = 0;
 	if (a->magic != HYP_LOG_MAGIC || a->version != HYP_LOG_VERSION ||
 	    !(a->flags & HYP_LOG_PANICKED) || !head)
 		return;
@@ -130,16 +137,20 @@ static s64 read_live(u64 pos, u64 *res)
 
 	for (tries = 0; tries < HYP_LOG_READ_TRIES; tries++) {
 		end = arch_load_acquire_u64(&a->head);
-		start = end > HYP_LOG_TEXT ? end - HYP_LOG_TEXT : 0;
+		start = end > HYP_LOG_LIVE ? end - HYP_LOG_LIVE : 0;
 		/* Any @pos the host gives, into [start, end]: nothing wraps */
 		pos = min(max(pos, start), end);
 		word = 0;
 		for (i = 0; i < 8 && i < end - pos; i++)
 			word |= (u64)(u8)READ_ONCE(a->text[(pos + i) %
 							   HYP_LOG_TEXT]) << (8 * i);
-		/* The bytes before the head read again: not lapped since */
-		asm volatile("dmb ishld" : : : "memory");
-		if (READ_ONCE(a->head) <= pos + HYP_LOG_TEXT) {
+		/*
+		 * The bytes before the head is read again (a dmb ishld on
+		 * arm64, inline): if the writer is not yet at a position
+		 * that overwrites them, they are the ones written there.
+		 */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (READ_ONCE(a->head) - pos <= HYP_LOG_LIVE) {
 			res[0] = pos;
 			res[1] = end;
 			res[2] = word;

@@ -14,6 +14,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int64_t s64;
 typedef u64 phys_addr_t;
 
 #define BIT(n)			(1UL << (n))
