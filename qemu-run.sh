@@ -218,9 +218,10 @@ parse_args() {
 		opt_mem=${opt_mem:-2G}
 		[ -n "$opt_dtb" ] ||
 			die "--board zcu102 needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb xilinx/zynqmp-zcu102-rev1.0.dtb trixie-backports)"
-		[ "$opt_uboot" = 0 ] && [ -z "$opt_dump_dtb" ] &&
-			[ -z "$opt_virtio_trace" ] ||
+		if [ "$opt_uboot" = 1 ] || [ -n "$opt_dump_dtb" ] ||
+		   [ -n "$opt_virtio_trace" ]; then
 			die "--board zcu102: --uboot, --dump-dtb and --virtio-trace are for virt"
+		fi
 		;;
 	*) die "--board wants virt or zcu102, not '$opt_board'" ;;
 	esac

@@ -31,6 +31,7 @@ expect_line '^hypuart:115200n8' "Linux had the edited tree"
 expect_line '^hyptrace: entering Linux at ' "the hypervisor's lines on the translated console"
 expect_healthy
 
+# shellcheck disable=SC2016 # expands in the guest
 boot none --dtb "$work/none.dtb" --cmd '
 dmesg | grep "hyptrace: hyp: " | sed "s/^.*hyptrace: hyp: /@hyp /"
 sed "s/^/@file /" "$(hyptrace-dir)/hyp_log"'

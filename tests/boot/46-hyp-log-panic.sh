@@ -24,6 +24,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-46.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 virt_dtb none "$work/none.dtb"
 
+# shellcheck disable=SC2016 # expands in the guest
 boot panic --dtb "$work/none.dtb" --reboots 1 \
 	--append hyptrace.test_panic=before-linux --cmd '
 dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"

@@ -57,6 +57,7 @@ cp "$dtb" "$work/zcu102.dtb"
 [ "$(fdtget "$work/zcu102.dtb" /chosen stdout-path)" = serial0:115200n8 ] ||
 	fail "$DTB_NAME's stdout-path is no longer serial0:115200n8"
 
+# shellcheck disable=SC2016 # expands in the guest
 boot zcu102 --board zcu102 --dtb "$work/zcu102.dtb" --kernel "$vmlinuz" \
 	--modules "$ko" --cmd '
 dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"
