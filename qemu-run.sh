@@ -19,14 +19,16 @@ Build:
   --no-build          do not run 'make all' first (by default it runs, which
                       installs missing packages and rebuilds what changed)
 Machine:
-  --board NAME        virt (default), or zcu102: QEMU's Xilinx ZCU102 model
+  --board NAME        virt (default); zcu102: QEMU's Xilinx ZCU102 model
                       (-M xlnx-zcu102,virtualization=on: 4 Cortex-A53, a
-                      GIC-400, the Cadence UART as the console, ttyPS0),
-                      which needs the board's own tree with --dtb (Debian's
-                      zynqmp-zcu102-rev1.0.dtb: scripts/fetch-stock-kernel.sh
-                      --dtb) and a kernel that drives the board (--kernel:
-                      Debian's stock one); --cpu, --smp and --gic do not
-                      apply, --mem defaults to 2G
+                      GIC-400, the Cadence UART as the console, ttyPS0,
+                      --mem default 2G); raspi3b: QEMU's Raspberry Pi 3B
+                      (enters at EL2; 1 GiB; spin-table CPUs, no GIC, no
+                      PSCI; the mini-UART as the console, ttyS1). Both
+                      need the board's own tree with --dtb (Debian's:
+                      scripts/fetch-stock-kernel.sh --dtb) and a kernel
+                      that drives the board (--kernel: Debian's stock one);
+                      --cpu, --smp and --gic do not apply
   --qemu PATH         the qemu-system-aarch64 to run: a binary, or a wrapper
                       that takes the same arguments, such as the one
                       scripts/setup-qemu-new.sh makes for Debian's newest
@@ -214,16 +216,16 @@ parse_args() {
 
 	case $opt_board in
 	virt) opt_mem=${opt_mem:-1G} ;;
-	zcu102)
-		opt_mem=${opt_mem:-2G}
+	zcu102|raspi3b)
+		opt_mem=${opt_mem:-$([ "$opt_board" = zcu102 ] && echo 2G || echo 1G)}
 		[ -n "$opt_dtb" ] ||
-			die "--board zcu102 needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb xilinx/zynqmp-zcu102-rev1.0.dtb trixie-backports)"
+			die "--board $opt_board needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb, see --help)"
 		if [ "$opt_uboot" = 1 ] || [ -n "$opt_dump_dtb" ] ||
 		   [ -n "$opt_virtio_trace" ]; then
-			die "--board zcu102: --uboot, --dump-dtb and --virtio-trace are for virt"
+			die "--board $opt_board: --uboot, --dump-dtb and --virtio-trace are for virt"
 		fi
 		;;
-	*) die "--board wants virt or zcu102, not '$opt_board'" ;;
+	*) die "--board wants virt, zcu102 or raspi3b, not '$opt_board'" ;;
 	esac
 	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
 	[[ $opt_reboots =~ ^[0-9]+$ ]] || die "--reboots wants a number, not '$opt_reboots'"
@@ -464,13 +466,20 @@ make_boot_disk() {
 # each on a line, after "-M virt,..." (which comes first, so that
 # --dump-dtb can add to it).
 machine_args() {
-	if [ "$opt_board" = zcu102 ]; then
+	case $opt_board in
+	zcu102)
 		# Its CPUs and GIC are fixed; a null audio backend, so that
 		# QEMU opens no sound device for the board's DisplayPort
 		printf '%s\n' -M xlnx-zcu102,virtualization=on -m "$opt_mem" \
 			-nographic -audiodev none,id=n0 -nic none
-		return 0
-	fi
+		return 0 ;;
+	raspi3b)
+		# The mini-UART is the second serial port, the PL011 (for
+		# Bluetooth on the board) the first
+		printf '%s\n' -M raspi3b -m "$opt_mem" -nographic \
+			-serial null -serial mon:stdio
+		return 0 ;;
+	esac
 	printf '%s\n' -M "virt,virtualization=on,gic-version=$opt_gic" \
 		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
 		-nic none # the guest has no network driver; this skips the NIC ROM
@@ -492,13 +501,14 @@ dump_dtb() {
 board_console() {
 	case $opt_board in
 	zcu102) echo ttyPS0 ;;
+	raspi3b) echo ttyS1 ;;
 	*) echo ttyAMA0 ;;
 	esac
 }
 
 board_kernel_addr() {
 	case $opt_board in
-	zcu102) echo 0x400000 ;;	# RAM at 0
+	zcu102|raspi3b) echo 0x400000 ;;	# RAM at 0
 	*) echo 0x40400000 ;;		# RAM at 1 GiB
 	esac
 }
@@ -506,6 +516,7 @@ board_kernel_addr() {
 board_summary() {
 	case $opt_board in
 	zcu102) echo "ZCU102 (4 x cortex-a53, GIC-400)" ;;
+	raspi3b) echo "Raspberry Pi 3B (4 x cortex-a53, spin-table)" ;;
 	*) echo "virt, $opt_cpu x $opt_smp, GICv$opt_gic" ;;
 	esac
 }
@@ -654,6 +665,10 @@ watch_console() {
 				;;
 			*"hyptrace: PANIC"*)
 				stop_on_panic "$line" ;;
+			*"Power off not available: System halted instead"*)
+				# No way to power off (raspi3b: no PSCI):
+				# the guest is done, QEMU would run on
+				kill "$qemu_pid" 2>/dev/null || true ;;
 			*"hyptrace: SYSTEM_RESET from CPU"*)
 				# Without --reboots, -no-reboot ends QEMU
 				resets=$((resets + 1))
