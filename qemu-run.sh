@@ -5,6 +5,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/scripts/lib.sh"
+# shellcheck source=scripts/boards.sh
+. "$(dirname "$0")/scripts/boards.sh"
 
 usage() {
 	cat <<'EOF'
@@ -23,12 +25,14 @@ Machine:
                       (-M xlnx-zcu102,virtualization=on: 4 Cortex-A53, a
                       GIC-400, the Cadence UART as the console, ttyPS0,
                       --mem default 2G); raspi3b: QEMU's Raspberry Pi 3B
-                      (enters at EL2; 1 GiB; spin-table CPUs, no GIC, no
-                      PSCI; the mini-UART as the console, ttyS1). Both
-                      need the board's own tree with --dtb (Debian's:
-                      scripts/fetch-stock-kernel.sh --dtb) and a kernel
-                      that drives the board (--kernel: Debian's stock one);
-                      --cpu, --smp and --gic do not apply
+                      (1 GiB; spin-table CPUs, no GIC, no PSCI; the
+                      mini-UART as the console, ttyS1); imx8mp-evk: the
+                      i.MX8MP EVK (QEMU 9.1 or later: --qemu; GICv3, PSCI;
+                      UART2 as the console, ttymxc1; --mem default 2G).
+                      All but virt need the board's own tree with --dtb
+                      (Debian's: scripts/fetch-stock-kernel.sh --dtb) and a
+                      kernel that drives the board (--kernel: Debian's
+                      stock one); --cpu, --smp and --gic do not apply
   --qemu PATH         the qemu-system-aarch64 to run: a binary, or a wrapper
                       that takes the same arguments, such as the one
                       scripts/setup-qemu-new.sh makes for Debian's newest
@@ -214,19 +218,7 @@ parse_args() {
 		shift
 	done
 
-	case $opt_board in
-	virt) opt_mem=${opt_mem:-1G} ;;
-	zcu102|raspi3b)
-		opt_mem=${opt_mem:-$([ "$opt_board" = zcu102 ] && echo 2G || echo 1G)}
-		[ -n "$opt_dtb" ] ||
-			die "--board $opt_board needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb, see --help)"
-		if [ "$opt_uboot" = 1 ] || [ -n "$opt_dump_dtb" ] ||
-		   [ -n "$opt_virtio_trace" ]; then
-			die "--board $opt_board: --uboot, --dump-dtb and --virtio-trace are for virt"
-		fi
-		;;
-	*) die "--board wants virt, zcu102 or raspi3b, not '$opt_board'" ;;
-	esac
+	board_check
 	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
 	[[ $opt_reboots =~ ^[0-9]+$ ]] || die "--reboots wants a number, not '$opt_reboots'"
 	[[ $opt_gic =~ ^[23]$ ]] || die "--gic wants 2 or 3, not '$opt_gic'"
@@ -462,63 +454,15 @@ make_boot_disk() {
 		"$run_dir/initramfs.cpio.gz" "$append"
 }
 
-# The machine, the same for a boot and for --dump-dtb: the QEMU arguments,
-# each on a line, after "-M virt,..." (which comes first, so that
-# --dump-dtb can add to it).
-machine_args() {
-	case $opt_board in
-	zcu102)
-		# Its CPUs and GIC are fixed; a null audio backend, so that
-		# QEMU opens no sound device for the board's DisplayPort
-		printf '%s\n' -M xlnx-zcu102,virtualization=on -m "$opt_mem" \
-			-nographic -audiodev none,id=n0 -nic none
-		return 0 ;;
-	raspi3b)
-		# The mini-UART is the second serial port, the PL011 (for
-		# Bluetooth on the board) the first
-		printf '%s\n' -M raspi3b -m "$opt_mem" -nographic \
-			-serial null -serial mon:stdio
-		return 0 ;;
-	esac
-	printf '%s\n' -M "virt,virtualization=on,gic-version=$opt_gic" \
-		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
-		-nic none # the guest has no network driver; this skips the NIC ROM
-}
-
 # --dump-dtb: QEMU writes the device tree it made and exits.
 dump_dtb() {
 	local args out=$opt_dump_dtb
-	mapfile -t args < <(machine_args)
+	mapfile -t args < <(board_machine_args)
 	args[1]+=",dumpdtb=$out"
 	"$opt_qemu" "${args[@]}" </dev/null >"$run_dir/dumpdtb.log" 2>&1 ||
 		die "QEMU did not dump its device tree: $(tail -n 1 "$run_dir/dumpdtb.log")"
 	[ -s "$out" ] || die "QEMU did not write $out"
 	tell "device tree for virt, $opt_cpu x $opt_smp, GICv$opt_gic, $opt_mem RAM: $out"
-}
-
-# The board's console as Linux names it, and where the hypervisor expects
-# the kernel: 2 MiB above itself, which QEMU loads 2 MiB into RAM
-board_console() {
-	case $opt_board in
-	zcu102) echo ttyPS0 ;;
-	raspi3b) echo ttyS1 ;;
-	*) echo ttyAMA0 ;;
-	esac
-}
-
-board_kernel_addr() {
-	case $opt_board in
-	zcu102|raspi3b) echo 0x400000 ;;	# RAM at 0
-	*) echo 0x40400000 ;;		# RAM at 1 GiB
-	esac
-}
-
-board_summary() {
-	case $opt_board in
-	zcu102) echo "ZCU102 (4 x cortex-a53, GIC-400)" ;;
-	raspi3b) echo "Raspberry Pi 3B (4 x cortex-a53, spin-table)" ;;
-	*) echo "virt, $opt_cpu x $opt_smp, GICv$opt_gic" ;;
-	esac
 }
 
 # Fill the qemu_cmd array.
@@ -538,7 +482,7 @@ qemu_command() {
 	append+=$opt_append
 
 	qemu_cmd=("$opt_qemu")
-	mapfile -t -O 1 qemu_cmd < <(machine_args)
+	mapfile -t -O 1 qemu_cmd < <(board_machine_args)
 	[ -z "$opt_dtb" ] || qemu_cmd+=(-dtb "$opt_dtb")
 	hyp_image=${opt_hyp_image:-$HYPTRACE_BUILD/hyp/hyptrace.bin}
 	if [ "$opt_hyp" = 1 ] && [ ! -f "$hyp_image" ]; then
