@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device tree: what the hypervisor learns from it (RAM, CPUs, the
- * console, initrd, options) and how it hands Linux an edited copy that reserves the
- * hypervisor's memory and the trace carve-out.
+ * console, initrd, options) and how it hands Linux an edited copy that
+ * reserves the hypervisor's memory and the trace carve-out.
  *
  * dt_parse() runs on the boot CPU with the MMU off; libfdt is built with
  * -mstrict-align for that reason.
