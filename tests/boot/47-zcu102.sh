@@ -27,23 +27,11 @@ DTB_NAME=xilinx/zynqmp-zcu102-rev1.0.dtb
 UART=/axi/serial@ff000000
 CLK_PHANDLE=0x7fff0001	# far above what dtc numbers its phandles from
 
-log=$TEST_LOGS/$TEST_NAME
-mkdir -p "$log"
-vmlinuz=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" "$SUITE" \
-	2>"$log/fetch.log" | tail -n 1) || true
-[ -f "$vmlinuz" ] ||
-	fail "scripts/fetch-stock-kernel.sh: $(tail -n 1 "$log/fetch.log")"
-dtb=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" --dtb "$DTB_NAME" \
-	"$SUITE" 2>"$log/fetch-dtb.log" | tail -n 1) || true
-[ -f "$dtb" ] ||
-	fail "scripts/fetch-stock-kernel.sh --dtb: $(tail -n 1 "$log/fetch-dtb.log")"
-ko=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$SUITE" \
-	2>"$log/build.log" | tail -n 1) || true
-[ -f "$ko" ] || fail "scripts/build-stock-module.sh: $(tail -n 1 "$log/build.log")"
+stock_board "$SUITE" "$DTB_NAME"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-47.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$dtb" "$work/zcu102.dtb"
+cp "$STOCK_DTB" "$work/zcu102.dtb"
 {
 	fdtput -c "$work/zcu102.dtb" /uart-clk &&
 	fdtput -t s "$work/zcu102.dtb" /uart-clk compatible fixed-clock &&
@@ -58,8 +46,8 @@ cp "$dtb" "$work/zcu102.dtb"
 	fail "$DTB_NAME's stdout-path is no longer serial0:115200n8"
 
 # shellcheck disable=SC2016 # expands in the guest
-boot zcu102 --board zcu102 --dtb "$work/zcu102.dtb" --kernel "$vmlinuz" \
-	--modules "$ko" --cmd '
+boot zcu102 --board zcu102 --dtb "$work/zcu102.dtb" --kernel "$STOCK_VMLINUZ" \
+	--modules "$STOCK_KO" --cmd '
 dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"
 echo "@files $(ls "$(hyptrace-dir)" | tr "\n" " ")"'
 expect_ok

@@ -20,25 +20,13 @@
 SUITE=trixie-backports
 DTB_NAME=broadcom/bcm2837-rpi-3-b.dtb
 
-log=$TEST_LOGS/$TEST_NAME
-mkdir -p "$log"
-vmlinuz=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" "$SUITE" \
-	2>"$log/fetch.log" | tail -n 1) || true
-[ -f "$vmlinuz" ] ||
-	fail "scripts/fetch-stock-kernel.sh: $(tail -n 1 "$log/fetch.log")"
-dtb=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" --dtb "$DTB_NAME" \
-	"$SUITE" 2>"$log/fetch-dtb.log" | tail -n 1) || true
-[ -f "$dtb" ] ||
-	fail "scripts/fetch-stock-kernel.sh --dtb: $(tail -n 1 "$log/fetch-dtb.log")"
-ko=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$SUITE" \
-	2>"$log/build.log" | tail -n 1) || true
-[ -f "$ko" ] || fail "scripts/build-stock-module.sh: $(tail -n 1 "$log/build.log")"
-[ "$(fdtget "$dtb" /chosen stdout-path)" = serial1:115200n8 ] ||
+stock_board "$SUITE" "$DTB_NAME"
+[ "$(fdtget "$STOCK_DTB" /chosen stdout-path)" = serial1:115200n8 ] ||
 	fail "$DTB_NAME's stdout-path is no longer serial1:115200n8"
 
 # shellcheck disable=SC2016 # expands in the guest
-boot raspi3b --board raspi3b --dtb "$dtb" --kernel "$vmlinuz" \
-	--modules "$ko" --append nosmp --cmd '
+boot raspi3b --board raspi3b --dtb "$STOCK_DTB" --kernel "$STOCK_VMLINUZ" \
+	--modules "$STOCK_KO" --append nosmp --cmd '
 dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"'
 expect_ok
 expect_line '^hyptrace: console: bcm2835-aux at 0x3f215040, reg-shift 2, reg-io-width 4 \(stdout-path "serial1"\)$' \

@@ -24,23 +24,13 @@ log=$TEST_LOGS/$TEST_NAME
 mkdir -p "$log"
 qemu=$(bash "$HYPTRACE_TOP/scripts/setup-qemu-new.sh" 2>"$log/setup.log" | tail -n 1)
 [ -x "$qemu" ] || fail "no newest QEMU: $(tail -n 2 "$log/setup.log")"
-vmlinuz=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" "$SUITE" \
-	2>"$log/fetch.log" | tail -n 1) || true
-[ -f "$vmlinuz" ] ||
-	fail "scripts/fetch-stock-kernel.sh: $(tail -n 1 "$log/fetch.log")"
-dtb=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" --dtb "$DTB_NAME" \
-	"$SUITE" 2>"$log/fetch-dtb.log" | tail -n 1) || true
-[ -f "$dtb" ] ||
-	fail "scripts/fetch-stock-kernel.sh --dtb: $(tail -n 1 "$log/fetch-dtb.log")"
-ko=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$SUITE" \
-	2>"$log/build.log" | tail -n 1) || true
-[ -f "$ko" ] || fail "scripts/build-stock-module.sh: $(tail -n 1 "$log/build.log")"
-[ "$(fdtget "$dtb" /chosen stdout-path)" = "$UART_PATH" ] ||
+stock_board "$SUITE" "$DTB_NAME"
+[ "$(fdtget "$STOCK_DTB" /chosen stdout-path)" = "$UART_PATH" ] ||
 	fail "$DTB_NAME's stdout-path is no longer $UART_PATH"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-49.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$dtb" "$work/imx8mp-evk.dtb"
+cp "$STOCK_DTB" "$work/imx8mp-evk.dtb"
 for cpu in $(fdtget -l "$work/imx8mp-evk.dtb" /cpus); do
 	if fdtget "$work/imx8mp-evk.dtb" "/cpus/$cpu" cpu-idle-states >/dev/null 2>&1; then
 		fdtput -d "$work/imx8mp-evk.dtb" "/cpus/$cpu" cpu-idle-states ||
@@ -50,7 +40,7 @@ done
 
 # shellcheck disable=SC2016 # expands in the guest
 boot imx8mp --qemu "$qemu" --board imx8mp-evk --dtb "$work/imx8mp-evk.dtb" \
-	--kernel "$vmlinuz" --modules "$ko" --cmd '
+	--kernel "$STOCK_VMLINUZ" --modules "$STOCK_KO" --cmd '
 dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"'
 expect_ok
 expect_line "^hyptrace: console: imx at 0x30890000, reg-shift 0, reg-io-width 4 \\(stdout-path \"$UART_PATH\"\\)\$" \

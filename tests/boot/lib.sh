@@ -145,6 +145,27 @@ virt_dtb() {
 		fail "dtc cannot compile the $1 tree"
 }
 
+# stock_board SUITE DTB: Debian's stock kernel of SUITE, the board tree
+# DTB (e.g. xilinx/zynqmp-zcu102-rev1.0.dtb) from the same version, and
+# hyptrace.ko built for it, as $STOCK_VMLINUZ, $STOCK_DTB and $STOCK_KO;
+# fails the test with the script's last line if one cannot be had
+stock_board() {
+	local log=$TEST_LOGS/$TEST_NAME
+	mkdir -p "$log"
+	STOCK_VMLINUZ=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" "$1" \
+		2>"$log/fetch.log" | tail -n 1) || true
+	[ -f "$STOCK_VMLINUZ" ] ||
+		fail "scripts/fetch-stock-kernel.sh: $(tail -n 1 "$log/fetch.log")"
+	STOCK_DTB=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" --dtb "$2" \
+		"$1" 2>"$log/fetch-dtb.log" | tail -n 1) || true
+	[ -f "$STOCK_DTB" ] ||
+		fail "scripts/fetch-stock-kernel.sh --dtb: $(tail -n 1 "$log/fetch-dtb.log")"
+	STOCK_KO=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$1" \
+		2>"$log/build.log" | tail -n 1) || true
+	[ -f "$STOCK_KO" ] ||
+		fail "scripts/build-stock-module.sh: $(tail -n 1 "$log/build.log")"
+}
+
 # abi_define NAME: the value of HYPTRACE_NAME in shared/hyptrace_abi.h, the
 # ABI the tests hold the hypervisor to
 abi_define() {
