@@ -5,6 +5,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/scripts/lib.sh"
+# shellcheck source=scripts/boards.sh
+. "$(dirname "$0")/scripts/boards.sh"
 
 usage() {
 	cat <<'EOF'
@@ -19,6 +21,18 @@ Build:
   --no-build          do not run 'make all' first (by default it runs, which
                       installs missing packages and rebuilds what changed)
 Machine:
+  --board NAME        virt (default); zcu102: QEMU's Xilinx ZCU102 model
+                      (-M xlnx-zcu102,virtualization=on: 4 Cortex-A53, a
+                      GIC-400, the Cadence UART as the console, ttyPS0,
+                      --mem default 2G); raspi3b: QEMU's Raspberry Pi 3B
+                      (1 GiB; spin-table CPUs, no GIC, no PSCI; the
+                      mini-UART as the console, ttyS1); imx8mp-evk: the
+                      i.MX8MP EVK (QEMU 9.1 or later: --qemu; GICv3, PSCI;
+                      UART2 as the console, ttymxc1; --mem default 2G).
+                      All but virt need the board's own tree with --dtb
+                      (Debian's: scripts/fetch-stock-kernel.sh --dtb) and a
+                      kernel that drives the board (--kernel: Debian's
+                      stock one); --cpu, --smp and --gic do not apply
   --qemu PATH         the qemu-system-aarch64 to run: a binary, or a wrapper
                       that takes the same arguments, such as the one
                       scripts/setup-qemu-new.sh makes for Debian's newest
@@ -117,10 +131,11 @@ EOF
 # Options and their defaults.
 opt_build=1
 opt_qemu=${HYPTRACE_QEMU:-qemu-system-aarch64}	# --qemu, or $HYPTRACE_QEMU
+opt_board=virt
 opt_cpu=cortex-a57
 opt_smp=4
 opt_gic=3
-opt_mem=1G
+opt_mem=
 opt_dtb=
 opt_dump_dtb=
 opt_hyp=1
@@ -175,6 +190,7 @@ parse_args() {
 		case $1 in
 		--no-build) opt_build=0 ;;
 		--qemu) need_arg "$1" $#; opt_qemu=$2; shift ;;
+		--board) need_arg "$1" $#; opt_board=$2; shift ;;
 		--cpu) need_arg "$1" $#; opt_cpu=$2; shift ;;
 		--smp) need_arg "$1" $#; opt_smp=$2; shift ;;
 		--gic) need_arg "$1" $#; opt_gic=$2; shift ;;
@@ -202,6 +218,7 @@ parse_args() {
 		shift
 	done
 
+	board_check
 	[[ $opt_smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, not '$opt_smp'"
 	[[ $opt_reboots =~ ^[0-9]+$ ]] || die "--reboots wants a number, not '$opt_reboots'"
 	[[ $opt_gic =~ ^[23]$ ]] || die "--gic wants 2 or 3, not '$opt_gic'"
@@ -437,19 +454,10 @@ make_boot_disk() {
 		"$run_dir/initramfs.cpio.gz" "$append"
 }
 
-# The machine, the same for a boot and for --dump-dtb: the QEMU arguments,
-# each on a line, after "-M virt,..." (which comes first, so that
-# --dump-dtb can add to it).
-machine_args() {
-	printf '%s\n' -M "virt,virtualization=on,gic-version=$opt_gic" \
-		-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
-		-nic none # the guest has no network driver; this skips the NIC ROM
-}
-
 # --dump-dtb: QEMU writes the device tree it made and exits.
 dump_dtb() {
 	local args out=$opt_dump_dtb
-	mapfile -t args < <(machine_args)
+	mapfile -t args < <(board_machine_args)
 	args[1]+=",dumpdtb=$out"
 	"$opt_qemu" "${args[@]}" </dev/null >"$run_dir/dumpdtb.log" 2>&1 ||
 		die "QEMU did not dump its device tree: $(tail -n 1 "$run_dir/dumpdtb.log")"
@@ -461,7 +469,7 @@ dump_dtb() {
 qemu_command() {
 	local kernel=$guest_kernel append hyp_image
 
-	append="console=ttyAMA0 earlycon"
+	append="console=$(board_console) earlycon"
 	# Scripted runs must end: a guest panic resets at once, and with
 	# -no-reboot a reset ends QEMU. With --reboots the resets that are
 	# allowed boot again, a second after the panic as a board would.
@@ -474,7 +482,7 @@ qemu_command() {
 	append+=$opt_append
 
 	qemu_cmd=("$opt_qemu")
-	mapfile -t -O 1 qemu_cmd < <(machine_args)
+	mapfile -t -O 1 qemu_cmd < <(board_machine_args)
 	[ -z "$opt_dtb" ] || qemu_cmd+=(-dtb "$opt_dtb")
 	hyp_image=${opt_hyp_image:-$HYPTRACE_BUILD/hyp/hyptrace.bin}
 	if [ "$opt_hyp" = 1 ] && [ ! -f "$hyp_image" ]; then
@@ -491,7 +499,7 @@ qemu_command() {
 	else
 		if [ "$opt_hyp" = 1 ]; then
 			qemu_cmd+=(-kernel "$hyp_image"
-				-device "loader,file=$kernel,addr=0x40400000,force-raw=on")
+				-device "loader,file=$kernel,addr=$(board_kernel_addr),force-raw=on")
 		else
 			qemu_cmd+=(-kernel "$kernel")
 		fi
@@ -601,6 +609,10 @@ watch_console() {
 				;;
 			*"hyptrace: PANIC"*)
 				stop_on_panic "$line" ;;
+			*"Power off not available: System halted instead"*)
+				# No way to power off (raspi3b: no PSCI):
+				# the guest is done, QEMU would run on
+				kill "$qemu_pid" 2>/dev/null || true ;;
 			*"hyptrace: SYSTEM_RESET from CPU"*)
 				# Without --reboots, -no-reboot ends QEMU
 				resets=$((resets + 1))
@@ -703,7 +715,7 @@ main() {
 	tell "$( [ "$opt_hyp" = 1 ] && echo "hyptrace + " )Linux ${guest_release:-?}$(
 		[ -n "$opt_kernel" ] && echo " ($opt_kernel)" )$(
 		[ "$opt_uboot" = 1 ] && echo " through U-Boot" )," \
-		"$opt_cpu x $opt_smp, $opt_mem RAM, GICv$opt_gic${opt_dtb:+, device tree $opt_dtb}"
+		"$(board_summary), $opt_mem RAM${opt_dtb:+, device tree $opt_dtb}"
 	if [ "$opt_cmd_set" = 1 ]; then
 		local rc=0
 		run_scripted || rc=$?

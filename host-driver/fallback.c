@@ -309,6 +309,14 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 	fb_file("trace_clock", 0440, root, ht, &hyptrace_trace_clock_fops);
 	fb_file("write_event", 0200, root, ht, &hyptrace_write_event_fops);
 	fb_file("overwrite", 0640, root, ht, &hyptrace_overwrite_fops);
+	if (hyptrace_hyp_log_has(HYPTRACE_HYP_LOG_THIS_BOOT))
+		fb_file("hyp_log", 0440, root,
+			HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_THIS_BOOT),
+			&hyptrace_hyp_log_fops);
+	if (hyptrace_hyp_log_has(HYPTRACE_HYP_LOG_LAST_BOOT))
+		fb_file("hyp_log_last_boot", 0440, root,
+			HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_LAST_BOOT),
+			&hyptrace_hyp_log_fops);
 	ret = create_per_cpu(ht, root);
 	if (!ret)
 		ret = fb_events_create(ht, root);

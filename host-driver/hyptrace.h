@@ -14,6 +14,7 @@
  *		shared/hyp_events.h
  *   last_boot.c	the previous boot's buffer (last_boot.h), and the panic
  *		notifier
+ *   hyp_log.c	the hypervisor's log: into dmesg at load, and its files
  *
  * and one of two front ends, chosen at build time from the kernel's config:
  *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
@@ -144,6 +145,16 @@ extern const struct file_operations hyptrace_overwrite_fops;
 
 /* the front end: adopt the early buffer now, so that trace shows it */
 void hyptrace_frontend_adopt(struct hyptrace *ht);
+
+/*
+ * hyp_log.c: the hypervisor's log into dmesg at load; the front end adds
+ * hyp_log (i_private: HYPTRACE_HYP_LOG_THIS_BOOT) and hyp_log_last_boot
+ * (HYPTRACE_HYP_LOG_LAST_BOOT) where hyptrace_hyp_log_has() says so.
+ */
+void hyptrace_hyp_log_init(const struct hyptrace *ht);
+bool hyptrace_hyp_log_has(unsigned long which);
+extern const struct file_operations hyptrace_hyp_log_fops;
+#define HYPTRACE_HYP_LOG_PRIVATE(which)	((void *)(unsigned long)(which))
 
 /* cpumap.c */
 int hyptrace_check_cpu_map(struct hyptrace *ht);

@@ -249,6 +249,9 @@ static int __init hyptrace_init(void)
 	ret = find_hyptrace();
 	if (!ret)
 		ret = check_version(ht);
+	/* Before anything else can fail: what the hypervisor said about it */
+	if (!ret)
+		hyptrace_hyp_log_init(ht);
 	if (!ret)
 		ret = query_tracing(ht);
 	if (!ret)

@@ -223,6 +223,16 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 		return -ENOMEM;
 	if (!tracefs_create_file("overwrite", 0640, d, ht, &hyptrace_overwrite_fops))
 		return -ENOMEM;
+	if (hyptrace_hyp_log_has(HYPTRACE_HYP_LOG_THIS_BOOT) &&
+	    !tracefs_create_file("hyp_log", 0440, d,
+				 HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_THIS_BOOT),
+				 &hyptrace_hyp_log_fops))
+		return -ENOMEM;
+	if (hyptrace_hyp_log_has(HYPTRACE_HYP_LOG_LAST_BOOT) &&
+	    !tracefs_create_file("hyp_log_last_boot", 0440, d,
+				 HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_LAST_BOOT),
+				 &hyptrace_hyp_log_fops))
+		return -ENOMEM;
 	return hyptrace_create_cpu_files(d, ht->nr_cpus, &hyptrace_raw_fops,
 					 &hyptrace_stats_fops);
 }

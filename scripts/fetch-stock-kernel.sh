@@ -4,6 +4,7 @@
 # Fetch a stock Debian arm64 kernel to boot with ./qemu-run.sh --kernel:
 #
 #   scripts/fetch-stock-kernel.sh SUITE
+#   scripts/fetch-stock-kernel.sh --dtb FILE SUITE
 #
 #   bookworm          Debian 12's newest linux-image-6.1.0-N-arm64-unsigned
 #   trixie-backports  the newest linux-binary-7.N.M+deb13-arm64 (the package
@@ -17,6 +18,12 @@
 # arm64 vmlinuz is a plain arm64 Image. Progress goes to stderr; the last
 # line on stdout is the path of the vmlinuz. Run again, it downloads nothing
 # that is cached.
+#
+# With --dtb FILE (a path under the kernel's dtb directory, such as
+# xilinx/zynqmp-zcu102-rev1.0.dtb), the last line is instead that board's
+# device tree from the same kernel version's package of device trees
+# (linux-base-KVER for the 7.x kernels, the image package itself for 6.1),
+# kept as $HYPTRACE_CACHE/stock-kernels/<version>/dtb/FILE.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +31,7 @@ set -euo pipefail
 STOCK=$HYPTRACE_CACHE/stock-kernels
 
 usage() {
-	sed -n '4,19s/^# \{0,1\}//p' "$0"
+	sed -n '4,27s/^# \{0,1\}//p' "$0"
 }
 
 # The package names to look at for SUITE: "PREFIX REGEX", the prefix for
@@ -141,6 +148,34 @@ unpack() {
 	cached_vmlinuz "$version" >/dev/null || die "cache entry $dir is incomplete"
 }
 
+# fetch_dtb VERSION VMLINUZ FILE: print the cached FILE of that kernel's
+# device trees, downloading the package that holds them if need be.
+fetch_dtb() {
+	local version=$1 kver=${2##*/vmlinuz-} file=$3 dst=$STOCK/$1/dtb/$3 pkg src
+	if [ ! -f "$dst" ]; then
+		case $kver in
+		6.1.*) pkg=$name ;;
+		*) pkg=linux-base-$kver ;;
+		esac
+		tmp=$(mktemp -d "$STOCK/.fetch.XXXXXX")
+		trap 'rm -rf "$tmp"' EXIT
+		chmod 755 "$tmp"
+		download "$pkg" "$version" || die "$quiet_why"
+		step "unpacking its device trees (dpkg-deb -x)"
+		mkdir -p "$tmp/root"
+		run_quiet "dpkg-deb -x $pkg" \
+			"$HYPTRACE_CACHE/logs/stock-kernel-unpack.log" \
+			dpkg-deb -x "$(compgen -G "$tmp/*.deb" | head -n 1)" \
+			"$tmp/root" || die "$quiet_why"
+		src=$(find "$tmp/root" -path "*/dtb*/$file" -print -quit)
+		[ -n "$src" ] || die "$pkg $version has no device tree $file"
+		mkdir -p "$(dirname "$dst")"
+		cp "$src" "$dst.part" && mv "$dst.part" "$dst"
+		note "$dst"
+	fi
+	echo "$dst"
+}
+
 # lookup SUITE: set name and version to the newest package of SUITE.
 lookup() {
 	local best
@@ -160,8 +195,14 @@ main() {
 	-h|--help) usage; exit 0 ;;
 	'') die "usage: $0 bookworm|trixie-backports (see --help)" ;;
 	esac
-	local suite=$1 name version vmlinuz
+	local suite name version vmlinuz dtb=
+	if [ "$1" = --dtb ]; then
+		[ $# -ge 2 ] || die "--dtb needs a file, e.g. xilinx/zynqmp-zcu102-rev1.0.dtb"
+		dtb=$2
+		shift 2
+	fi
 	[ $# = 1 ] || die "one suite only (see --help)"
+	suite=$1
 	name_pattern "$suite" >/dev/null ||
 		die "unknown suite '$suite': bookworm or trixie-backports"
 
@@ -192,6 +233,10 @@ main() {
 		fi
 	else
 		note "cached: $STOCK/$version"
+	fi
+	if [ -n "$dtb" ]; then
+		fetch_dtb "$version" "$vmlinuz" "$dtb"
+		return 0
 	fi
 	echo "$vmlinuz"
 }

@@ -149,6 +149,22 @@
  *	is cleaned to the point of coherency so that the events survive a
  *	reset that keeps RAM but not the caches. PSCI SYSTEM_RESET does the
  *	same before it goes to the firmware.
+ *   HYPTRACE_CALL_HYP_LOG (0xc6000010, x1 = log, x2 = pos) (ABI 1.7)
+ *	The hypervisor's log: every character it printed, whether or not it
+ *	had a console to print on (an unknown or absent UART), kept in a
+ *	ring of a few KiB in its own memory, '\n' ending each line.
+ *	Positions count bytes from the log's beginning. x1 = the position of
+ *	the first byte returned (x2 of the call, or the oldest byte the ring
+ *	still holds if that is later), x2 = the log's end (the position of
+ *	the next byte to be written), x3 = the bytes from x1 on, up to 8,
+ *	the first in bits 0-7; those at or past x2 read 0.
+ *	x1 = HYPTRACE_HYP_LOG_THIS_BOOT: this boot's log, growing.
+ *	x1 = HYPTRACE_HYP_LOG_LAST_BOOT: the log of the boot before, if it
+ *	ended in a hypervisor panic and the reset kept RAM; fixed, and
+ *	starting at 0. NOT_LOADED if there is none.
+ *	AGAIN if the hypervisor printed so much during the call that it
+ *	lapped the bytes asked for several times: ask again. A log out of
+ *	range is INVALID.
  *   HYPTRACE_CALL_TRACE_HIDE_COUNTERS (x1 = cpu, x2 = 0 or 1) (ABI 1.1)
  *	1: from now on that CPU's counters (entries, overrun, pages) are
  *	published in the meta page's extension (struct rb_meta_ext) and the
@@ -165,7 +181,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		6
+#define HYPTRACE_ABI_MINOR		7
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -196,6 +212,7 @@
 #define HYPTRACE_CALL_TRACE_EARLY	HYPTRACE_CALL(13)
 #define HYPTRACE_CALL_TRACE_LAST_BOOT	HYPTRACE_CALL(14)
 #define HYPTRACE_CALL_HOST_PANIC	HYPTRACE_CALL(15)
+#define HYPTRACE_CALL_HYP_LOG		HYPTRACE_CALL(16)
 
 /* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
 #define HYPTRACE_MPIDR_NONE		(~0UL)
@@ -226,6 +243,10 @@
 #define HYPTRACE_EARLY_NONE		0	/* none started, or it is gone */
 #define HYPTRACE_EARLY_PENDING		1	/* loaded, nobody adopted it */
 #define HYPTRACE_EARLY_ADOPTED		2	/* a TRACE_LOAD took it */
+
+/* HYPTRACE_CALL_HYP_LOG x1 */
+#define HYPTRACE_HYP_LOG_THIS_BOOT	0
+#define HYPTRACE_HYP_LOG_LAST_BOOT	1
 
 /* HYPTRACE_CALL_TRACE_LAST_BOOT x1 */
 #define HYPTRACE_LAST_BOOT_QUERY	0

@@ -2,7 +2,7 @@
 /*
  * The EL2 stage-1 identity map. RAM is Normal write-back inner-shareable,
  * the attributes Linux uses, so pages shared with Linux stay coherent on
- * real hardware; the UART is Device; our own text is read-only and
+ * real hardware; the console UART, if there is one, is Device; our own text is read-only and
  * executable, everything else execute-never. Nothing else is mapped.
  *
  * The boot CPU builds the tables once with its MMU off, in the
@@ -18,7 +18,7 @@
 #define PTE_AP_RO	(3UL << 6)	/* EL2 read-only */
 #define PTE_XN		BIT(54)
 
-#define VA_BITS		39		/* three levels, starting at level 1 */
+#define VA_BITS		HYP_EL2_VA_BITS
 
 #define PROT_TEXT	(PTE_ATTRINDX(MT_NORMAL) | PTE_SH_INNER | PTE_AF | PTE_AP_RO)
 #define PROT_RODATA	(PROT_TEXT | PTE_XN)
@@ -39,7 +39,10 @@ void mmu_build_tables(void)
 		    (u64)__rodata_end - (u64)__text_end, PROT_RODATA);
 	pgtable_map(&el2_map, (u64)__rodata_end,
 		    hyp + HYP_REGION_SIZE - (u64)__rodata_end, PROT_DATA);
-	pgtable_map(&el2_map, hyp_layout.uart, SZ_4K, PROT_DEVICE);
+	/* dt.c made sure it is outside RAM and below VA_BITS */
+	if (hyp_layout.console.drv)
+		pgtable_map(&el2_map, hyp_layout.console.base,
+			    uart_span(&hyp_layout.console), PROT_DEVICE);
 }
 
 void mmu_enable(void)

@@ -20,13 +20,14 @@
 #include "print.h"
 
 static u64 mem_top;		/* first free byte */
-static u64 mem_end;		/* the persistent record (trace_persist.c) */
+static u64 mem_end;		/* the log (hyp_log.c), then trace_persist.c's */
 
 /* MMU off, boot CPU: before anything is allocated */
 void hyp_mem_init(void)
 {
 	mem_top = ALIGN_UP((u64)__hyp_end, SZ_4K);
-	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE - HYP_PERSIST_SIZE;
+	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE - HYP_PERSIST_SIZE -
+		  HYP_LOG_SIZE;
 }
 
 u64 hyp_mem_mark(void)

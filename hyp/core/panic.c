@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The end of the road: say what happened on the UART, then power the machine
- * off through PSCI so that a scripted run fails at once instead of hanging.
+ * The end of the road: say what happened on the console and in the log,
+ * leave the log for the next boot (hyp_log.c), then power the machine off
+ * through PSCI so that a scripted run fails at once instead of hanging; or
+ * reset it, when the command line asks Linux to reset after a panic
+ * (panic=N, N != 0): on a board, RAM then survives, and so does the log.
  */
 #include "hyp.h"
 #include "print.h"
@@ -11,7 +14,9 @@
 
 static void __noreturn power_off(void)
 {
-	firmware_call(PSCI_0_2_FN_SYSTEM_OFF, 0, 0, 0);
+	hyp_log_panic();
+	firmware_call(hyp_layout.panic_reset ? PSCI_0_2_FN_SYSTEM_RESET :
+					       PSCI_0_2_FN_SYSTEM_OFF, 0, 0, 0);
 	for (;;)
 		asm volatile("wfi");
 }
@@ -30,6 +35,7 @@ void hyp_panic(const char *fmt, ...)
 {
 	va_list ap;
 
+	hyp_log_panic();
 	hyp_printf("hyptrace: PANIC on CPU %u: ", current_cpu());
 	va_start(ap, fmt);
 	hyp_vprintf(fmt, ap);
@@ -42,6 +48,7 @@ void hyp_panic_frame(struct trap_frame *frame, const char *what)
 {
 	unsigned int i;
 
+	hyp_log_panic();
 	hyp_printf("hyptrace: PANIC on CPU %u: %s\n", current_cpu(), what);
 	hyp_printf("hyptrace:  ESR_EL2 %016lx (EC 0x%02lx)  ELR_EL2 %016lx\n",
 		   frame->esr, FIELD_GET(ESR_EC, frame->esr), frame->elr);

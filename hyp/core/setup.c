@@ -50,6 +50,7 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 	hyp_layout.hyp_base = (u64)__hyp_start;
 	loader_fdt = (const void *)dtb;
 	hyp_mem_init();
+	hyp_log_init();
 	dt_parse(loader_fdt);
 	/* Private memory, MMU off: secondaries read it with theirs off too */
 	hyp_stacks.base = (u64)hyp_mem_alloc_boot(hyp_layout.nr_cpus *
@@ -166,6 +167,9 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 	switch (entry_kind) {
 	case CPU_ENTRY_BOOT:
 		boot_cpu_finish();
+		/* A test's panic before Linux, once: the next boot goes on */
+		if (hyp_layout.test_panic && !hyp_log_last_boot_kept())
+			hyp_panic("hyptrace.test_panic=before-linux: a panic before Linux runs, as the command line asks");
 		entry.pc = hyp_layout.kernel;
 		entry.x0 = hyp_layout.dtb_base;
 		enter_linux(entry);

@@ -74,6 +74,9 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 	case HYPTRACE_CALL_TRACE_LAST_BOOT:
 		ret = last_boot_call(r[1], r[2], &r[1]);
 		break;
+	case HYPTRACE_CALL_HYP_LOG:
+		ret = hyp_log_call(r[1], r[2], &r[1]);
+		break;
 	case HYPTRACE_CALL_HOST_PANIC:
 		trace_persist_clean();
 		ret = HYPTRACE_RET_SUCCESS;

@@ -8,20 +8,26 @@
 
 #include "layout.h"
 #include "types.h"
+#include "uart.h"
 #include "../../shared/ring_buffer.h"
 
 #define HYP_VERSION		"0.1"
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
 /*
  * Reserved for the hypervisor: its image, then its private memory
- * (hyp_mem.c), and in its last page the record of the loaded trace buffer
- * that the next boot reads (trace_persist.c). Stage 2 hides all of it from
+ * (hyp_mem.c), then the log of what it printed (hyp_log.c), and in its
+ * last page the record of the loaded trace buffer that the next boot reads
+ * (trace_persist.c). Stage 2 hides all of it from
  * the host.
  */
 #define HYP_REGION_SIZE		(1UL << HYP_REGION_SHIFT)
 #define HYP_PERSIST_SIZE	SZ_4K
+/* Just below it, the log (hyp_log.c), for the next boot too */
+#define HYP_LOG_SIZE		(2 * SZ_4K)
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
 #define HYP_MAX_MEM_RANGES	8
+/* The EL2 map's input (and so output) addresses: three levels from 1 */
+#define HYP_EL2_VA_BITS		39
 
 /* Where a CPU enters Linux once the hypervisor is set up on it */
 struct el1_entry {
@@ -63,13 +69,15 @@ struct hyp_layout {
 	phys_addr_t dtb_base;		/* Linux's copy of the device tree */
 	u64 dtb_room;
 	phys_addr_t kernel;		/* Linux Image to enter */
-	phys_addr_t uart;
+	struct uart console;		/* drv NULL: none (dt.c) */
 	struct mem_range mem[HYP_MAX_MEM_RANGES];
 	unsigned int nr_mem;
 	unsigned int nr_cpus;
 	/* hyptrace.early= (dt.c): events (bit n = id n), bytes per CPU */
 	u64 early_events;
 	u64 early_size;
+	bool panic_reset;		/* panic=N, N != 0 (dt.c) */
+	bool test_panic;		/* hyptrace.test_panic=before-linux */
 };
 
 extern struct hyp_layout hyp_layout;
@@ -135,6 +143,13 @@ struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
 /* dt.c */
 void dt_parse(const void *fdt);
 void dt_prepare_for_linux(const void *fdt);
+
+/* hyp_log.c */
+void hyp_log_init(void);
+void hyp_log_putc(char c);
+void hyp_log_panic(void);
+bool hyp_log_last_boot_kept(void);
+s64 hyp_log_call(u64 which, u64 pos, u64 *res);
 
 /* canary.c */
 void canary_fill(void);

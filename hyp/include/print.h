@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include "types.h"
 
-void uart_init(phys_addr_t base);
 void uart_putc(char c);
 /* A print begins (under the print lock): reports what was dropped before */
 void uart_begin(void);

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A printf small enough for EL2, with one lock so CPUs do not interleave. */
+/*
+ * A printf small enough for EL2, with one lock so CPUs do not interleave.
+ * Every character goes to the log (hyp_log.c) and to the console, if any.
+ */
+#include "hyp.h"
 #include "print.h"
 #include "spinlock.h"
 
@@ -12,10 +16,16 @@ void print_enable_locking(void)
 	print_lock_usable = true;
 }
 
+static void out(char c)
+{
+	hyp_log_putc(c);
+	uart_putc(c);
+}
+
 static void put_str(const char *s)
 {
 	while (*s)
-		uart_putc(*s++);
+		out(*s++);
 }
 
 static void put_num(u64 v, unsigned int base, int width, char pad, bool neg)
@@ -30,9 +40,9 @@ static void put_num(u64 v, unsigned int base, int width, char pad, bool neg)
 	if (neg)
 		buf[n++] = '-';
 	while (width-- > n)
-		uart_putc(pad);
+		out(pad);
 	while (n--)
-		uart_putc(buf[n]);
+		out(buf[n]);
 }
 
 static void format(const char *fmt, va_list ap)
@@ -43,7 +53,7 @@ static void format(const char *fmt, va_list ap)
 		u64 v;
 
 		if (*fmt != '%') {
-			uart_putc(*fmt);
+			out(*fmt);
 			continue;
 		}
 		fmt++;
@@ -57,7 +67,7 @@ static void format(const char *fmt, va_list ap)
 		}
 		switch (*fmt) {
 		case 'c':
-			uart_putc((char)va_arg(ap, int));
+			out((char)va_arg(ap, int));
 			break;
 		case 's':
 			put_str(va_arg(ap, const char *));
@@ -79,10 +89,10 @@ static void format(const char *fmt, va_list ap)
 			put_num((u64)va_arg(ap, void *), 16, 0, ' ', false);
 			break;
 		case '%':
-			uart_putc('%');
+			out('%');
 			break;
 		default:
-			uart_putc('?');
+			out('?');
 			break;
 		}
 	}

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device tree: what the hypervisor learns from it (RAM, CPUs, UART,
- * initrd, options) and how it hands Linux an edited copy that reserves the
- * hypervisor's memory and the trace carve-out.
+ * The device tree: what the hypervisor learns from it (RAM, CPUs, the
+ * console, initrd, options) and how it hands Linux an edited copy that
+ * reserves the hypervisor's memory and the trace carve-out.
  *
  * dt_parse() runs on the boot CPU with the MMU off; libfdt is built with
  * -mstrict-align for that reason.
  */
 #include <libfdt.h>
+#include "dt_console.h"
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "../../shared/hyptrace_abi.h"
 
-#define PL011_DEFAULT_BASE	0x09000000UL	/* QEMU virt, if stdout-path fails */
 #define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */
 #define DTB_MAX_SIZE		SZ_2M		/* booting.rst */
 
@@ -25,22 +25,20 @@
 /* Test only: lose the first CPU_ON start of this CPU (psci_relay.c) */
 #define BOOTARG_LOSE_CPU_ON	"hyptrace.test_lose_cpu_on="
 #define BOOTARG_STALL_CPU_ON	"hyptrace.test_stall_cpu_on="
+/* Test only: panic before Linux, unless the last boot did (hyp_log.c) */
+#define BOOTARG_TEST_PANIC	"hyptrace.test_panic="
+#define TEST_PANIC_BEFORE_LINUX	"before-linux"
+/* Linux's: on a panic, reset (any value but 0) rather than stay down */
+#define BOOTARG_PANIC		"panic="
+#define PANIC_MAX_DIGITS	9
 #define CPU_NUMBER_MAX_DIGITS	4	/* HYP_MAX_CPUS and more */
 #define SIZE_MAX_DIGITS		18	/* bytes: far above any RAM */
+#define DT_PATH_MAX		64	/* of stdout-path, quoted in the log */
 
 struct dt_initrd {
 	u64 start, end;
 };
 static struct dt_initrd initrd;
-
-static u64 read_cells(const fdt32_t *p, int cells)
-{
-	u64 v = 0;
-
-	while (cells--)
-		v = (v << 32) | fdt32_ld(p++);
-	return v;
-}
 
 static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
 {
@@ -49,7 +47,7 @@ static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
 
 	if (!p || (len != 4 && len != 8))
 		return false;
-	*val = read_cells(p, len / 4);
+	*val = dt_read_cells(p, len / 4);
 	return true;
 }
 
@@ -70,8 +68,8 @@ static void parse_memory(const void *fdt)
 
 			if (hyp_layout.nr_mem == HYP_MAX_MEM_RANGES)
 				break;
-			m->base = read_cells(reg, ac);
-			m->size = read_cells(reg + ac, sc);
+			m->base = dt_read_cells(reg, ac);
+			m->size = dt_read_cells(reg + ac, sc);
 			reg += ac + sc;
 			if (m->size)
 				hyp_layout.nr_mem++;
@@ -134,7 +132,7 @@ static void parse_cpus(const void *fdt)
 		if (!is_cpu_node(fdt, node))
 			continue;
 		if (reg && len >= ac * 4)
-			mpidr = read_cells(reg, ac);
+			mpidr = dt_read_cells(reg, ac);
 		if (mpidr == boot_mpidr && !boot_found) {
 			boot_found = true;
 			continue;
@@ -149,30 +147,6 @@ static void parse_cpus(const void *fdt)
 	}
 	if (!boot_found)
 		hyp_panic("boot CPU (MPIDR 0x%lx) is not in /cpus", boot_mpidr);
-}
-
-/* The UART /chosen/stdout-path names, if it is one we can drive */
-static void parse_uart(const void *fdt)
-{
-	int chosen = fdt_path_offset(fdt, "/chosen");
-	const char *path = chosen >= 0 ?
-		fdt_getprop(fdt, chosen, "stdout-path", NULL) : NULL;
-	const char *colon;
-	int node, ac, len;
-	const fdt32_t *reg;
-
-	hyp_layout.uart = PL011_DEFAULT_BASE;
-	if (!path)
-		return;
-	colon = memchr(path, ':', strlen(path));
-	node = colon ? fdt_path_offset_namelen(fdt, path, colon - path) :
-		       fdt_path_offset(fdt, path);
-	if (node < 0 || fdt_node_check_compatible(fdt, node, "arm,pl011"))
-		return;
-	ac = fdt_address_cells(fdt, fdt_parent_offset(fdt, node));
-	reg = fdt_getprop(fdt, node, "reg", &len);
-	if (reg && len >= ac * 4)
-		hyp_layout.uart = read_cells(reg, ac);
 }
 
 /*
@@ -383,6 +357,31 @@ refuse:
 	early_refuse(why, bad, bad_end);
 }
 
+/*
+ * panic=N, as Linux reads it: N other than 0 (a timeout, or -1 for at
+ * once) asks for a reset after a panic, which the hypervisor's own panic
+ * then makes too (panic.c), so that the next boot shows its log; and the
+ * test hook that makes such a panic before Linux runs.
+ */
+static void panic_from_bootargs(const char *args, int len)
+{
+	const char *v, *e;
+	u64 n;
+
+	if (find_bootarg(args, len, BOOTARG_PANIC, &v, &e)) {
+		if (v < e && *v == '-')
+			v++;
+		hyp_layout.panic_reset = parse_decimal(&v, e, PANIC_MAX_DIGITS,
+						       &n) && v == e && n;
+	}
+	if (!find_bootarg(args, len, BOOTARG_TEST_PANIC, &v, &e))
+		return;
+	if (!word_is(v, e, TEST_PANIC_BEFORE_LINUX))
+		hyp_panic("malformed %s (want %s)", BOOTARG_TEST_PANIC,
+			  TEST_PANIC_BEFORE_LINUX);
+	hyp_layout.test_panic = true;
+}
+
 static void parse_chosen(const void *fdt)
 {
 	int chosen = fdt_path_offset(fdt, "/chosen");
@@ -412,6 +411,7 @@ static void parse_chosen(const void *fdt)
 		lose_cpu_on_from_bootargs(args, len, BOOTARG_STALL_CPU_ON,
 					  true);
 		early_from_bootargs(args, len);
+		panic_from_bootargs(args, len);
 	}
 	if (size) {
 		if (size < SZ_2M || size & (SZ_2M - 1))
@@ -483,16 +483,75 @@ static void place_regions(const void *fdt)
 	check_free("device-tree copy", hyp_layout.dtb_base, SZ_2M, fdt);
 }
 
+/*
+ * Why the console at @u cannot be used although the device tree names it:
+ * its registers in RAM or in the hypervisor's region (a wrong address: the
+ * EL2 map has RAM there, and writes would land in memory), or beyond what
+ * the EL2 map or the CPU can address. NULL if it can.
+ */
+static const char *console_clash(const struct uart *u)
+{
+	/* ID_AA64MMFR0_EL1.PARange: physical address bits */
+	static const u8 pa_bits[] = { 32, 36, 40, 42, 44, 48, 52 };
+	u64 parange = FIELD_GET(ID_AA64MMFR0_PARANGE,
+				read_sysreg(id_aa64mmfr0_el1));
+	u64 end = u->base + uart_span(u);
+	unsigned int bits = HYP_EL2_VA_BITS, i;
+
+	if (parange < ARRAY_SIZE(pa_bits))
+		bits = min(bits, (unsigned int)pa_bits[parange]);
+	if (end < u->base || end > 1UL << bits)
+		return "its registers are beyond the addresses the hypervisor maps";
+	for (i = 0; i < hyp_layout.nr_mem; i++)
+		if (overlaps(u->base, end - u->base, hyp_layout.mem[i].base,
+			     hyp_layout.mem[i].size))
+			return "its registers are in RAM";
+	if (overlaps(u->base, end - u->base, hyp_layout.hyp_base,
+		     HYP_REGION_SIZE))
+		return "its registers are in the hypervisor's region";
+	return NULL;
+}
+
+/*
+ * The console stdout-path names (dt_console.c), if it can be driven;
+ * otherwise none, and one line in the log saying why.
+ */
+static void parse_console(const void *fdt)
+{
+	struct dt_console c;
+	const char *why = dt_console_find(fdt, &c);
+	struct uart *u = &hyp_layout.console;
+	char path[DT_PATH_MAX];
+
+	/* The path without its options, for the line below */
+	path[0] = '\0';
+	if (c.path) {
+		size_t n = min((size_t)c.path_len, sizeof(path) - 1);
+
+		memcpy(path, c.path, n);
+		path[n] = '\0';
+	}
+	if (!why)
+		why = console_clash(&c.uart);
+	if (why) {
+		hyp_info("no console: stdout-path \"%s\" (%s): %s; this log only\n",
+			 path, c.compatible ?: "no compatible", why);
+		return;
+	}
+	*u = c.uart;
+	uart_init(u);
+	hyp_info("console: %s at 0x%lx, reg-shift %u, reg-io-width %u (stdout-path \"%s\")\n",
+		 u->drv->name, u->base, u->reg_shift, u->io_width, path);
+}
+
 void dt_parse(const void *fdt)
 {
-	/* Until the DT tells us otherwise, errors go to the usual UART. */
-	uart_init(PL011_DEFAULT_BASE);
+	/* Until the device tree names a console, prints go to the log only */
 	if (!fdt || fdt_check_header(fdt))
 		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
 
-	parse_uart(fdt);
-	uart_init(hyp_layout.uart);
 	parse_memory(fdt);
+	parse_console(fdt);
 	parse_cpus(fdt);
 	parse_chosen(fdt);
 	if (*(u32 *)(hyp_layout.kernel + 56) != 0x644d5241)	/* "ARM\x64" */

@@ -3,7 +3,10 @@
 #
 # Hypercalls from the guest kernel (hvc_probe.ko): the hyptrace calls answer
 # as shared/hyptrace_abi.h says, and function IDs the hypervisor does not
-# know answer NOT_SUPPORTED (-1) without harm to the guest.
+# know answer NOT_SUPPORTED (-1) without harm to the guest. HYP_LOG (ABI 1.7)
+# gives the log's first 8 bytes ("hyptrace", as every line starts) at 0, the
+# end and nothing past it, NOT_LOADED for the last boot's log on a cold boot
+# and INVALID for a log that does not exist.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -13,7 +16,16 @@
 UNKNOWN="0xc600beef 0x8600ff02 0xc6001234 0x86000001 0x06000001
 	0x82000100 0xc3001234 0xc5000020 0xb0000000 0xf2000001"
 
-probe() { echo "insmod /lib/modules/hyptrace/hvc_probe.ko fid=$1 && rmmod hvc_probe"; }
+probe() { echo "insmod /lib/modules/hyptrace/hvc_probe.ko fid=$1 ${2:+a1=$2} ${3:+a2=$3} && rmmod hvc_probe"; }
+
+HYP_LOG=0xc6000010	# HYPTRACE_CALL_HYP_LOG, HYPTRACE_CALL(16)
+
+# log_probe TAG LOG POS: HYP_LOG's answer, as the guest's "@TAG fid=..."
+log_probe() {
+	probe "$HYP_LOG" "$2" "$3"
+	# shellcheck disable=SC2016 # expands in the guest
+	printf 'dmesg | grep -o "hvc_probe: fid=.*" | tail -n 1 | sed "s/^hvc_probe: /@%s /"\n' "$1"
+}
 
 guest_script() {
 	local f
@@ -21,6 +33,10 @@ guest_script() {
 	for f in $UNKNOWN 0xc6000000 0x8600ff01 0x8600ff03; do
 		probe "$f"
 	done
+	log_probe log_start 0 0
+	log_probe log_past 0 0xffffffffffffffff
+	log_probe log_last 1 0
+	log_probe log_bad 2 0
 	# The guest still works after all that.
 	# shellcheck disable=SC2016 # expands in the guest
 	echo 'echo "@alive=$((6 * 7))"'
@@ -57,5 +73,13 @@ expect_result 0xc6000000 "ret=0 a1=$(printf '0x%x' $((major << 16 | minor))) a2=
 expect_result 0x8600ff01 "ret=1839428231 a1=0x24f4988 a2=0x857a899d a3=0x493b27aa"
 # Revision: the ABI's major in x0, minor in x1.
 expect_result 0x8600ff03 "ret=$major a1=$(printf '0x%x' "$minor")"
+# HYP_LOG: "hyptrace" little-endian at 0; past the end, the end and no bytes
+expect_line "^@log_start fid=$HYP_LOG ret=0 a1=0x0 a2=0x[0-9a-f]+ a3=0x6563617274707968\$" \
+	"HYP_LOG's first bytes"
+end=$(grep -a -o "^@log_start .* a2=0x[0-9a-f]*" "$BOOT_LOG" | tail -n 1 | sed 's/.*a2=//')
+expect_line "^@log_past fid=$HYP_LOG ret=0 a1=$end a2=$end a3=0x0\$" "HYP_LOG past the end"
+expect_line "^@log_last fid=$HYP_LOG ret=$(abi_define RET_NOT_LOADED | tr -d '()') " \
+	"no last boot's log on a cold boot"
+expect_line "^@log_bad fid=$HYP_LOG ret=-3 " "HYP_LOG of a log that does not exist"
 expect_healthy
-pass "$(wc -w <<<"$UNKNOWN") unknown IDs answer -1; VERSION, CALL_UID and REVISION answer per hyptrace_abi.h"
+pass "$(wc -w <<<"$UNKNOWN") unknown IDs answer -1; VERSION, CALL_UID, REVISION and HYP_LOG answer per hyptrace_abi.h"

@@ -152,6 +152,42 @@ trace_on_script() {
 	echo 'echo 1 > tracing_on'
 }
 
+# virt_dtb CASE OUT: QEMU virt's device tree for the default machine
+# (--dump-dtb), edited by virt-dtb-edit.py as CASE (ranges, none) says,
+# compiled into OUT for --dtb
+virt_dtb() {
+	local dts=$2.dts
+	"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --dump-dtb "$2.orig" ||
+		fail "qemu-run.sh --dump-dtb failed"
+	dtc -q -I dtb -O dts -o "$dts.orig" "$2.orig" ||
+		fail "dtc cannot read QEMU's device tree"
+	python3 "$(dirname "${BASH_SOURCE[0]}")/virt-dtb-edit.py" "$1" \
+		"$dts.orig" "$dts" || fail "cannot edit QEMU's device tree for $1"
+	dtc -q -I dts -O dtb -o "$2" "$dts" ||
+		fail "dtc cannot compile the $1 tree"
+}
+
+# stock_board SUITE DTB: Debian's stock kernel of SUITE, the board tree
+# DTB (e.g. xilinx/zynqmp-zcu102-rev1.0.dtb) from the same version, and
+# hyptrace.ko built for it, as $STOCK_VMLINUZ, $STOCK_DTB and $STOCK_KO;
+# fails the test with the script's last line if one cannot be had
+stock_board() {
+	local log=$TEST_LOGS/$TEST_NAME
+	mkdir -p "$log"
+	STOCK_VMLINUZ=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" "$1" \
+		2>"$log/fetch.log" | tail -n 1) || true
+	[ -f "$STOCK_VMLINUZ" ] ||
+		fail "scripts/fetch-stock-kernel.sh: $(tail -n 1 "$log/fetch.log")"
+	STOCK_DTB=$(bash "$HYPTRACE_TOP/scripts/fetch-stock-kernel.sh" --dtb "$2" \
+		"$1" 2>"$log/fetch-dtb.log" | tail -n 1) || true
+	[ -f "$STOCK_DTB" ] ||
+		fail "scripts/fetch-stock-kernel.sh --dtb: $(tail -n 1 "$log/fetch-dtb.log")"
+	STOCK_KO=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$1" \
+		2>"$log/build.log" | tail -n 1) || true
+	[ -f "$STOCK_KO" ] ||
+		fail "scripts/build-stock-module.sh: $(tail -n 1 "$log/build.log")"
+}
+
 # abi_define NAME: the value of HYPTRACE_NAME in shared/hyptrace_abi.h, the
 # ABI the tests hold the hypervisor to
 abi_define() {

@@ -176,8 +176,8 @@ static u64 rnd_fid(struct fuzz_cpu *f)
 	case 1:
 		func = 0xff00 | pick(f, 16);
 		break;
-	default:
-		func = pick(f, 16);
+	default:		/* every call, and the one past the last */
+		func = pick(f, max_func + 2);
 		break;
 	}
 	return SMCCC_ID(0, owner, func) | flags;
@@ -311,6 +311,8 @@ static enum fuzz_bucket bucket(long ret)
 	case HYPTRACE_RET_BUSY:		return B_BUSY;
 	case HYPTRACE_RET_NOT_LOADED:	return B_NOT_LOADED;
 	case HYPTRACE_RET_AGAIN:	return B_AGAIN;
+	/* SWAP_READER's other "not now" (ABI 1.6): counted with AGAIN */
+	case HYPTRACE_RET_UNREAD:	return B_AGAIN;
 	case HYPTRACE_RET_CLOCK_STEP:	return B_CLOCK_STEP;
 	}
 	return ret > 0 ? B_POSITIVE : B_OTHER;
@@ -420,8 +422,13 @@ static int __init hvc_fuzz_init(void)
 	}
 	hyp_cpus = res.a2;
 	have_sum = hostile_image_sum(&sum_before, &bad);
-	/* IMAGE_SUM came with 1.3, TRACE_EARLY 1.4, HOST_PANIC 1.5 */
-	if ((res.a1 & 0xffff) >= 5)
+	/*
+	 * IMAGE_SUM came with 1.3, TRACE_EARLY 1.4, HOST_PANIC 1.5, HYP_LOG
+	 * 1.7
+	 */
+	if ((res.a1 & 0xffff) >= 7)
+		max_func = HYPTRACE_CALL_HYP_LOG & SMCCC_FUNC_MASK;
+	else if ((res.a1 & 0xffff) >= 5)
 		max_func = HYPTRACE_CALL_HOST_PANIC & SMCCC_FUNC_MASK;
 	else if ((res.a1 & 0xffff) >= 4)
 		max_func = HYPTRACE_CALL_TRACE_EARLY & SMCCC_FUNC_MASK;

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The console the device tree names (dt_console.c) */
+#ifndef HYP_DT_CONSOLE_H
+#define HYP_DT_CONSOLE_H
+
+#include <libfdt.h>
+#include "types.h"
+#include "uart.h"
+
+struct dt_console {
+	const char *path;	/* /chosen/stdout-path; NULL if none */
+	int path_len;		/* without its ":options" */
+	const char *compatible;	/* the node's first compatible, or NULL */
+	struct uart uart;	/* drv NULL unless it can be driven */
+};
+
+/*
+ * Find and describe the console into @c: NULL if it can be driven, else
+ * why not, for a log line (@c then says as much as was found).
+ */
+const char *dt_console_find(const void *fdt, struct dt_console *c);
+
+/* A big-endian number of @cells 32-bit cells (at most 2) at @p */
+u64 dt_read_cells(const fdt32_t *p, int cells);
+
+#endif /* HYP_DT_CONSOLE_H */

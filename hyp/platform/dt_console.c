@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The console, found as Linux's earlycon finds it (drivers/of/fdt.c,
+ * drivers/tty/serial/earlycon.c): /chosen/stdout-path (or the older
+ * linux,stdout-path) is a full path or an alias, possibly followed by
+ * ":options", which are for Linux; the node must be enabled; its reg is
+ * translated to a CPU address through every parent bus's ranges (no
+ * ranges, or an empty one, is 1:1, as in Linux's flat-tree translation);
+ * reg-offset, reg-shift and reg-io-width apply. Anything else, or a
+ * compatible no driver claims, means no console: the hypervisor then
+ * writes to its log only (hyp_log.c). Nothing here touches the device.
+ *
+ * Built on the host too, against the system's libfdt, for tests/uart/.
+ */
+#include <libfdt.h>
+#include <string.h>
+#include "dt_console.h"
+
+/* An address or size wider than this many cells is not a UART's */
+#define DT_MAX_CELLS	2
+
+u64 dt_read_cells(const fdt32_t *p, int cells)
+{
+	u64 v = 0;
+
+	while (cells--)
+		v = (v << 32) | fdt32_ld(p++);
+	return v;
+}
+
+/* The C library's strcmp() == 0, from what the hypervisor's has */
+static bool streq(const char *a, const char *b)
+{
+	return !strncmp(a, b, strlen(a) + 1);
+}
+
+/* Whether @compat matches @pattern, in which one '*' matches any run */
+static bool compat_match(const char *pattern, const char *compat)
+{
+	const char *star = memchr(pattern, '*', strlen(pattern));
+	size_t pre, post, len = strlen(compat);
+
+	if (!star)
+		return streq(pattern, compat);
+	pre = star - pattern;
+	post = strlen(star + 1);
+	return len >= pre + post && !strncmp(compat, pattern, pre) &&
+	       streq(compat + len - post, star + 1);
+}
+
+/* The driver for the node's compatibles, most specific first */
+static const struct uart_driver *find_driver(const void *fdt, int node)
+{
+	const struct uart_driver *const *d;
+	const char *compat;
+	int i, j;
+
+	for (i = 0; (compat = fdt_stringlist_get(fdt, node, "compatible", i,
+						 NULL)); i++)
+		for (d = uart_drivers; *d; d++)
+			for (j = 0; (*d)->compatible[j]; j++)
+				if (compat_match((*d)->compatible[j], compat))
+					return *d;
+	return NULL;
+}
+
+static bool node_enabled(const void *fdt, int node)
+{
+	const char *status = fdt_stringlist_get(fdt, node, "status", 0, NULL);
+
+	return !status || streq(status, "okay") || streq(status, "ok");
+}
+
+static bool get_u32(const void *fdt, int node, const char *name, u32 *val)
+{
+	int len;
+	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+
+	if (!p || len != 4)
+		return false;
+	*val = fdt32_ld(p);
+	return true;
+}
+
+/*
+ * @addr, an address in the space of @bus's children, in the space of
+ * @bus's parent: through @bus's ranges, entries of (child address, parent
+ * address, size). False if no entry holds it.
+ */
+static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
+{
+	int na = fdt_address_cells(fdt, bus), ns = fdt_size_cells(fdt, bus);
+	int pna = fdt_address_cells(fdt, parent), len, entry;
+	const fdt32_t *r = fdt_getprop(fdt, bus, "ranges", &len);
+
+	if (!r || !len)
+		return true;
+	if (na < 1 || na > DT_MAX_CELLS || pna < 1 || pna > DT_MAX_CELLS ||
+	    ns < 0 || ns > DT_MAX_CELLS)
+		return false;
+	entry = (na + pna + ns) * 4;
+	for (; len >= entry; len -= entry, r += na + pna + ns) {
+		u64 child = dt_read_cells(r, na);
+		u64 size = dt_read_cells(r + na + pna, ns);
+
+		if (*addr >= child && *addr - child < size) {
+			*addr = dt_read_cells(r + na, pna) + (*addr - child);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The CPU address of @node's first reg entry */
+static const char *node_address(const void *fdt, int node, u64 *addr)
+{
+	int bus = fdt_parent_offset(fdt, node), na, len;
+	const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+
+	if (bus < 0)
+		return "it has no parent";
+	na = fdt_address_cells(fdt, bus);
+	if (na < 1 || na > DT_MAX_CELLS)
+		return "its bus's #address-cells is not 1 or 2";
+	if (!reg || len < na * 4)
+		return "it has no reg";
+	*addr = dt_read_cells(reg, na);
+	/* Up through each bus to the root, whose space is the CPU's */
+	while (bus > 0) {
+		int parent = fdt_parent_offset(fdt, bus);
+
+		if (parent < 0 || !translate_one(fdt, bus, parent, addr))
+			return "its reg is outside its bus's ranges";
+		bus = parent;
+	}
+	return NULL;
+}
+
+/* reg-offset, reg-shift and reg-io-width, where the driver takes them */
+static const char *node_layout(const void *fdt, int node, struct uart *u)
+{
+	u32 v;
+
+	u->reg_shift = u->drv->reg_shift;
+	u->io_width = u->drv->io_width;
+	if (get_u32(fdt, node, "reg-offset", &v))
+		u->base += v;
+	if (!u->drv->dt_layout)
+		return NULL;
+	if (get_u32(fdt, node, "reg-shift", &v)) {
+		/* Registers up to 64 KiB apart: past that, a typo */
+		if (v > 16)
+			return "its reg-shift is over 16";
+		u->reg_shift = v;
+	}
+	if (get_u32(fdt, node, "reg-io-width", &v)) {
+		if (v != 1 && v != 2 && v != 4)
+			return "its reg-io-width is not 1, 2 or 4";
+		u->io_width = v;
+	}
+	/* A big-endian UART is one no driver here writes correctly */
+	if (fdt_getprop(fdt, node, "big-endian", NULL))
+		return "it is big-endian";
+	return NULL;
+}
+
+const char *dt_console_find(const void *fdt, struct dt_console *c)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen"), node;
+	const struct uart_driver *drv;
+	const char *colon, *why;
+	int len;
+	u64 addr;
+
+	memset(c, 0, sizeof(*c));
+	if (chosen < 0)
+		return "no /chosen node";
+	c->path = fdt_getprop(fdt, chosen, "stdout-path", &len);
+	if (!c->path)
+		c->path = fdt_getprop(fdt, chosen, "linux,stdout-path", &len);
+	if (!c->path || len < 1 || c->path[len - 1])
+		return "no /chosen/stdout-path";
+	colon = memchr(c->path, ':', len);
+	c->path_len = colon ? colon - c->path : (int)strlen(c->path);
+	/* libfdt takes an alias for the first component, as Linux does */
+	node = fdt_path_offset_namelen(fdt, c->path, c->path_len);
+	if (node < 0)
+		return "stdout-path names no node";
+	c->compatible = fdt_stringlist_get(fdt, node, "compatible", 0, NULL);
+	if (!node_enabled(fdt, node))
+		return "its node is disabled";
+	drv = find_driver(fdt, node);
+	if (!drv)
+		return "no driver for its compatible";
+	why = node_address(fdt, node, &addr);
+	if (why)
+		return why;
+	c->uart.drv = drv;
+	c->uart.base = addr;
+	why = node_layout(fdt, node, &c->uart);
+	if (why)
+		c->uart.drv = NULL;
+	return why;
+}

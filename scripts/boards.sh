@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The machines ./qemu-run.sh --board boots, sourced by it: what differs
+# between them. virt is QEMU's own machine, with the tree QEMU makes; the
+# others are QEMU's models of real boards, booted with the board's own
+# device tree (--dtb, e.g. Debian's: scripts/fetch-stock-kernel.sh --dtb)
+# and a kernel that drives the board (--kernel, e.g. Debian's stock one).
+# Each function reads qemu-run.sh's opt_* variables.
+# shellcheck disable=SC2154 # opt_* are qemu-run.sh's
+
+BOARDS="virt zcu102 raspi3b imx8mp-evk"
+
+# board_check: refuse options $opt_board cannot take; set its defaults
+board_check() {
+	case " $BOARDS " in
+	*" $opt_board "*) ;;
+	*) die "--board wants one of: $BOARDS; not '$opt_board'" ;;
+	esac
+	case $opt_board in
+	zcu102|imx8mp-evk) opt_mem=${opt_mem:-2G} ;;
+	*) opt_mem=${opt_mem:-1G} ;;
+	esac
+	[ "$opt_board" != virt ] || return 0
+	[ -n "$opt_dtb" ] ||
+		die "--board $opt_board needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb, see --help)"
+	if [ "$opt_uboot" = 1 ] || [ -n "$opt_dump_dtb" ] ||
+	   [ -n "$opt_virtio_trace" ]; then
+		die "--board $opt_board: --uboot, --dump-dtb and --virtio-trace are for virt"
+	fi
+}
+
+# board_machine_args: QEMU's arguments for the machine, the same for a
+# boot and for --dump-dtb, one a line; "-M ..." first, so that --dump-dtb
+# can add to it
+board_machine_args() {
+	case $opt_board in
+	zcu102)
+		# Its CPUs and GIC are fixed; a null audio backend, so that
+		# QEMU opens no sound device for the board's DisplayPort
+		printf '%s\n' -M xlnx-zcu102,virtualization=on -m "$opt_mem" \
+			-nographic -audiodev none,id=n0 -nic none ;;
+	raspi3b)
+		# The mini-UART is the second serial port, the PL011 (for
+		# Bluetooth on the board) the first
+		printf '%s\n' -M raspi3b -m "$opt_mem" -nographic \
+			-serial null -serial mon:stdio ;;
+	imx8mp-evk)
+		# The EVK's console is UART2, the second serial port
+		printf '%s\n' -M imx8mp-evk -m "$opt_mem" -nographic \
+			-serial null -serial mon:stdio ;;
+	*)
+		printf '%s\n' -M "virt,virtualization=on,gic-version=$opt_gic" \
+			-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
+			-nic none # the guest has no network driver; this skips the NIC ROM
+		;;
+	esac
+}
+
+# board_console: the board's console as Linux names it
+board_console() {
+	case $opt_board in
+	zcu102) echo ttyPS0 ;;
+	raspi3b) echo ttyS1 ;;
+	imx8mp-evk) echo ttymxc1 ;;
+	*) echo ttyAMA0 ;;
+	esac
+}
+
+# board_kernel_addr: where the hypervisor expects the kernel, 2 MiB above
+# itself, which QEMU loads 2 MiB into RAM
+board_kernel_addr() {
+	case $opt_board in
+	zcu102|raspi3b) echo 0x400000 ;;	# RAM at 0
+	*) echo 0x40400000 ;;			# RAM at 1 GiB
+	esac
+}
+
+board_summary() {
+	case $opt_board in
+	zcu102) echo "ZCU102 (4 x cortex-a53, GIC-400)" ;;
+	raspi3b) echo "Raspberry Pi 3B (4 x cortex-a53, spin-table)" ;;
+	imx8mp-evk) echo "i.MX8MP EVK (4 x cortex-a53, GICv3)" ;;
+	*) echo "virt, $opt_cpu x $opt_smp, GICv$opt_gic" ;;
+	esac
+}
