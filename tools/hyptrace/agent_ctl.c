@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hyptrace agent: the orders, "1" start, "0" stop and "clock", one a
- * line, from agent-ctl-path or, with -N, from the client's connection
+ * hyptrace agent: the orders, "1" start, "0" stop, "clock" and "ping"
+ * (nothing but "still here"), one a line, from agent-ctl-path or, with -N, from the client's connection
  * (agent_net.c), and what a wrong one, a silent client or a vanished one
  * does.
  */
@@ -96,7 +96,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			return drop_client(a, ctl, round, running, NULL);
 		if (net && a->idle_ms && mono_ms() - last_rx > a->idle_ms) {
 			snprintf(why, sizeof(why),
-				 "nothing from the client in %d s",
+				 "no order from the client in %d s",
 				 a->idle_ms / 1000);
 			return drop_client(a, ctl, round, running, why);
 		}
@@ -121,7 +121,6 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			       strerror(errno));
 			return -1;
 		}
-		last_rx = mono_ms();
 		have += n;
 		buf[have] = '\0';
 		while ((nl = memchr(buf, '\n', have)) ||
@@ -131,6 +130,13 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			if (line && buf[line - 1] == '\r')
 				buf[line - 1] = '\0';
 			buf[line] = '\0';
+			/*
+			 * Only an order keeps the client: empty lines cost
+			 * nothing to send and would hold the one slot
+			 */
+			if (!strcmp(buf, "1") || !strcmp(buf, "0") ||
+			    !strcmp(buf, "clock") || !strcmp(buf, "ping"))
+				last_rx = mono_ms();
 			if (!strcmp(buf, "1") && !running) {
 				if (agent_start(a, ctl, ++round)) {
 					if (!net)
@@ -147,7 +153,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 				if (agent_clock_now(a, ctl) && !net)
 					return -1;
 			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
-				   buf[0]) {
+				   strcmp(buf, "ping") && buf[0]) {
 				sanitize(buf);
 				snprintf(why, sizeof(why),
 					 "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",

@@ -13,7 +13,8 @@
  * one again; the client stays. A second connection gets one "error"
  * message and is closed; a client that goes away or sends garbage ends
  * its round (garbage gets an "error" message, the last it gets) and the
- * agent takes the next one.
+ * agent takes the next one. A connection is served only once it has
+ * answered the key's challenge (agent_auth.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -382,8 +383,11 @@ int agent_net_serve(struct agent *a, const char *where)
 			continue;
 		fd = accept4(a->listen_fd, NULL, NULL,
 			     SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0)
+		if (fd < 0 || !agent_auth_client(a, fd)) {
+			if (fd >= 0)
+				close(fd);
 			continue;
+		}
 		printf("hyptrace agent: a client connected\n");
 		agent_net_client(a, fd);
 		r = agent_control(a, fd, false);
@@ -397,5 +401,6 @@ int agent_net_serve(struct agent *a, const char *where)
 	}
 	close(a->listen_fd);
 	a->listen_fd = -1;
+	agent_auth_summary(a);
 	return r < 0 ? -1 : 0;
 }

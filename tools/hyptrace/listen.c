@@ -42,7 +42,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hyptrace listen --virtio DIR | -N HOST:PORT [OPTIONS]\n"
+"usage: hyptrace listen --virtio DIR | -N HOST:PORT --key FILE [OPTIONS]\n"
 "\n"
 "The workstation's end of virtio-trace: connect to the UNIX sockets that\n"
 "QEMU's virtio-serial chardevs listen on in DIR (agent-ctl-path and\n"
@@ -67,6 +67,11 @@ static void usage(FILE *f)
 "                   orders, messages and pages all on that connection\n"
 "                   (the agent serves one client at a time: a busy one\n"
 "                   says so, and this exits 1)\n"
+"  --key FILE       with -N: the key the agent has (its --key FILE; made\n"
+"                   by hyptrace keygen FILE, mode 600): answer its\n"
+"                   challenge, and check that it has the key too\n"
+"  --no-key         with -N, instead of --key: talk to an agent that runs\n"
+"                   with --no-key (one anybody could be, or talk to)\n"
 "  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
 "  --start          start at once\n"
 "  --align CLOCK    write the timestamps on this machine's CLOCK (boot, mono,\n"
@@ -404,7 +409,7 @@ static int run(struct lst *l, bool start_now)
 			cmd = CMD_QUIT;
 		/* the agent drops a client silent for --idle-s */
 		if (l->net && l->ctl >= 0 && mono_ms() - keepalive > 2000) {
-			if (order(l, "\n"))
+			if (order(l, "ping\n"))
 				return -1;
 			keepalive = mono_ms();
 		}
@@ -464,11 +469,14 @@ int cmd_listen(int argc, char **argv)
 		{ "net", required_argument, NULL, 'N' },
 		{ "start", no_argument, NULL, 'S' },
 		{ "align", required_argument, NULL, 'A' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "no-key", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	bool start_now = false;
-	const char *align = NULL;
+	const char *align = NULL, *key = NULL;
+	bool no_key = false;
 	struct lst *l;
 	char err[512];
 	int c, ret = HT_EXIT_FAIL;
@@ -496,6 +504,12 @@ int cmd_listen(int argc, char **argv)
 		case 'A':
 			align = optarg;
 			break;
+		case 'K':
+			key = optarg;
+			break;
+		case 'k':
+			no_key = true;
+			break;
 		case 'h':
 			usage(stdout);
 			free(l);
@@ -506,11 +520,18 @@ int cmd_listen(int argc, char **argv)
 			return HT_EXIT_USAGE;
 		}
 	}
+	c = -1;
 	if (optind < argc)
 		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
 		ht_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
-	if (!l->dir || optind < argc || lst_clock_init(l, align)) {
+	else if (!l->net && (key || no_key))
+		ht_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
+	else if (l->net && !key == !no_key)
+		ht_err(SUB, "-N wants --key FILE (or --no-key for an agent that has none)");
+	else
+		c = lst_clock_init(l, align);
+	if (c) {
 		free(l);
 		return HT_EXIT_USAGE;
 	}
@@ -521,6 +542,8 @@ int cmd_listen(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	l->ctl = -1;
+	if (key && lst_net_key(l, key))
+		goto out;
 	if (open_all(l))
 		goto out;
 	if (l->net)
@@ -540,6 +563,7 @@ int cmd_listen(int argc, char **argv)
 	ret = HT_EXIT_OK;
 out:
 	close_all(l);
+	lst_net_free_key(l);
 	free(l);
 	return ret;
 }

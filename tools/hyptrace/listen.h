@@ -15,6 +15,7 @@
 #include "clksync.h"
 #include "record.h"
 #include "tracedat.h"
+#include "vtauth.h"
 #include "vtproto.h"
 
 struct lst_cpu {
@@ -50,6 +51,7 @@ struct lst_clock {
 struct lst {
 	const char *dir;	/* --virtio DIR, or -N's HOST:PORT */
 	bool net;		/* -N: everything on ctl (listen_net.c) */
+	struct vta_key *key;	/* -N --key FILE; NULL with --no-key */
 	const char *output;
 	int ctl;
 	unsigned int nr_cpus;	/* sockets found: highest + 1 */
@@ -79,6 +81,10 @@ int lst_store_page(struct lst *l, unsigned int i, const void *page,
 const char *lst_ctl_name(const struct lst *l);
 
 /* listen_net.c */
+/* --key FILE into l->key; 0, or -1 (said) */
+int lst_net_key(struct lst *l, const char *path);
+void lst_net_free_key(struct lst *l);
+/* Connect to the agent and answer its challenge; 0, or -1 (said) */
 int lst_net_connect(struct lst *l);
 /* 1 if @m was a page (stored), 0 if another message, -1 */
 int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
