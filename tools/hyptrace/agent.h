@@ -146,6 +146,13 @@ void agent_net_hangup(struct agent *a);
 bool agent_net_hungup(struct agent *a);
 /* A connection while one is served: an error message, closed */
 void agent_net_refuse(struct agent *a);
+/*
+ * Close @fd without a reset: this side shut, what the client still sends
+ * read and dropped until it closes too (or a second passes), since a
+ * close with bytes unread sends a RST, and a RST can lose the last
+ * message on its way (QEMU's user network drops what it had not passed on)
+ */
+void agent_net_close(int fd);
 /* Accept clients one at a time until a signal; -1 on a failure */
 int agent_net_serve(struct agent *a, const char *where);
 

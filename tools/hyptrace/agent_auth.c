@@ -7,8 +7,6 @@
  * log too (the rest are counted, and the next line says how many).
  */
 #include <stdio.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "agent.h"
 #include "hyptrace.h"
@@ -52,7 +50,6 @@ bool agent_auth_client(struct agent *a, int fd)
 	if (r == VTA_OK)
 		return true;
 	refused(a, r, err);
-	shutdown(fd, SHUT_WR);
 	return false;
 }
 
