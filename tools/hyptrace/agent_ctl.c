@@ -94,7 +94,13 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			agent_net_refuse(a);
 		if (net && a->client_dead)
 			return drop_client(a, ctl, round, running, NULL);
-		if (net && a->idle_ms && mono_ms() - last_rx > a->idle_ms) {
+		/*
+		 * Orders waiting to be read are read first: an agent that
+		 * did not run for a while (a busy board) must not drop a
+		 * client whose pings are there
+		 */
+		if (net && a->idle_ms && !(pfd[0].revents & POLLIN) &&
+		    mono_ms() - last_rx > a->idle_ms) {
 			snprintf(why, sizeof(why),
 				 "no order from the client in %d s",
 				 a->idle_ms / 1000);
