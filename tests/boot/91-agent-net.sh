@@ -237,6 +237,7 @@ done
 python3 - "$port" "$dir" "$VTC" "$key" >"$dir/midgarbage.out" 2>&1 <<'PY' &
 import os, socket, sys, time
 sys.path.insert(0, os.path.dirname(sys.argv[3]))
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 import vtclient
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
 vtclient.handshake(s, vtclient.load_key(sys.argv[4]))
@@ -305,6 +306,7 @@ BG_KILL=
 python3 - "$port" "$dir" "$VTC" "$key" >"$dir/a.out" 2>&1 <<'PY' &
 import os, socket, sys, time
 sys.path.insert(0, os.path.dirname(sys.argv[3]))
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 import vtclient
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
 vtclient.handshake(s, vtclient.load_key(sys.argv[4]))
