@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace agent: the orders, "1" start, "0" stop, "clock" and "ping"
- * (nothing but "still here"), one a line, from agent-ctl-path or, with -N, from the client's connection
- * (agent_net.c), and what a wrong one, a silent client or a vanished one
- * does.
+ * (nothing but "still here"), one a line, from agent-ctl-path or, with
+ * -N, from the client's connection (agent_net.c), and what a wrong one, a
+ * client with no order or a vanished one does.
  */
 #include <errno.h>
 #include <poll.h>

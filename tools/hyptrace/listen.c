@@ -407,7 +407,7 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
-		/* the agent drops a client silent for --idle-s */
+		/* the agent drops a client with no order for --idle-s */
 		if (l->net && l->ctl >= 0 && mono_ms() - keepalive > 2000) {
 			if (order(l, "ping\n"))
 				return -1;
