@@ -188,13 +188,14 @@ static int read_line(int fd, char *line, size_t cap, long long deadline)
 	}
 }
 
+/* One error message @why to the client; @r, and what the agent says */
 static enum vta_result refuse(int fd, enum vta_result r, const char *why,
-			      char *err, size_t errlen)
+			      char *err, size_t errlen, const char *said)
 {
 	char e2[128];
 
 	vt_send(fd, "error", why, strlen(why), SEND_MS, e2, sizeof(e2));
-	errmsg(err, errlen, "%s", why);
+	errmsg(err, errlen, "%s", said);
 	return r;
 }
 
@@ -208,9 +209,9 @@ enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
 	long long deadline = mono_ms() + timeout_ms;
 	int r;
 
+	/* getrandom() does not fail once the pool is up: no reply then */
 	if (key && random_bytes(na, sizeof(na), err, errlen))
-		return refuse(fd, VTA_NO_AUTH, "the agent has no nonce",
-			      err, errlen);
+		return VTA_NO_AUTH;
 	r = snprintf(payload, sizeof(payload), "version=%u nonce=", VT_VERSION);
 	if (key)
 		sodium_bin2hex(payload + r, sizeof(payload) - r, na, sizeof(na));
@@ -224,7 +225,8 @@ enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
 	r = read_line(fd, line, sizeof(line), deadline);
 	if (!r)
 		return refuse(fd, VTA_SILENT,
-			      "no answer to the challenge in time", err, errlen);
+			      "no answer to the challenge in time", err, errlen,
+			      "nothing in time");
 	if (r < 0) {
 		errmsg(err, errlen, "the client went away or sent a line too long before answering the challenge");
 		return VTA_NO_AUTH;
@@ -233,13 +235,22 @@ enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
 	nc_hex = strncmp(line, "auth ", 5) ? NULL : line + 5;
 	mac_hex = nc_hex ? strchr(nc_hex, ' ') : NULL;
 	if (!mac_hex || !unhex(nc, sizeof(nc), nc_hex, mac_hex - nc_hex) ||
-	    !unhex(got, sizeof(got), mac_hex + 1, strlen(mac_hex + 1)))
+	    !unhex(got, sizeof(got), mac_hex + 1, strlen(mac_hex + 1))) {
+		char said[64];
+
+		for (r = 0; line[r]; r++)
+			if (line[r] < 0x20 || line[r] > 0x7e)
+				line[r] = '?';
+		snprintf(said, sizeof(said), "'%.20s' instead of an answer",
+			 line);
 		return refuse(fd, VTA_NO_AUTH,
 			      "this agent wants the key first (hyptrace listen --key FILE)",
-			      err, errlen);
+			      err, errlen, said);
+	}
 	mac(key, LABEL_CLIENT, na, nc, want);
 	if (crypto_verify_32(want, got))
-		return refuse(fd, VTA_WRONG_KEY, "wrong key", err, errlen);
+		return refuse(fd, VTA_WRONG_KEY, "wrong key", err, errlen,
+			      "a MAC that is not the key's: another key, or an answer replayed");
 	mac(key, LABEL_AGENT, na, nc, want);
 	sodium_bin2hex(payload, sizeof(payload), want, sizeof(want));
 	if (vt_send(fd, "auth_ok", payload, strlen(payload), SEND_MS, err,
