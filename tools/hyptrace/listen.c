@@ -256,11 +256,22 @@ int lst_store_page(struct lst *l, unsigned int i, const void *page,
 	return 0;
 }
 
-static int read_ctl(struct lst *l, char *err, size_t errlen)
+int lst_take_messages(struct lst *l, char *err, size_t errlen)
 {
 	struct vt_msg m;
-	ssize_t n = vt_read(&l->rd, l->ctl, err, errlen);
 	int r;
+
+	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
+		r = l->net ? lst_net_page(l, &m, err, errlen) : 0;
+		if (r < 0 || (!r && lst_message(l, &m, err, errlen)))
+			return -1;
+	}
+	return r;
+}
+
+static int read_ctl(struct lst *l, char *err, size_t errlen)
+{
+	ssize_t n = vt_read(&l->rd, l->ctl, err, errlen);
 
 	if (n < 0)
 		return -1;
@@ -275,12 +286,7 @@ static int read_ctl(struct lst *l, char *err, size_t errlen)
 		l->ctl = -1;
 		return 0;
 	}
-	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
-		r = l->net ? lst_net_page(l, &m, err, errlen) : 0;
-		if (r < 0 || (!r && lst_message(l, &m, err, errlen)))
-			return -1;
-	}
-	return r;
+	return lst_take_messages(l, err, errlen);
 }
 
 /* A line of standard input as a command; CMD_NONE if it is none. */

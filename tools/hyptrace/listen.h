@@ -77,6 +77,8 @@ int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen);
 /* A whole page of CPU @i that arrived: checked, into its file */
 int lst_store_page(struct lst *l, unsigned int i, const void *page,
 		   char *err, size_t errlen);
+/* The whole messages in l->rd, each taken in turn; 0, or -1 with why */
+int lst_take_messages(struct lst *l, char *err, size_t errlen);
 /* "DIR/agent-ctl-path" or "HOST:PORT", for messages */
 const char *lst_ctl_name(const struct lst *l);
 

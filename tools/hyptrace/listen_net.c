@@ -54,9 +54,17 @@ int lst_net_connect(struct lst *l)
 		ht_err(SUB, "%s", err);
 		return -1;
 	}
-	/* the key's challenge before anything else (lib/vtauth.h) */
+	/*
+	 * The key's challenge before anything else (lib/vtauth.h); what
+	 * its reads took of the messages behind it is taken now, as the
+	 * agent may send nothing more to wake the poll up
+	 */
 	if (vta_answer(l->ctl, &l->rd, l->key, CONNECT_MS, err, sizeof(err))) {
 		ht_err(SUB, "%s: %s", l->dir, err);
+		return -1;
+	}
+	if (lst_take_messages(l, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
 		return -1;
 	}
 	return 0;
