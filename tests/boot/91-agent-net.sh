@@ -82,6 +82,10 @@ events() {
 }
 td=$(hyptrace-dir)
 '"$(agent_start_sh "listening on" -N 10.0.2.15:7000 --key /root/agent.key --idle-s 5 -e selftest -b 4096)"'
+# the lines of the agent on the console as they come, with the uptime of
+# the guest: a test that fails half-way (its boot ended) still shows what
+# the agent said and when (no apostrophes here: this is in single quotes)
+tail -f $alog | while read -r l; do echo "@live $(cut -d" " -f1 /proc/uptime) $l"; done &
 for k in 1 2 3 4 5; do
 	waitn "started (round" $k
 	echo "@round $k started"
