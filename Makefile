@@ -13,6 +13,8 @@
 #                   guest kernel with KASAN and lockdep (tests/kasan.sh),
 #                   built into build/kasan; fails on any report
 #   make check-style  checkpatch over the C sources
+#   make fuzz       every fuzz target (FUZZ_TARGETS) for FUZZ_TIME seconds
+#                   each (default 60); host only, no guest build
 #
 # Long steps print progress; the kernel build is cached outside the tree
 # (HYPTRACE_CACHE, default ~/.cache/hyptrace).
@@ -35,7 +37,7 @@ export HYPTRACE_MODULES_OUT := $(MODULES_OUT)
 .PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools tools run \
 	test test-unit test-boot \
 	bench bench-build hyp-nosites bench-module kasan kasan-build modules-src \
-	check-style clean FORCE
+	check-style fuzz clean FORCE
 
 all: hyp host-driver modules tools initramfs guest host-tools
 
@@ -158,6 +160,30 @@ kasan-build:
 
 kasan: kasan-build
 	@HYPTRACE_BUILD=$(KASAN_BUILD) bash tests/kasan.sh
+
+# The fuzz targets, DIRECTORY/MAKE-TARGET, one a line; each takes
+# FUZZ_TIME. make test runs each of them briefly in its directory's tests.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS += tests/tools/fuzz-tracedat
+FUZZ_TARGETS += tests/tools/fuzz-listen
+FUZZ_TARGETS += tests/tools/fuzz-agentctl
+FUZZ_TARGETS += tests/ringbuf/fuzz
+FUZZ_TARGETS += tests/ringbuf/fuzz-page
+
+# Each directory's build, as tests/run-all.sh has it (its corpora grow)
+FUZZ_BUILD.tests/tools		:= $(BUILD)/tools-tests
+FUZZ_BUILD.tests/ringbuf	:= $(BUILD)/ringbuf
+
+# All of them, even after one fails; then the ones that failed, if any
+fuzz: deps
+	@failed=; \
+	$(foreach t,$(FUZZ_TARGETS),echo "==> $(t): $(FUZZ_TIME) s"; \
+		$(MAKE) --no-print-directory -C $(dir $(t)) $(notdir $(t)) \
+		FUZZ_TIME=$(FUZZ_TIME) \
+		BUILD=$(FUZZ_BUILD.$(patsubst %/,%,$(dir $(t)))) || \
+		failed="$$failed $(t)";) \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed"; exit 1; fi; \
+	echo "fuzz: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_TIME) s each, no crash"
 
 # checkpatch message types that, in this tree, only ever misfire; each is
 # ignored only while no true positive of it is left:

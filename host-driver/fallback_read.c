@@ -208,55 +208,71 @@ static int fb_pos_resolve(struct fb_cpu *fc, struct fb_pos *pos)
 }
 
 /*
+ * The data record at or after @pos on its page, @pos moved past the time
+ * records before it: true, or false at the end of the page. The kept
+ * pages are the module's copies, cut at any damage when they were taken
+ * (raw.c); if one still holds some, it is reported and cut here, once.
+ */
+static bool fb_event_at(unsigned int cpu, struct fb_pos *pos,
+			struct rb_rec *rec)
+{
+	struct fb_page *p = pos->page;
+	struct rb_walk w;
+
+	hyptrace_walk_start(&w, p->page->data, p->len, pos->ts);
+	w.off = pos->off;
+	while (rb_rec_next(&w, rec)) {
+		if (rec->kind == RB_REC_DATA)
+			return true;
+		pos->off = w.off;
+		pos->ts = w.ts;
+	}
+	if (w.fault) {
+		hyptrace_page_damaged(cpu, "trace", w.fault, w.off, p->len);
+		p->len = w.off;
+	}
+	return false;
+}
+
+/*
  * The next event of @cpu from @pos among the kept pages: 0, or -EAGAIN at
- * the end of them. A malformed page is reported and stepped over.
+ * the end of them.
  */
 static int fb_next(struct fb_cpu *fc, unsigned int cpu,
 		   const struct fb_pos *from, struct fb_event *ev)
 {
 	struct fb_pos pos = *from;
 	bool fresh = !pos.off;
-	struct hyptrace_rec rec;
+	struct rb_rec rec;
+	struct fb_page *p;
 	int ret;
 
 	for (;;) {
 		ret = fb_pos_resolve(fc, &pos);
 		if (ret)
 			return ret;
-		ret = hyptrace_rec_decode(pos.page->page->data, pos.page->len,
-					  pos.off, &rec);
-		if (ret == -EIO)
-			pr_warn_ratelimited("CPU %u: a kept page holds a malformed event; skipping the rest of it\n",
-					    cpu);
-		if (ret || rec.kind == HYPTRACE_REC_END) {
-			struct fb_page *p = pos.page;
-
-			pos.seq++;
-			pos.off = 0;
-			fresh = true;
-			pos.page = list_is_last(&p->node, &fc->pages) ? NULL :
-				   list_next_entry(p, node);
-			if (pos.page)
-				pos.ts = READ_ONCE(pos.page->page->time_stamp);
-			continue;
-		}
-		if (rec.kind != HYPTRACE_REC_DATA) {
-			pos.ts = hyptrace_rec_time(&rec, pos.ts);
-			pos.off += rec.size;
-			continue;
-		}
-		ev->cpu = cpu;
-		ev->at = pos;
-		ev->ts = hyptrace_rec_time(&rec, pos.ts);
-		ev->fresh = fresh;
-		ev->lost = fresh ? pos.page->lost : 0;
-		ev->payload = rec.payload;
-		ev->len = rec.payload_len;
-		ev->next = pos;
-		ev->next.off += rec.size;
-		ev->next.ts = ev->ts;
-		return 0;
+		if (fb_event_at(cpu, &pos, &rec))
+			break;
+		p = pos.page;
+		pos.seq++;
+		pos.off = 0;
+		fresh = true;
+		pos.page = list_is_last(&p->node, &fc->pages) ? NULL :
+			   list_next_entry(p, node);
+		if (pos.page)
+			pos.ts = READ_ONCE(pos.page->page->time_stamp);
 	}
+	ev->cpu = cpu;
+	ev->at = pos;
+	ev->ts = rec.ts;
+	ev->fresh = fresh;
+	ev->lost = fresh ? pos.page->lost : 0;
+	ev->payload = rec.payload;
+	ev->len = rec.payload_len;
+	ev->next = pos;
+	ev->next.off = rec.off + rec.size;
+	ev->next.ts = rec.ts;
+	return 0;
 }
 
 /* The consumers' next event of @cpu, taking pages as needed. CPU lock held. */

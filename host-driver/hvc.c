@@ -45,6 +45,7 @@ static const struct {
 	{ HYPTRACE_RET_NOT_LOADED,	-ENODEV,	"NOT_LOADED" },
 	{ HYPTRACE_RET_AGAIN,		-EAGAIN,	"AGAIN" },
 	{ HYPTRACE_RET_CLOCK_STEP,	-ERANGE,	"CLOCK_STEP" },
+	{ HYPTRACE_RET_UNREAD,		-ENOTEMPTY,	"UNREAD" },
 };
 
 /* Anything the ABI does not define means the hypervisor is not one of ours. */

@@ -7,7 +7,7 @@
  *   buffer.c	loads the hypervisor's buffers and checks their descriptor
  *   raw.c	per_cpu/cpuN/trace_pipe_raw and stats: whole pages, and who
  *		consumes which CPU
- *   page.c	decodes one record of a data page
+ *   page.c	starts walks of data pages (shared/rb_rec.h), reports damage
  *   clock.c	keeps the hypervisor's timestamps on CLOCK_BOOTTIME
  *   cpumap.c	checks that the hypervisor's CPU numbers are Linux's
  *   events.c	the events' names, fields, formats and printers, from
@@ -34,6 +34,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "rb_rec.h"
 #include "ring_buffer.h"
 #include "trace_desc.h"
 
@@ -147,28 +148,16 @@ void hyptrace_frontend_adopt(struct hyptrace *ht);
 /* cpumap.c */
 int hyptrace_check_cpu_map(struct hyptrace *ht);
 
-/* page.c: one record of a data page */
-enum hyptrace_rec_kind {
-	HYPTRACE_REC_DATA,	/* an event: @payload, @payload_len */
-	HYPTRACE_REC_DELTA,	/* time moves on by @delta */
-	HYPTRACE_REC_ABSOLUTE,	/* time is @delta (its low 59 bits) */
-	HYPTRACE_REC_SKIP,	/* padding */
-	HYPTRACE_REC_END,	/* padding to the end of the page */
-};
-
-struct hyptrace_rec {
-	enum hyptrace_rec_kind kind;
-	u32 size;		/* bytes the record takes */
-	u64 delta;
-	const u8 *payload;
-	u32 payload_len;
-};
-
-/* 0, -ENODATA at the end of @len bytes, -EIO for a malformed record */
-int hyptrace_rec_decode(const u8 *data, u32 len, u32 off,
-			struct hyptrace_rec *rec);
-u64 hyptrace_rec_time(const struct hyptrace_rec *rec, u64 ts);
+/* page.c: walking data pages with the shared decoder (rb_rec.h) */
+int hyptrace_page_init(unsigned int nr_cpus);
+enum rb_page_fault hyptrace_walk_start(struct rb_walk *w, const void *data,
+				       u64 commit, u64 ts);
+int hyptrace_page_damaged(unsigned int cpu, const char *reader,
+			  enum rb_page_fault fault, u32 off, u64 commit);
+u64 hyptrace_page_damage(unsigned int cpu);
 u64 hyptrace_page_events(const struct rb_data_page *page);
+int hyptrace_page_guard(unsigned int cpu, const char *reader,
+			struct rb_data_page *page);
 
 /* events.c: one per entry of HYPTRACE_EVENTS, in id order */
 struct hyptrace_event {

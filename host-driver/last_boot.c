@@ -68,35 +68,59 @@ static const struct rb_data_page *lb_page(const struct hyptrace_last_boot *lb,
  * One kept page, as the kernel's reader will walk it in place: a commit
  * inside the page without reader flags, every record whole inside the
  * commit, every event one events.c knows with its whole payload. Its
- * events go to *@events.
+ * events go to *@events, its commit (read once) to *@commit.
  */
-static int check_page(const struct rb_data_page *page, u64 *events)
+static int check_page(unsigned int cpu, const struct rb_data_page *page,
+		      u64 *events, u32 *commit)
 {
-	u64 commit = READ_ONCE(page->commit);
+	u64 raw = READ_ONCE(page->commit);
 	const struct hyptrace_event *ev;
-	struct hyptrace_rec rec;
-	u32 off = 0;
+	enum rb_page_fault fault;
+	struct rb_walk w;
+	struct rb_rec rec;
 	u16 id;
 
-	if (commit > RB_PAGE_CAPACITY)
-		return -EPROTO;
-	while (off < commit) {
-		if (hyptrace_rec_decode(page->data, commit, off, &rec))
+	fault = raw & RB_COMMIT_FLAGS ? RB_PAGE_BAD_COMMIT :
+		hyptrace_walk_start(&w, page->data, raw, 0);
+	if (fault)
+		return hyptrace_page_damaged(cpu, "last boot, not shown",
+					     fault, 0, raw);
+	while (rb_event_next(&w, &rec)) {
+		if (rec.payload_len < sizeof(id))
 			return -EPROTO;
-		if (rec.kind == HYPTRACE_REC_END)
-			break;
-		if (rec.kind == HYPTRACE_REC_DATA) {
-			if (rec.payload_len < sizeof(id))
-				return -EPROTO;
-			id = get_unaligned_le16(rec.payload);
-			ev = hyptrace_find_event(id);
-			if (!ev || rec.payload_len < ev->size)
-				return -EPROTO;
-			(*events)++;
-		}
-		off += rec.size;
+		id = get_unaligned_le16(rec.payload);
+		ev = hyptrace_find_event(id);
+		if (!ev || rec.payload_len < ev->size)
+			return -EPROTO;
+		(*events)++;
 	}
+	if (w.fault)
+		return hyptrace_page_damaged(cpu, "last boot, not shown",
+					     w.fault, w.off, raw);
+	*commit = w.commit;
 	return 0;
+}
+
+/*
+ * The next event of @lb's kept page @id of @cpu, from the place @w is at
+ * (a walk the caller started with hyptrace_lb_walk(), or moved): true
+ * with @rec, or false at the end of the page. The walk goes by the commit
+ * checked at load, never the shared page's; damage found since (the page
+ * is shared with all of EL1) is reported by @reader and the page cut
+ * there for every reader, so it is reported once.
+ */
+bool hyptrace_lb_event(const struct hyptrace_last_boot *lb, unsigned int cpu,
+		       u32 id, struct rb_walk *w, struct rb_rec *rec,
+		       const char *reader)
+{
+	if (rb_event_next(w, rec))
+		return true;
+	if (w->fault) {
+		hyptrace_page_damaged(cpu, reader, w->fault, w->off,
+				      w->commit);
+		WRITE_ONCE(lb->cpu[cpu].commit[id], w->off);
+	}
+	return false;
 }
 
 /* One line, rate-limited: what is wrong with the last boot's pages */
@@ -118,6 +142,7 @@ static int check_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 	u64 last_ts = 0, events = 0;
 	const struct rb_data_page *page;
 	u32 id;
+	int ret;
 
 	if (touched > e->nr_page_va) {
 		lb_refuse("CPU %u: %llu pages kept of %u", cpu, touched,
@@ -125,6 +150,11 @@ static int check_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 		return -EPROTO;
 	}
 	c->kept = touched;
+	c->commit = kcalloc(max(c->kept, 1U), sizeof(*c->commit), GFP_KERNEL);
+	if (!c->commit) {
+		lb_refuse("no memory");
+		return -ENOMEM;
+	}
 	c->pages_lost = READ_ONCE(meta->pages_lost);
 	c->hyp_entries = READ_ONCE(meta->entries);
 	if (c->pages_lost > RB_MAX_PAGES) {
@@ -141,10 +171,12 @@ static int check_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 			}
 			continue;
 		}
-		if (check_page(page, &events)) {
-			lb_refuse("CPU %u: kept page %u is malformed", cpu, id);
-			return -EPROTO;
-		}
+		ret = check_page(cpu, page, &events, &c->commit[id]);
+		if (ret == -EPROTO)
+			lb_refuse("CPU %u: kept page %u holds an unknown event",
+				  cpu, id);
+		if (ret)
+			return ret;
 		if (READ_ONCE(page->time_stamp) < last_ts) {
 			lb_refuse("CPU %u: kept page %u is older than page %u",
 				  cpu, id, id - 1);
@@ -216,6 +248,8 @@ static int last_boot_find(struct hyptrace_last_boot *lb)
 	return 0;
 
 fail:
+	for (cpu = 0; lb->cpu && cpu < lb->nr_cpus; cpu++)
+		kfree(lb->cpu[cpu].commit);
 	kfree(lb->cpu);
 	lb->cpu = NULL;
 	lb->desc = NULL;
@@ -302,19 +336,31 @@ static ssize_t lb_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct lb_raw_file *rf = file->private_data;
 	struct hyptrace_last_boot *lb = &last_boot;
 	const struct rb_data_page *src;
+	struct rb_walk w;
+	struct rb_rec rec;
 	size_t n;
-	u64 commit;
+	u32 id;
 
 	if (rf->pos == rf->len) {
 		if (rf->next >= lb->cpu[rf->cpu].kept)
 			return file->f_flags & O_NONBLOCK ? -EAGAIN : 0;
-		/* A copy: the page a reader gets is the page checked */
-		src = lb_page(lb, rf->cpu, rf->next++);
-		commit = min_t(u64, READ_ONCE(src->commit), RB_PAGE_CAPACITY);
+		/*
+		 * A copy, up to the commit checked at load, walked again:
+		 * the page a reader gets is sound whatever was written into
+		 * the shared one since
+		 */
+		id = rf->next++;
+		src = lb_page(lb, rf->cpu, id);
 		memset(rf->page, 0, PAGE_SIZE);
 		rf->page->time_stamp = READ_ONCE(src->time_stamp);
-		rf->page->commit = commit;
-		memcpy(rf->page->data, src->data, commit);
+		rf->page->commit = READ_ONCE(lb->cpu[rf->cpu].commit[id]);
+		memcpy(rf->page->data, src->data, rf->page->commit);
+		hyptrace_walk_start(&w, rf->page->data, rf->page->commit, 0);
+		while (hyptrace_lb_event(lb, rf->cpu, id, &w, &rec,
+					 "last boot trace_pipe_raw"))
+			;
+		rf->page->commit = w.off;
+		memset(rf->page->data + w.off, 0, RB_PAGE_CAPACITY - w.off);
 		rf->len = PAGE_SIZE;
 		rf->pos = 0;
 	}
@@ -352,6 +398,7 @@ static int lb_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "pages kept: %u\n", c->kept);
 	seq_printf(m, "pages dropped: %llu\n", c->pages_lost);
 	seq_printf(m, "hypervisor entries: %llu\n", c->hyp_entries);
+	seq_printf(m, "damaged pages: %llu\n", hyptrace_page_damage(cpu));
 	return 0;
 }
 

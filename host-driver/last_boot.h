@@ -20,6 +20,12 @@ struct remote_event;
 /* What last_boot.c found on one CPU's pages, in the hypervisor's order */
 struct hyptrace_lb_cpu {
 	u32 kept;		/* page_va[0..kept-1] are the pages kept */
+	/*
+	 * Their commits as checked at load, cut at any damage found since:
+	 * the readers walk up to these, never to what the shared page says
+	 * now (READ_ONCE/WRITE_ONCE: a reader may cut one while another walks)
+	 */
+	u32 *commit;
 	u64 events;		/* data events on them, as the module counted */
 	u64 pages_lost;		/* pages of this CPU the hypervisor dropped */
 	u64 hyp_entries;	/* what the hypervisor's meta page said */
@@ -46,6 +52,9 @@ struct hyptrace_last_boot {
 
 /* last_boot.c */
 int hyptrace_last_boot_init(struct hyptrace *ht);
+bool hyptrace_lb_event(const struct hyptrace_last_boot *lb, unsigned int cpu,
+		       u32 id, struct rb_walk *w, struct rb_rec *rec,
+		       const char *reader);
 void hyptrace_panic_notifier_init(struct hyptrace *ht);
 extern const struct file_operations hyptrace_lb_raw_fops;	/* CPU */
 extern const struct file_operations hyptrace_lb_stats_fops;	/* CPU */

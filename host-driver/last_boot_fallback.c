@@ -16,8 +16,10 @@
  *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats, release, trace_clock
  *			last_boot.c's
  *
- * The pages do not change: the readers walk them in place, with page.c's
- * decoder (last_boot.c checked every record of them).
+ * The readers walk the pages in place with the shared decoder, up to the
+ * commits last_boot.c checked at load, never to what the shared pages say
+ * now: no writer runs, but the pages are shared with all of EL1, so a
+ * record damaged since is reported and the page cut there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,27 +70,26 @@ static int lbf_next(unsigned int cpu, const struct lbf_pos *pos,
 {
 	struct lbf_pos p = *pos;
 	const struct rb_data_page *page;
-	struct hyptrace_rec rec;
-	u32 commit;
+	struct rb_walk w;
+	struct rb_rec rec;
 
 	while (p.page < lbf->cpu[cpu].kept) {
 		page = lbf_page(cpu, p.page);
-		commit = page->commit;
 		if (!p.off)
-			p.ts = page->time_stamp;
-		if (p.off >= commit ||
-		    hyptrace_rec_decode(page->data, commit, p.off, &rec) ||
-		    rec.kind == HYPTRACE_REC_END) {
+			p.ts = READ_ONCE(page->time_stamp);
+		/* In place, up to the commit checked at load (last_boot.c) */
+		hyptrace_walk_start(&w, page->data,
+				    READ_ONCE(lbf->cpu[cpu].commit[p.page]),
+				    p.ts);
+		w.off = p.off;
+		if (!hyptrace_lb_event(lbf, cpu, p.page, &w, &rec,
+				       "last boot trace")) {
 			p.page++;
 			p.off = 0;
 			continue;
 		}
-		p.off += rec.size;
-		if (rec.kind == HYPTRACE_REC_SKIP)
-			continue;
-		p.ts = hyptrace_rec_time(&rec, p.ts);
-		if (rec.kind != HYPTRACE_REC_DATA)
-			continue;
+		p.off = w.off;
+		p.ts = rec.ts;
 		ev->cpu = cpu;
 		ev->ts = p.ts;
 		ev->payload = rec.payload;

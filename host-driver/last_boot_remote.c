@@ -74,6 +74,13 @@ static const struct rb_data_page *shadow_page(const struct lb_shadow *s,
 	return (const struct rb_data_page *)(unsigned long)s->page_va[id];
 }
 
+/* Cut kernel page @id of @cpu at any damage before trace_remote reads it */
+static void lb_guard(unsigned int cpu, const struct lb_shadow *s, u32 id)
+{
+	hyptrace_page_guard(cpu, "last boot trace_pipe",
+			    (struct rb_data_page *)(unsigned long)s->page_va[id]);
+}
+
 static void lb_free(void)
 {
 	unsigned int cpu;
@@ -114,8 +121,14 @@ static int lb_shadow_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 		e->page_va[id] = hyp->page_va[(s->base + id) % n];
 	e->meta_va = (unsigned long)s->meta;
 	s->kept = c->kept ? c->kept - s->base : 0;
-	for (id = 0; id < s->kept; id++)
+	/*
+	 * trace_remote reads them in place, trusting every length: each is
+	 * cut at any damage first (and again when a swap hands it over)
+	 */
+	for (id = 0; id < s->kept; id++) {
+		lb_guard(cpu, s, id);
 		s->total += hyptrace_page_events(shadow_page(s, id));
+	}
 
 	/* The kernel reads sizes from none of it but keeps them sane */
 	memcpy(s->meta, s->shared, sizeof(*s->meta));
@@ -198,6 +211,7 @@ static int lb_swap_reader_page(unsigned int cpu, void *priv)
 				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
 		id = READ_ONCE(s->shared->reader.id);
 		if (!ret && id == hyp_old + 1) {
+			lb_guard(cpu, s, old + 1);
 			s->handed_back += done;
 			s->meta->reader.id = old + 1;
 			s->meta->reader.lost_events = 0;

@@ -260,6 +260,8 @@ static int __init hyptrace_init(void)
 	if (!ret)
 		ret = disable_events(ht);
 	if (!ret)
+		ret = hyptrace_page_init(ht->nr_cpus);
+	if (!ret)
 		ret = hyptrace_raw_init(ht);
 	if (ret)
 		return ret;

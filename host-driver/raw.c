@@ -79,6 +79,7 @@ struct raw_cpu {
 	u32 read;			/* reader-page data bytes given out */
 	u64 read_ts;			/* time stamp of the last of them */
 	u64 lost;			/* to report with the next page */
+	bool damaged;			/* the reader page was reported so */
 	/* What the raw files gave out since the buffer was loaded */
 	u64 events;
 	u64 pages;
@@ -140,6 +141,7 @@ static void raw_cpu_rewind(struct raw_cpu *rc)
 	rc->read = 0;
 	rc->read_ts = 0;
 	rc->lost = 0;
+	rc->damaged = false;
 	rc->events = 0;
 	rc->pages = 0;
 	rc->bytes = 0;
@@ -172,6 +174,7 @@ void hyptrace_raw_reset(unsigned int cpu)
 
 	WRITE_ONCE(rc->read, 0);
 	WRITE_ONCE(rc->lost, 0);
+	WRITE_ONCE(rc->damaged, false);
 }
 
 /* trace_remote wants a page of @cpu: may it have one? (atomic context) */
@@ -208,34 +211,26 @@ int hyptrace_raw_claim_raw(struct hyptrace *ht, unsigned int cpu)
 }
 
 /*
- * Walk the events in the @len bytes at @data, from time @ts, but no record
- * that would end past @limit: returns where the walk stopped, with *@ts
- * the time of the last event walked and *@events the data events among
- * them. A record that does not fit @len only a broken writer can make; the
- * walk then stops there, and the page is handed out anyway for the tools
- * that read it to say where it goes wrong.
+ * Walk the records of @w, a walk over the file's copy of the page, but no
+ * record that would end past @limit: returns where the walk stopped, with
+ * *@ts the time of the last record walked and *@events the data events
+ * among them. At damage the walk stops there too, @w->fault says so, and
+ * the page is handed out up to it.
  */
-static u32 raw_walk(const u8 *data, u32 len, u32 limit, u64 *ts,
-		    u64 *events, bool *malformed)
+static u32 raw_walk(struct rb_walk *w, u32 limit, u64 *ts, u64 *events)
 {
-	struct hyptrace_rec rec;
-	u32 off = 0;
-	int ret;
+	struct rb_rec rec;
+	u32 end = 0;
 
-	*malformed = false;
-	while (!(ret = hyptrace_rec_decode(data, len, off, &rec))) {
-		if (rec.kind == HYPTRACE_REC_END)
-			return len;
-		if (rec.size > limit - off)
-			return off;
-		off += rec.size;
-		*ts = hyptrace_rec_time(&rec, *ts);
-		*events += rec.kind == HYPTRACE_REC_DATA;
+	while (rb_rec_next(w, &rec)) {
+		if (rec.off + rec.size > limit)
+			return end;
+		end = w->off;
+		*ts = rec.ts;
+		*events += rec.kind == RB_REC_DATA;
 	}
-	if (ret == -ENODATA && off == len)
-		return off;
-	*malformed = true;
-	return len;
+	/* A null padding ends the page: all of it was walked */
+	return w->fault ? end : w->off;
 }
 
 /*
@@ -243,30 +238,39 @@ static u32 raw_walk(const u8 *data, u32 len, u32 limit, u64 *ts,
  * in the kernel's format. When events were lost before them, their count
  * goes after the data; if the events fill the page, the last ones wait for
  * the next read so that the count always fits (the kernel would set the
- * flag alone and leave the count unknown).
+ * flag alone and leave the count unknown). @raw_commit is the page's, read
+ * once; @commit, the same clamped to the page.
  */
 static void raw_take(struct rb_data_page *dst, unsigned int cpu,
 		     struct raw_cpu *rc, const struct rb_data_page *src,
-		     u32 commit)
+		     u32 commit, u64 raw_commit)
 {
-	u32 len = commit - rc->read, limit = len, end;
+	bool bad_commit = raw_commit > RB_PAGE_CAPACITY;
+	u32 len = commit - rc->read, limit = len, end, skip = 0;
 	u64 flags = 0, ts, events = 0;
-	bool malformed;
+	struct rb_walk w;
 
 	if (rc->lost && len > RB_PAGE_CAPACITY - sizeof(u64))
 		limit = RB_PAGE_CAPACITY - sizeof(u64);
 	ts = rc->read ? rc->read_ts : READ_ONCE(src->time_stamp);
 	dst->time_stamp = ts;
+	/* The walk is of the copy: what is handed out is what was checked */
 	memcpy(dst->data, src->data + rc->read, len);
-	len = raw_walk(dst->data, len, limit, &ts, &events, &malformed);
-	if (malformed)
-		pr_warn_ratelimited("CPU %u: the hypervisor's page holds a malformed event\n",
-				    cpu);
+	hyptrace_walk_start(&w, dst->data, len, ts);
+	len = raw_walk(&w, limit, &ts, &events);
 	end = len;
+	if (w.fault || bad_commit) {
+		hyptrace_page_damaged(cpu, "trace_pipe_raw",
+				      bad_commit ? RB_PAGE_BAD_COMMIT : w.fault,
+				      rc->read + len, raw_commit);
+		/* The damaged rest of the page is never handed out */
+		skip = commit - rc->read - len;
+		rc->damaged = true;
+	}
 	if (rc->lost) {
 		flags |= RB_MISSED_EVENTS;
-		if (RB_PAGE_CAPACITY - len >= sizeof(u64)) {
-			put_unaligned(rc->lost, (u64 *)(dst->data + len));
+		if (RB_PAGE_CAPACITY - end >= sizeof(u64)) {
+			put_unaligned(rc->lost, (u64 *)(dst->data + end));
 			flags |= RB_MISSED_STORED;
 			end += sizeof(u64);
 		}
@@ -276,7 +280,7 @@ static void raw_take(struct rb_data_page *dst, unsigned int cpu,
 	memset(dst->data + end, 0, RB_PAGE_CAPACITY - end);
 	dst->commit = len | flags;
 
-	rc->read += len;
+	rc->read += len + skip;
 	rc->read_ts = ts;
 	rc->events += events;
 	rc->pages++;
@@ -294,13 +298,14 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 	struct raw_cpu *rc = &raw_cpus[cpu];
 	struct rb_desc_cpu *e = hyptrace_desc_cpu(ht, cpu);
 	struct rb_meta *meta = rc->meta;
-	bool swapped = false;
+	bool swapped = false, unread = false;
 	int ret;
 
 	for (;;) {
 		/* Pairs with the release store of reader.id at a swap */
 		u32 id = smp_load_acquire(&meta->reader.id);
 		const struct rb_data_page *src;
+		u64 raw_commit;
 		u32 commit;
 
 		if (id >= e->nr_page_va) {
@@ -309,27 +314,50 @@ int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 			return -EIO;
 		}
 		src = (const struct rb_data_page *)(unsigned long)e->page_va[id];
-		/* The writer publishes commit after the bytes below it */
-		commit = smp_load_acquire(&src->commit) & ~RB_COMMIT_FLAGS;
-		if (commit > RB_PAGE_CAPACITY) {
-			pr_err_ratelimited("CPU %u: page %u claims %u bytes\n",
-					   cpu, id, commit);
-			return -EIO;
-		}
+		/*
+		 * The writer publishes commit after the bytes below it. Read
+		 * once, and clamped: a commit beyond the page is damage, and
+		 * what the page holds is handed out up to the first bad record
+		 */
+		raw_commit = smp_load_acquire(&src->commit) & ~RB_COMMIT_FLAGS;
+		commit = min_t(u64, raw_commit, RB_PAGE_CAPACITY);
 		if (commit > rc->read) {
-			raw_take(dst, cpu, rc, src, commit);
+			raw_take(dst, cpu, rc, src, commit, raw_commit);
 			return 0;
 		}
 		if (swapped)
 			return -EAGAIN;
+		/*
+		 * The hypervisor said the page holds more, and its commit
+		 * still does not: the commit was scribbled on. What lies
+		 * past it is lost to the damage; the page goes back.
+		 */
+		if (unread && !rc->damaged) {
+			hyptrace_page_damaged(cpu, "trace_pipe_raw",
+					      RB_PAGE_SHORT_COMMIT, rc->read,
+					      raw_commit);
+			rc->damaged = true;
+		}
 
+		/*
+		 * The writer may have filled this page and moved on since its
+		 * commit was read: say how far we read, and the hypervisor
+		 * keeps the page here while it holds more (UNREAD).
+		 */
 		ret = hyptrace_call(HYPTRACE_CALL_TRACE_SWAP_READER, cpu,
-				    0, 0, 0, NULL,
-				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+				    unread ? 0 : HYPTRACE_SWAP_READ, rc->read,
+				    0, NULL,
+				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN) |
+				    HYPTRACE_QUIET(HYPTRACE_RET_UNREAD));
+		if (ret == -ENOTEMPTY && !unread) {
+			unread = true;
+			continue;
+		}
 		if (ret)
 			return ret;
 		/* The swap ran on this CPU: its meta-page stores are visible */
 		rc->read = 0;
+		rc->damaged = false;
 		rc->lost += READ_ONCE(meta->reader.lost_events);
 		swapped = true;
 	}
@@ -489,6 +517,8 @@ static int stats_show(struct seq_file *m, void *v)
 	const struct rb_meta *meta;
 	u64 dropped = 0;
 
+	/* Pages any reader of this CPU found damaged (page.c), any buffer */
+	seq_printf(m, "damaged pages: %llu\n", hyptrace_page_damage(cpu));
 	mutex_lock(&ht->lock);
 	if (!ht->desc) {
 		mutex_unlock(&ht->lock);

@@ -117,6 +117,9 @@ static int hyptrace_enable_tracing(bool enable, void *priv)
 	int ret;
 
 	ret = hyptrace_tracing_enable(enable);
+	/* No writer now: the pages trace walks in place can be checked */
+	if (!enable && !ret)
+		hyptrace_shadow_guard_all();
 	/* trace_remote reads the counters next, to see what is left */
 	hyptrace_shadow_refresh();
 	if (ret == -ENODEV) {

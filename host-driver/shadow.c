@@ -22,6 +22,21 @@
  *   a swap that cannot answer moves an offset on entries, from a guess
  *   outward, until the reader's count and the shadow agree and it sleeps.
  *
+ * The data pages it reads in place, trusting the commit and every record
+ * length: a wrapping length makes its consumer read the same record for
+ * ever, a commit beyond the page makes it read past it. So each page a
+ * swap hands it is walked here first and cut at the first damaged record
+ * (hyptrace_page_guard()). That is all the module can do: trace_remote
+ * reads the page after this callback returns, under no lock of ours, so
+ * what EL1 writes into the page later (and into the ring pages that the
+ * non-consuming reader behind trace walks, which pass through no callback
+ * at all while the hypervisor writes them) reaches it unchecked: those are
+ * checked when tracing goes off (hyptrace_shadow_guard_all()), when no
+ * writer can race the cut, and not before. Pages
+ * of the module's own to read from instead would not do either: the
+ * kernel re-reads the reader page's commit to see events the hypervisor
+ * appends to it (ring_buffer.c, "used == 0"), with no callback between.
+ *
  * Called under trace_remote's per-CPU reader lock (swap, reset) or its
  * mutex (load, unload); the copies from write_event and the poll only
  * write counters, which the reader reads once each.
@@ -254,6 +269,8 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 	if (!ret) {
 		id = READ_ONCE(s->shared->reader.id);
 		if (id < s->nr_pages && id != old) {
+			hyptrace_page_guard(cpu, "trace_pipe", (struct rb_data_page *)
+					    (unsigned long)s->page_va[id]);
 			s->handed_back += done;
 			s->misses = 0;
 			copy_counters(s);
@@ -268,6 +285,31 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 	}
 	search_offset(s);
 	return ret;
+}
+
+/*
+ * Tracing went off: the hypervisor writes no page until it is on again,
+ * so every page of every CPU is walked and cut at damage now, before the
+ * non-consuming reader behind trace walks them in place (it is only
+ * called on them by a user, and they pass through no callback of ours).
+ * Under trace_remote's mutex; a consuming reader may be reading its page
+ * meanwhile, which a cut (a padding record, or a commit moved back) leaves
+ * reading either what was there or the cut.
+ */
+void hyptrace_shadow_guard_all(void)
+{
+	struct shadow_set *set;
+	unsigned int cpu;
+	u32 id;
+
+	rcu_read_lock();
+	set = rcu_dereference(shadows);
+	for (cpu = 0; set && !READ_ONCE(shared_gone) && cpu < set->nr; cpu++) {
+		for (id = 0; id < set->cpu[cpu].nr_pages; id++)
+			hyptrace_page_guard(cpu, "trace", (struct rb_data_page *)
+					    (unsigned long)set->cpu[cpu].page_va[id]);
+	}
+	rcu_read_unlock();
 }
 
 /* @cpu was emptied: the kernel's reader starts its count over */

@@ -13,5 +13,6 @@ void hyptrace_shadow_reset(unsigned int cpu);
 void hyptrace_shadow_lost(void);
 void hyptrace_shadow_refresh(void);
 void hyptrace_shadow_written(unsigned int cpu);
+void hyptrace_shadow_guard_all(void);
 
 #endif /* HYPTRACE_HOST_SHADOW_H */

@@ -65,10 +65,19 @@
  *   HYPTRACE_CALL_TRACE_ENABLE (x1 = 0 or 1)
  *	Start or stop writing on every CPU. Enabling while unloaded answers
  *	NOT_LOADED; disabling while unloaded succeeds.
- *   HYPTRACE_CALL_TRACE_SWAP_READER (x1 = cpu)
+ *   HYPTRACE_CALL_TRACE_SWAP_READER (x1 = cpu, x2 = HYPTRACE_SWAP_*,
+ *				    x3 = bytes read)
  *	Hand the oldest unread page of that CPU to the reader (meta-page
  *	reader.id and reader.lost_events updated). AGAIN if that CPU has no
- *	page to give yet.
+ *	page to give yet. With HYPTRACE_SWAP_READ (ABI 1.6), x3 says how
+ *	many bytes of its reader page's data the caller has consumed, and
+ *	the answer is UNREAD, with nothing swapped, when the writer committed
+ *	more than that there: a reader page handed out while the writer was
+ *	on it can be filled after the reader last looked at its commit, and
+ *	giving it back then would lose those events without a count. Other
+ *	bits of x2 are INVALID. Without the flag (the kernel's reader, which
+ *	reads the meta page's entries before the commit and so cannot be
+ *	caught that way) the page is taken back whatever it holds.
  *   HYPTRACE_CALL_TRACE_RESET (x1 = cpu)
  *	Empty that CPU's buffer and zero its counters.
  *   HYPTRACE_CALL_TRACE_ENABLE_EVENT (x1 = event id, x2 = 0 or 1)
@@ -156,7 +165,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		5
+#define HYPTRACE_ABI_MINOR		6
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -210,6 +219,9 @@
 #define HYPTRACE_LOAD_FLAGS		(HYPTRACE_LOAD_NO_OVERWRITE |	\
 					 HYPTRACE_LOAD_ADOPT)
 
+/* HYPTRACE_CALL_TRACE_SWAP_READER x2 */
+#define HYPTRACE_SWAP_READ		(1U << 0)	/* x3: bytes consumed */
+
 /* HYPTRACE_CALL_TRACE_EARLY x1 */
 #define HYPTRACE_EARLY_NONE		0	/* none started, or it is gone */
 #define HYPTRACE_EARLY_PENDING		1	/* loaded, nobody adopted it */
@@ -241,6 +253,7 @@
 #define HYPTRACE_RET_NOT_LOADED		(-6)	/* needs a loaded buffer */
 #define HYPTRACE_RET_AGAIN		(-7)	/* nothing to swap yet */
 #define HYPTRACE_RET_CLOCK_STEP		(-8)	/* clock backwards or leaping */
+#define HYPTRACE_RET_UNREAD		(-9)	/* read the reader page first */
 
 /*
  * HYPTRACE_CALL_TRACE_UPDATE_CLOCK's bounds: the largest step forward

@@ -189,6 +189,7 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 	rb_lock(cpu);
 	cpu->pages[cpu->tail_id].entries = cpu->entries -
 					   cpu->tail_start_entries;
+	cpu->pages[cpu->tail_id].commit = (u32)cpu->write;
 	if (cpu->stamps)
 		cpu->stamps[cpu->tail_id].last = cpu->last_ts;
 	if (cpu->used == cpu->nr_slots) {
@@ -207,6 +208,7 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 	cpu->tail_id = id;
 	rb_set_tail_page(cpu, cpu->pages[id].page);
 	cpu->pages[id].entries = 0;
+	cpu->pages[id].commit = 0;
 	cpu->tail_start_entries = cpu->entries;
 	arch_store_once_u64(&cpu->tail_page->commit, 0);
 	rb_start_page(cpu, ts);
@@ -305,7 +307,19 @@ bool rb_disable(struct rb_cpu *cpu)
 	}
 }
 
-int rb_swap_reader(struct rb_cpu *cpu)
+/*
+ * Hand the head page to the reader and take its page back into the ring.
+ *
+ * The reader page may be one the writer was still on when it was handed
+ * out, and the writer may have filled it since and moved on. A reader that
+ * looked at its commit before that, found it all read and then asked for a
+ * swap would give back a page with events it never saw, and nobody would
+ * count them (they were neither overwritten nor dropped). A reader that
+ * says how many bytes of its page it has consumed (@read) is told
+ * -RB_ENOTEMPTY instead, and reads the rest first. The kernel's reader does
+ * not say (RB_READ_UNKNOWN), as simple_ring_buffer's does not.
+ */
+int rb_swap_reader_after(struct rb_cpu *cpu, u64 read)
 {
 	struct rb_meta *meta = cpu->meta;
 	u32 head, new_reader;
@@ -317,10 +331,17 @@ int rb_swap_reader(struct rb_cpu *cpu)
 		rb_unlock(cpu);
 		return -RB_EAGAIN;
 	}
+	/* used != 0: the writer has left the reader page, its commit is final */
+	if (read != RB_READ_UNKNOWN &&
+	    read < cpu->pages[cpu->reader_id].commit) {
+		rb_unlock(cpu);
+		return -RB_ENOTEMPTY;
+	}
 	head = cpu->head;
 	new_reader = cpu->pages[head].slot_page;
 	cpu->pages[head].slot_page = cpu->reader_id;
 	cpu->pages[cpu->reader_id].entries = 0;
+	cpu->pages[cpu->reader_id].commit = 0;
 	cpu->reader_id = new_reader;
 	cpu->head = rb_slot(cpu, head + 1);
 	cpu->used--;
@@ -331,6 +352,11 @@ int rb_swap_reader(struct rb_cpu *cpu)
 	arch_store_release_u32(&meta->reader.id, new_reader);
 	rb_unlock(cpu);
 	return 0;
+}
+
+int rb_swap_reader(struct rb_cpu *cpu)
+{
+	return rb_swap_reader_after(cpu, RB_READ_UNKNOWN);
 }
 
 /*
@@ -419,6 +445,7 @@ int rb_reset(struct rb_cpu *cpu, struct rb_stats *before)
 	for (i = 0; i < cpu->nr_slots + 1; i++) {
 		RB_OPAQUE(i);
 		cpu->pages[i].entries = 0;
+		cpu->pages[i].commit = 0;
 		rb_page_clear(cpu->pages[i].page);
 		if (cpu->stamps)
 			cpu->stamps[i].first = RB_NO_STAMP;
@@ -615,7 +642,7 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 		info[i].page = data_pages[i];
 		info[i].entries = 0;
 		info[i].slot_page = i + 1 < nr_pages ? i + 1 : 0;
-		info[i].__pad = 0;
+		info[i].commit = 0;
 		rb_page_clear(info[i].page);
 	}
 	cpu->reader_id = 0;	/* page_va[0], as the kernel requires */

@@ -144,13 +144,17 @@ enum rb_status {
 
 #define RB_EINVAL		22
 #define RB_EAGAIN		11
+#define RB_ENOTEMPTY		39	/* the reader page holds more: read it */
+
+/* rb_swap_reader_after()'s @read for a reader that does not say */
+#define RB_READ_UNKNOWN		(~0ULL)
 
 /* Writer-private, one per page id. Caller-provided storage, nr_pages long. */
 struct rb_page_info {
 	struct rb_data_page *page;
 	u64 entries;		/* committed events when the writer left it */
 	u32 slot_page;		/* ring slot i holds page id slot_page of [i] */
-	u32 __pad;
+	u32 commit;		/* data bytes committed when the writer left it */
 };
 
 /*
@@ -233,6 +237,7 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 void rb_enable(struct rb_cpu *cpu);
 bool rb_disable(struct rb_cpu *cpu);
 int rb_swap_reader(struct rb_cpu *cpu);
+int rb_swap_reader_after(struct rb_cpu *cpu, u64 read);
 int rb_reset(struct rb_cpu *cpu, struct rb_stats *before);
 void rb_set_hidden(struct rb_cpu *cpu, bool hidden);
 void rb_keep_stamps(struct rb_cpu *cpu, struct rb_page_stamps *stamps);

@@ -29,15 +29,20 @@
 /*
  * HCR_EL2: EL1 is AArch64 and its SMCs come to us (the PSCI relay). The
  * rest are enables that untrap what the CPU has; every trap bit stays 0
- * but one, TACR. ACTLR_EL1 is IMPLEMENTATION DEFINED, owned by firmware,
- * and no Linux code touches it (KVM traps it for its guests too); trapping
- * it gives every CPU model, even one with nothing else to trap, an access
- * that takes the UNDEFINED path of traps.c, which tests/boot/36-undef.sh
- * checks.
+ * but these:
+ * - TACR. ACTLR_EL1 is IMPLEMENTATION DEFINED, owned by firmware, and no
+ *   Linux code touches it (KVM traps it for its guests too); trapping it
+ *   gives every CPU model, even one with nothing else to trap, an access
+ *   that takes the UNDEFINED path of traps.c, which tests/boot/36-undef.sh
+ *   checks.
+ * - TSW, with SWIO: an invalidate by set/way from EL1 must not discard the
+ *   hypervisor's dirty lines; setway.c performs every set/way operation
+ *   as clean and invalidate. SWIO alone would do it on a core that honours
+ *   it; TSW does it on every core.
  */
 static void setup_hcr(const struct id_regs *id)
 {
-	u64 hcr = HCR_RW | HCR_TSC | HCR_TACR;
+	u64 hcr = HCR_RW | HCR_TSC | HCR_TACR | HCR_TSW | HCR_SWIO;
 
 	if (has_pauth(id))
 		hcr |= HCR_API | HCR_APK;

@@ -322,9 +322,25 @@ static s64 trace_cpu_call(u64 cpu, int (*op)(struct rb_cpu *rb))
 	return ret;
 }
 
-s64 trace_swap_reader(u64 cpu)
+/* HYPTRACE_CALL_TRACE_SWAP_READER: @read counts with HYPTRACE_SWAP_READ */
+s64 trace_swap_reader(u64 cpu, u64 flags, u64 read)
 {
-	return trace_cpu_call(cpu, rb_swap_reader);
+	s64 ret = HYPTRACE_RET_NOT_LOADED;
+	int err;
+
+	if (!trace_cpu_valid(cpu) || (flags & ~(u64)HYPTRACE_SWAP_READ))
+		return HYPTRACE_RET_INVALID;
+	if (!(flags & HYPTRACE_SWAP_READ))
+		read = RB_READ_UNKNOWN;
+
+	spin_lock(&trace_lock);
+	if (trace_loaded) {
+		err = rb_swap_reader_after(&hyp_cpus[cpu].trace_rb, read);
+		ret = err == -RB_ENOTEMPTY ? HYPTRACE_RET_UNREAD :
+		      err ? HYPTRACE_RET_AGAIN : HYPTRACE_RET_SUCCESS;
+	}
+	spin_unlock(&trace_lock);
+	return ret;
 }
 
 static int trace_reset_rb(struct rb_cpu *rb)

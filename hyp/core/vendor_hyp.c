@@ -46,7 +46,7 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		ret = trace_enable(r[1]);
 		break;
 	case HYPTRACE_CALL_TRACE_SWAP_READER:
-		ret = trace_swap_reader(r[1]);
+		ret = trace_swap_reader(r[1], r[2], r[3]);
 		break;
 	case HYPTRACE_CALL_TRACE_RESET:
 		ret = trace_reset(r[1]);

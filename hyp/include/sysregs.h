@@ -182,9 +182,11 @@ static inline void dsb_ish(void)
 
 /* HCR_EL2: how EL1 runs under us */
 #define HCR_VM		BIT(0)		/* stage 2 for EL1 and EL0 (stage2.c) */
+#define HCR_SWIO	BIT(1)		/* EL1's DC ISW cleans too (setway.c) */
 #define HCR_RW		BIT(31)		/* EL1 is AArch64 */
 #define HCR_TSC		BIT(19)		/* trap SMC: the PSCI relay needs it */
 #define HCR_TACR	BIT(21)		/* trap ACTLR_EL1 (see setup_hcr) */
+#define HCR_TSW		BIT(22)		/* trap DC by set/way (setway.c) */
 #define HCR_E2H		BIT(34)		/* must stay 0: we are non-VHE */
 #define HCR_APK		BIT(40)		/* EL1 may use PAuth keys ... */
 #define HCR_API		BIT(41)		/* ... and PAuth instructions */
@@ -451,8 +453,10 @@ static inline void dsb_ish(void)
 #define ESR_IL		BIT(25)		/* 32-bit instruction; RES1 for EC 0 */
 #define ESR_EC_UNKNOWN	0x00		/* UNDEFINED instruction, and more */
 #define ESR_ISS_IMM16	GENMASK(15, 0)
+#define ESR_ISS		GENMASK(24, 0)
 #define ESR_EC_HVC64	0x16
 #define ESR_EC_SMC64	0x17
+#define ESR_EC_SYS64	0x18		/* MSR, MRS, SYS (setway.c's DC) */
 #define ESR_EC_IABT_LOW	0x20		/* instruction abort from a lower EL */
 #define ESR_EC_IABT_CUR	0x21		/* ... from the same EL */
 #define ESR_EC_DABT_LOW	0x24		/* data abort from a lower EL */

@@ -125,7 +125,7 @@ void trace_query(u64 *res);
 s64 trace_load(u64 size, u64 flags, u64 *res);
 s64 trace_unload(void);
 s64 trace_enable(u64 enable);
-s64 trace_swap_reader(u64 cpu);
+s64 trace_swap_reader(u64 cpu, u64 flags, u64 read);
 s64 trace_reset(u64 cpu);
 s64 trace_hide_counters(u64 cpu, u64 hide);
 s64 trace_enable_event(u64 id, u64 enable);

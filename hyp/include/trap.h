@@ -24,6 +24,7 @@ enum trap_vector {
 };
 
 void handle_trap(struct trap_frame *frame, enum trap_vector vec);
+bool setway_trap(struct trap_frame *frame);
 
 /* A call made by EL1 through HVC or SMC, decoded once */
 enum smccc_conduit { CONDUIT_HVC, CONDUIT_SMC };

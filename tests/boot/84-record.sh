@@ -30,6 +30,10 @@ cat > main.sh <<\EOF
 EOF
 cat > stall.sh <<EOF
 kill -STOP \$PPID
+# kill returns before the recorder has stopped: one of its threads may be
+# taking a page meanwhile. A thread shows state T only once it has stopped
+# on its way back to user space, so wait for every one of them to show it.
+while grep -qv "^[0-9]* ([^)]*) T " /proc/\$PPID/task/*/stat; do :; done
 /root/write_events 1 1 '$LOSSN'
 kill -CONT \$PPID
 EOF

@@ -30,6 +30,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The one record decoder of the hypervisor, the module and the tool */
+#include "../../shared/rb_rec.c"
+
 #define REMOTE		"/sys/kernel/tracing/remotes/hypervisor"
 #define PAGE		4096
 #define SELFTEST_ID	3	/* shared/hyp_events.h */
@@ -66,41 +69,27 @@ static void write_event(unsigned long long id)
 
 /*
  * The selftest ids on one page, in order, into @ids; how many. Fails on a
- * page that is not in the kernel's format.
+ * page that is not in the kernel's format: the shared decoder says.
  */
 static int page_ids(const unsigned char *page, unsigned long long *ids,
 		    int max)
 {
-	uint64_t commit;
-	uint32_t off = 0, len;
+	uint64_t commit, ts;
+	struct rb_walk w;
+	struct rb_rec rec;
 	int n = 0;
 
+	memcpy(&ts, page, 8);
 	memcpy(&commit, page + 8, 8);
-	len = commit & ((1U << 27) - 1);
-	if (len > PAGE - 16)
+	if (rb_walk_start(&w, page + 16, commit & ~RB_COMMIT_FLAGS,
+			  PAGE - 16, ts))
 		fail("page commit beyond the page");
-	while (off + 4 <= len) {
-		uint32_t hdr, type, size;
-		const unsigned char *ev = page + 16 + off;
-
-		memcpy(&hdr, ev, 4);
-		type = hdr & 31;
-		if (type == 0) {
-			memcpy(&size, ev + 4, 4);
-			size += 4;
-			ev += 8;
-		} else if (type <= 28) {
-			size = 4 + 4 * type;
-			ev += 4;
-		} else {
-			size = 8;	/* time extend or stamp */
-			ev = NULL;
-		}
-		if (ev && n < max && ev[0] == SELFTEST_ID)
-			memcpy(&ids[n++], ev + 8, 8);
-		off += size;
+	while (rb_event_next(&w, &rec)) {
+		if (n < max && rec.payload_len >= 16 &&
+		    rec.payload[0] == SELFTEST_ID)
+			memcpy(&ids[n++], rec.payload + 8, 8);
 	}
-	if (off != len)
+	if (w.fault)
 		fail("events do not end at the page's commit");
 	return n;
 }

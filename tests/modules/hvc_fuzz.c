@@ -248,7 +248,7 @@ static bool documented(u64 fid, long ret)
 		       ret == HYPTRACE_RET_INVALID;
 	}
 	return ret == HYPTRACE_RET_SUCCESS ||
-	       (ret <= HYPTRACE_RET_INVALID && ret >= HYPTRACE_RET_CLOCK_STEP);
+	       (ret <= HYPTRACE_RET_INVALID && ret >= HYPTRACE_RET_UNREAD);
 }
 
 /*

@@ -89,7 +89,6 @@ static int __init lastboot_scribble_init(void)
 	struct rb_data_page *chosen[8];
 	struct rb_trace_desc *desc;
 	struct rb_desc_cpu *e;
-	struct resource res;
 	void *carveout;
 	u64 base, size, len, pa, records = 0;
 	unsigned int i, j, n = 0;
@@ -97,11 +96,9 @@ static int __init lastboot_scribble_init(void)
 
 	if (!pages || pages > ARRAY_SIZE(chosen))
 		return -EINVAL;
-	carveout = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
+	carveout = test_map_carveout(&base, &size);
 	if (IS_ERR(carveout))
 		return PTR_ERR(carveout);
-	base = res.start;
-	size = resource_size(&res);
 	desc = carveout;
 	len = READ_ONCE(desc->struct_len);
 	if (len < sizeof(*desc) || len > size ||

@@ -12,6 +12,8 @@
 #include <linux/of.h>
 #include <linux/of_address.h>
 
+#include "hyptrace_abi_linux.h"
+
 /* The region's mapping (memunmap() it), its place in @res; an ERR_PTR */
 static inline void *test_map_region(const char *compatible,
 				    struct resource *res)
@@ -29,6 +31,23 @@ static inline void *test_map_region(const char *compatible,
 		return ERR_PTR(err);
 	va = memremap(res->start, resource_size(res), MEMREMAP_WB);
 	return va ? va : ERR_PTR(-ENOMEM);
+}
+
+/*
+ * The trace carve-out (HYPTRACE_CARVEOUT_COMPATIBLE), mapped: its mapping
+ * (memunmap() it), its physical base and size in *@base and *@size; an
+ * ERR_PTR
+ */
+static inline void *test_map_carveout(u64 *base, u64 *size)
+{
+	struct resource res;
+	void *va = test_map_region(HYPTRACE_CARVEOUT_COMPATIBLE, &res);
+
+	if (!IS_ERR(va)) {
+		*base = res.start;
+		*size = resource_size(&res);
+	}
+	return va;
 }
 
 #endif /* HYPTRACE_TESTS_REGION_H */

@@ -13,6 +13,16 @@
  *   - at the end, consumed + reported lost + discarded by reset == written.
  *
  * usage: concurrency_test [total_events] [nr_cpus] [nr_pages] [overwrite|keep]
+ *			   [kernel|raw|raw-blind [WINDOW]]
+ *
+ * "kernel" (the default) reads as the kernel's reader does (kreader.h);
+ * "raw" as hyptrace.ko's raw files do, from the page's commit alone, and
+ * says how far it read when it asks for a swap (rb_swap_reader_after());
+ * "raw-blind" is "raw" without saying it, as the raw files were before:
+ * it loses events silently, and is only here to show that the test sees it.
+ * WINDOW yields the consumer that many times before each swap, so that the
+ * writer often fills the reader page between the reader's last look at it
+ * and the swap.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -109,9 +119,15 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-static int swap_cb(void *arg)
+static int swap_kernel(void *arg, u64 read)
 {
+	(void)read;
 	return rb_swap_reader(arg);
+}
+
+static int swap_raw(void *arg, u64 read)
+{
+	return rb_swap_reader_after(arg, read);
 }
 
 static int consume_one(struct cpu_ctx *c, const struct kevent *ev)
@@ -237,7 +253,10 @@ int main(int argc, char **argv)
 	enum rb_mode mode = RB_MODE_OVERWRITE;
 	u64 sum_written = 0, sum_consumed = 0, sum_lost = 0, sum_reset = 0;
 	u64 sum_refused = 0, sum_swaps = 0, sum_busy = 0, sum_resets = 0;
-	u64 sum_clamps = 0, sum_dropped = 0;
+	u64 sum_clamps = 0, sum_dropped = 0, sum_unread = 0;
+	const char *how = argc > 5 ? argv[5] : "kernel";
+	bool raw = !strncmp(how, "raw", 3);
+	u32 window = argc > 6 ? (u32)atoi(argv[6]) : 0;
 	pthread_t cons;
 	int i, failed = 0;
 
@@ -254,7 +273,10 @@ int main(int argc, char **argv)
 		if (tb_init(&c->tb, i, nr_pages, mode))
 			return 2;
 		kreader_init(&c->rd, c->tb.meta, c->tb.pages, nr_pages,
-			     swap_cb, &c->tb.cpu);
+			     strcmp(how, "raw") ? swap_kernel : swap_raw,
+			     &c->tb.cpu);
+		c->rd.swap_window = window;
+		c->rd.commit_first = raw;
 		c->to_write = total / nr_cpus;
 		rb_enable(&c->tb.cpu);
 	}
@@ -306,19 +328,22 @@ int main(int argc, char **argv)
 		sum_refused += c->refused;
 		sum_swaps += c->rd.swaps;
 		sum_busy += c->rd.swap_fail;
+		sum_unread += c->rd.swap_unread;
 		sum_resets += c->resets;
 		sum_clamps += c->clamps_seen;
 		sum_dropped += st.dropped;
 	}
 	printf("  total: %llu written, %llu consumed, %llu lost to overwrite, "
-	       "%llu discarded by %llu resets; %llu swaps (%llu -EAGAIN), "
+	       "%llu discarded by %llu resets; %llu swaps (%llu -EAGAIN, "
+	       "%llu over an unread page refused), "
 	       "%llu refused writes, %llu clamped timestamps read, "
 	       "%llu dropped since last reset\n",
 	       (unsigned long long)sum_written,
 	       (unsigned long long)sum_consumed,
 	       (unsigned long long)sum_lost, (unsigned long long)sum_reset,
 	       (unsigned long long)sum_resets, (unsigned long long)sum_swaps,
-	       (unsigned long long)sum_busy, (unsigned long long)sum_refused,
+	       (unsigned long long)sum_busy, (unsigned long long)sum_unread,
+	       (unsigned long long)sum_refused,
 	       (unsigned long long)sum_clamps,
 	       (unsigned long long)sum_dropped);
 	if (sum_written < total - (u64)nr_cpus) {

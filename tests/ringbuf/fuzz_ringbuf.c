@@ -107,9 +107,9 @@ static void check_changes(const struct region *r, int n, const char *op)
 		}							\
 	} while (0)
 
-static int swap_cb(void *arg)
+static int swap_cb(void *arg, u64 read)
 {
-	return rb_swap_reader(arg);
+	return rb_swap_reader_after(arg, read);
 }
 
 struct model {

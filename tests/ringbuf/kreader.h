@@ -8,10 +8,25 @@
  *
  * Unlike the kernel it checks every byte it parses against the page bounds,
  * so the fuzzer can run it over pages the "host" scribbled on.
+ *
+ * The swap callback is given how many bytes of its page the reader has
+ * consumed: a callback that passes it on (rb_swap_reader_after(), as
+ * hyptrace.ko's raw files do) may be told -RB_ENOTEMPTY, and the reader
+ * then reads on. @swap_window yields that many times between finding the
+ * page read and asking for the swap, to widen the window in which the
+ * writer can fill the page behind the reader's back.
+ *
+ * With @commit_first it reads as hyptrace.ko's raw files do: from the
+ * reader page's commit alone, asking for a swap as soon as the page looks
+ * used up, without first seeing from the meta page's counters that there
+ * is more. (The kernel's order, counters then commit, happens to close the
+ * window above: a reader that saw the writer's next event counted sees the
+ * commit it left behind.)
  */
 #ifndef HYPTRACE_TESTS_KREADER_H
 #define HYPTRACE_TESTS_KREADER_H
 
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,8 +48,11 @@ struct kreader {
 	u64 read_stamp;
 	u64 consumed;		/* data events consumed since reset */
 	u64 lost_pending;
-	int (*swap)(void *arg);
+	int (*swap)(void *arg, u64 read);
 	void *arg;
+	u32 swap_window;
+	bool commit_first;
+	u64 swap_unread;	/* swaps refused: the page held more */
 	u64 swaps;
 	u64 swap_fail;
 	u64 extends;
@@ -43,7 +61,7 @@ struct kreader {
 
 static inline void kreader_init(struct kreader *r, struct rb_meta *meta,
 				struct rb_data_page **pages, u32 nr_pages,
-				int (*swap)(void *), void *arg)
+				int (*swap)(void *, u64), void *arg)
 {
 	memset(r, 0, sizeof(*r));
 	r->meta = meta;
@@ -86,7 +104,7 @@ static inline int kreader_next(struct kreader *r, struct kevent *ev)
 		 * other while the writer runs, so a transiently "negative"
 		 * count is possible and, being unsigned, means "try".
 		 */
-		if (!unread)
+		if (!unread && !r->commit_first)
 			return 0;
 		page = r->pages[r->reader_id];
 		commit = __atomic_load_n(&page->commit, __ATOMIC_ACQUIRE);
@@ -98,9 +116,19 @@ static inline int kreader_next(struct kreader *r, struct kevent *ev)
 		if (r->read >= commit) {
 			u32 prev = r->reader_id, id;
 
+			int ret;
+			u32 w;
+
 			if (empty_swaps++ > 3)
 				return 0;
-			if (r->swap(r->arg)) {
+			for (w = 0; w < r->swap_window; w++)
+				sched_yield();
+			ret = r->swap(r->arg, r->read);
+			if (ret == -RB_ENOTEMPTY) {
+				r->swap_unread++;
+				continue;
+			}
+			if (ret) {
 				r->swap_fail++;
 				return 0;
 			}

@@ -52,6 +52,36 @@ static int test_agree(void)
 	return 0;
 }
 
+/*
+ * A board that answers INT64_MAX one round and 0 the next: refused in one
+ * line, and whatever cs_estimate() takes, the estimates compare without
+ * overflowing (UBSan would end the test)
+ */
+static int test_extremes(void)
+{
+	struct cs_sample max = { 1000, 1100, INT64_MAX };
+	struct cs_sample neg = { 1000, 1100, -1 };
+	struct cs_sample host = { INT64_MIN, 1100, 0 };
+	struct cs_sample lo = { 0, 0, CS_MAX_NS - 1 };
+	struct cs_sample hi = { CS_MAX_NS - 1, CS_MAX_NS - 1, 0 };
+	struct cs_estimate a, b;
+	char err[128] = "";
+
+	CHECK(cs_estimate(&max, 1, &a, err, sizeof(err)) &&
+	      strstr(err, "9223372036854775807") && !strchr(err, '\n'),
+	      "INT64_MAX refused in one line: '%s'", err);
+	CHECK(cs_estimate(&neg, 1, &a, err, sizeof(err)) && err[0],
+	      "a negative board time refused");
+	CHECK(cs_estimate(&host, 1, &a, err, sizeof(err)) &&
+	      strstr(err, "this machine"), "host time refused: '%s'", err);
+	CHECK(!cs_estimate(&lo, 1, &a, err, sizeof(err)) &&
+	      a.offset == -(CS_MAX_NS - 1), "%s", err);
+	CHECK(!cs_estimate(&hi, 1, &b, err, sizeof(err)) &&
+	      b.offset == CS_MAX_NS - 1, "%s", err);
+	CHECK(!cs_agree(&a, &b) && !cs_agree(&b, &a), "far apart");
+	return 0;
+}
+
 static int test_clock_names(void)
 {
 	char name[16];
@@ -117,6 +147,7 @@ int main(void)
 {
 	ck_run("clksync: the quickest exchange decides", test_estimate);
 	ck_run("clksync: bands agree or not", test_agree);
+	ck_run("clksync: times beyond 2^62 ns refused", test_extremes);
 	ck_run("clksync: clock names", test_clock_names);
 	ck_run("clksync: clock_now payloads", test_clock_now);
 	return ck_exit();

@@ -110,3 +110,13 @@ unsigned int gen_event_formats(struct gen_text **outp)
 	*outp = out;
 	return i;
 }
+
+void gen_free_texts(struct gen_text *t, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		free(t[i].name);
+		free(t[i].text);
+	}
+}

@@ -23,4 +23,7 @@ struct gen_text gen_header_event(void);
 /* One format file per HYPTRACE_EVENTS entry; returns how many */
 unsigned int gen_event_formats(struct gen_text **out);
 
+/* @n texts at @t freed (not @t itself) */
+void gen_free_texts(struct gen_text *t, unsigned int n);
+
 #endif /* HYPTRACE_TESTS_GEN_FORMATS_H */

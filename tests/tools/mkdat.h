@@ -77,15 +77,10 @@ static inline uint8_t *mkdat(const struct mkdat *m, size_t *len)
 		if (cpu[i])
 			fclose(cpu[i]);
 	}
-	for (i = 0; i < nr; i++) {
-		free(gen[i].name);
-		free(gen[i].text);
-	}
+	gen_free_texts(gen, nr);
 	free(gen);
-	free(hp.name);
-	free(hp.text);
-	free(he.name);
-	free(he.text);
+	gen_free_texts(&hp, 1);
+	gen_free_texts(&he, 1);
 	*len = n;
 	return buf;
 }

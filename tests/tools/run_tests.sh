@@ -8,9 +8,10 @@
 #     one failure);
 #   - the other *_test programs (OTHER_TESTS) and every t-*.sh script: one
 #     result each, by exit status, with their last line as the reason;
-#   - a FUZZ_TEST_TIME-second run of the trace.dat fuzzer.
+#   - a short run of each fuzzer in FUZZERS ("NAME:SECONDS:MAX_LEN ...",
+#     SECONDS replaced by FUZZ_TEST_TIME when that is set).
 #
-# usage: run_tests.sh "<build command>"   (BUILD, HYPTRACE, FUZZ_TEST_TIME,
+# usage: run_tests.sh "<build command>"   (BUILD, HYPTRACE, FUZZERS,
 #                                          MY_TESTS, OTHER_TESTS set)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -72,24 +73,29 @@ for t in $OTHER_TESTS; do
 	one "$t" $rc "$(tail -n 1 "$out")"
 done
 
-echo "== fuzz_tracedat: $FUZZ_TEST_TIME s, libFuzzer + ASan + UBSan"
-if [ -x "$BUILD/fuzz_tracedat" ]; then
-	mkdir -p "$BUILD/corpus"
-	"$BUILD/fuzz_tracedat" -max_total_time="$FUZZ_TEST_TIME" \
-		-max_len=20000 -print_final_stats=1 "$BUILD/corpus" \
-		> "$BUILD/fuzz.txt" 2>&1
+# FUZZERS: NAME:SECONDS:MAX_LEN each; FUZZ_TEST_TIME, if set, for all
+for f in $FUZZERS; do
+	name=fuzz_${f%%:*}
+	secs=${FUZZ_TEST_TIME:-$(echo "$f" | cut -d: -f2)}
+	corpus=$BUILD/corpus/${f%%:*}
+	echo "== $name: $secs s, libFuzzer + ASan + UBSan"
+	if [ ! -x "$BUILD/$name" ]; then
+		one "$name" 1 "did not build"
+		continue
+	fi
+	mkdir -p "$corpus"
+	"$BUILD/$name" -max_total_time="$secs" -max_len="${f##*:}" \
+		-print_final_stats=1 "$corpus" > "$BUILD/$name.txt" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' \
-		"$BUILD/fuzz.txt")
+		"$BUILD/$name.txt")
 	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-		one fuzz_tracedat 0 "$runs, no crash"
+		one "$name" 0 "$runs, no crash"
 	else
-		grep -v '^    #' "$BUILD/fuzz.txt" | tail -n 30
-		one fuzz_tracedat 1 "exit $rc (see $BUILD/fuzz.txt)"
+		grep -v '^    #' "$BUILD/$name.txt" | tail -n 30
+		one "$name" 1 "exit $rc (see $BUILD/$name.txt)"
 	fi
-else
-	one fuzz_tracedat 1 "did not build"
-fi
+done
 
 export BUILD HYPTRACE
 export GEN_TRACE="$BUILD/gen_trace"

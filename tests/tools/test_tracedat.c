@@ -370,6 +370,32 @@ static int test_offset(void)
 	return 0;
 }
 
+/*
+ * Two OFFSET options of INT64_MAX: their sum does not fit, and is refused
+ * in one line (UBSan would end the test on the overflow). The second is
+ * the UNAME option, of the same text, renamed in place.
+ */
+static int test_offset_sum(void)
+{
+	static const char max[] = "9223372036854775807";
+	static const char uname_opt[] = "\x05\x00\x14\x00\x00\x00";
+	const void *p[1] = { pages[0] };
+	struct mkdat m = { .pages = p, .nr_cpus = 1, .clock = "[boot]",
+			   .uname = max, .ts_offset = max };
+	struct td_file *td;
+	size_t len;
+	uint8_t *dat = mkdat(&m, &len);
+	size_t at = find_n(dat, len, uname_opt, 6);
+
+	CHECK(at && !memcmp(dat + at + 6, max, sizeof(max)), "UNAME option");
+	dat[at] = 7;	/* TD_OPT_OFFSET */
+	td = td_open_mem(dat, len, err, sizeof(err));
+	CHECK(!td && strstr(err, "OFFSET") && !strchr(err, '\n'),
+	      "two INT64_MAX OFFSETs refused in one line: %s", err);
+	free(dat);
+	return 0;
+}
+
 int main(void)
 {
 	make_pages();
@@ -383,5 +409,7 @@ int main(void)
 	ck_run("tracedat: td_write refuses bad input", test_write_errors);
 	ck_run("tracedat: trace clock and TSC2NSEC", test_clocks);
 	ck_run("tracedat: OFFSET moves the timestamps", test_offset);
+	ck_run("tracedat: OFFSETs that add up beyond 64 bits refused",
+	       test_offset_sum);
 	return ck_exit();
 }

@@ -21,14 +21,6 @@
 
 #define SUB		"agent"
 
-/* Printable for a one-line error */
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if (*s < 0x20 || *s > 0x7e)
-			*s = '?';
-}
-
 /*
  * Over TCP, the client goes (or is dropped): end its round, if any, with
  * tracing off and every page out of the way, and tell the caller.
@@ -69,9 +61,10 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 {
 	bool net = a->listen_fd >= 0, running = false;
 	long long last_rx = mono_ms();
+	struct vt_orders o = { .have = 0 };
 	unsigned int round = 0;
-	char buf[256], why[128];
-	size_t have = 0;
+	char line[40], why[128];
+	enum vt_order ord;
 
 	if (start_now) {
 		if (agent_start(a, ctl, ++round))
@@ -83,7 +76,6 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			{ .fd = ctl, .events = POLLIN },
 			{ .fd = a->listen_fd, .events = POLLIN },
 		};
-		char *nl;
 		ssize_t n;
 
 		if (poll(pfd, 2, 200) < 0 && errno != EINTR) {
@@ -112,7 +104,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 				usleep(200000);
 			continue;
 		}
-		n = read(ctl, buf + have, sizeof(buf) - 1 - have);
+		n = read(ctl, o.buf + o.have, vt_orders_room(&o));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (net && n <= 0) {
@@ -127,23 +119,15 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			       strerror(errno));
 			return -1;
 		}
-		have += n;
-		buf[have] = '\0';
-		while ((nl = memchr(buf, '\n', have)) ||
-		       have == sizeof(buf) - 1) {
-			size_t line = nl ? (size_t)(nl - buf) : have;
-
-			if (line && buf[line - 1] == '\r')
-				buf[line - 1] = '\0';
-			buf[line] = '\0';
+		o.have += n;
+		while ((ord = vt_next_order(&o, line, sizeof(line)))) {
 			/*
 			 * Only an order keeps the client: empty lines cost
 			 * nothing to send and would hold the one slot
 			 */
-			if (!strcmp(buf, "1") || !strcmp(buf, "0") ||
-			    !strcmp(buf, "clock") || !strcmp(buf, "ping"))
+			if (ord != VT_ORDER_EMPTY)
 				last_rx = mono_ms();
-			if (!strcmp(buf, "1") && !running) {
+			if (ord == VT_ORDER_START && !running) {
 				if (agent_start(a, ctl, ++round)) {
 					if (!net)
 						return -1;
@@ -151,19 +135,17 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 					return AGENT_CLIENT_DROP;
 				}
 				running = true;
-			} else if (!strcmp(buf, "0") && running) {
+			} else if (ord == VT_ORDER_STOP && running) {
 				running = false;
 				if (agent_stop(a, ctl, round) && !net)
 					return -1;
-			} else if (!strcmp(buf, "clock")) {
+			} else if (ord == VT_ORDER_CLOCK) {
 				if (agent_clock_now(a, ctl) && !net)
 					return -1;
-			} else if (strcmp(buf, "1") && strcmp(buf, "0") &&
-				   strcmp(buf, "ping") && buf[0]) {
-				sanitize(buf);
+			} else if (ord == VT_ORDER_BAD) {
 				snprintf(why, sizeof(why),
 					 "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
-					 buf, net ? "the connection" :
+					 line, net ? "the connection" :
 					 VT_CTL_PORT);
 				if (net)
 					return drop_client(a, ctl, round,
@@ -173,9 +155,6 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 					agent_stop(a, ctl, round);
 				return -1;
 			}
-			line = nl ? line + 1 : have;
-			memmove(buf, buf + line, have - line);
-			have -= line;
 		}
 	}
 	if (running && agent_stop(a, ctl, round) && !net)

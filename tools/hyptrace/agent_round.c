@@ -137,16 +137,14 @@ void agent_close_raw(struct agent *a)
 /* Tracing off, every page sent, then the CPUs' stats and the counts. */
 int agent_stop(struct agent *a, int ctl, unsigned int round)
 {
-	char err[512], file[64], name[32];
+	char err[512], file[64], name[32], *msg = NULL;
 	unsigned long long sent = 0, dropped = 0, events = 0;
-	size_t cap = 64 + 96 * a->nr_cpus, len;
-	char *msg = malloc(cap);
+	struct vt_cpu_round counts[REC_MAX_CPUS];
+	unsigned int i, n = 0;
 	struct tfs_text t;
-	unsigned int i;
+	size_t len;
 	int ret = -1;
 
-	if (!msg)
-		return -1;
 	if (hb_set(SUB, a->dir, "tracing_on", "0"))
 		goto out;
 	if (agent_drain(a, err, sizeof(err))) {
@@ -155,7 +153,6 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 	}
 	if (a->listen_fd >= 0)
 		agent_net_flush(a);
-	len = snprintf(msg, cap, "%u\n", round);
 	for (i = 0; i < a->nr_cpus; i++) {
 		struct agent_cpu *c = &a->cpu[i];
 		uint64_t c_sent = c->sent, c_dropped = c->dropped;
@@ -185,14 +182,16 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 		       (unsigned long long)c_dropped,
 		       (unsigned long long)c_events,
 		       tfs_stat(a->dir, file, "overrun"));
-		len += snprintf(msg + len, cap - len,
-				"cpu %u sent %llu dropped %llu events %llu\n",
-				i, (unsigned long long)c_sent,
-				(unsigned long long)c_dropped,
-				(unsigned long long)c_events);
+		counts[n++] = (struct vt_cpu_round){ i, c_sent, c_dropped,
+						     c_events };
 		sent += c_sent;
 		dropped += c_dropped;
 		events += c_events;
+	}
+	msg = vt_format_stopped(round, counts, n, &len);
+	if (!msg) {
+		ht_err(SUB, "the round's counts: out of memory");
+		goto out;
 	}
 	if (agent_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
 		goto out_ctl;

@@ -28,6 +28,11 @@ int cmd_keygen(int argc, char **argv);
 /* @arg as a plain decimal in [@min, @max] into *@out, or false */
 bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
 		    unsigned long *out);
+/*
+ * @arg as a size in bytes, plain decimal with an optional K, M or G
+ * (KiB, MiB, GiB), into *@out, or false
+ */
+bool ht_parse_size(const char *arg, unsigned long long *out);
 void ht_err(const char *sub, const char *fmt, ...)
 	__printf(2, 3);
 

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "errmsg.h"
-#include "fdio.h"
 #include "hyptrace.h"
 #include "listen.h"
 #include "mono_ms.h"
@@ -74,6 +73,10 @@ static void usage(FILE *f)
 "                   with --no-key (one anybody could be, or talk to)\n"
 "  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
 "  --start          start at once\n"
+"  --max-size SIZE  stop when the pages reach SIZE bytes (K, M, G: KiB, MiB,\n"
+"                   GiB; default 1G, 0 for no limit): the round is stopped,\n"
+"                   the file keeps the pages before the limit, and this\n"
+"                   exits 1 saying so\n"
 "  --align CLOCK    write the timestamps on this machine's CLOCK (boot, mono,\n"
 "                   mono_raw, realtime) instead of the board's, so that they\n"
 "                   line up with a trace taken here (trace-cmd record -C\n"
@@ -91,8 +94,9 @@ static void usage(FILE *f)
 "rounds' offsets disagree.\n"
 "\n"
 "Exit status: 0 with the file written; 1 if a socket is missing, the\n"
-"agent's messages or pages are corrupt, or pages did not arrive (one line\n"
-"says which); 2 for a bad command line.\n");
+"agent's messages or pages are corrupt or more than the listener keeps\n"
+"(metadata of tens of MiB), pages did not arrive, or --max-size was\n"
+"reached (one line says which); 2 for a bad command line.\n");
 }
 
 static int connect_unix(const char *dir, const char *name)
@@ -117,21 +121,6 @@ static int connect_unix(const char *dir, const char *name)
 	}
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	return fd;
-}
-
-int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen)
-{
-	struct lst_cpu *c = &l->cpu[cpu];
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s.cpu%u", l->output, cpu);
-	c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (c->tmp_fd < 0)
-		return errmsg(err, errlen, "cannot create %s: %s", path,
-			      strerror(errno));
-	if (cpu >= l->nr_cpus)
-		l->nr_cpus = cpu + 1;
-	return 0;
 }
 
 const char *lst_ctl_name(const struct lst *l)
@@ -185,30 +174,6 @@ static int open_all(struct lst *l)
 	return 0;
 }
 
-static void close_all(struct lst *l)
-{
-	char path[PATH_MAX];
-	unsigned int i;
-
-	for (i = 0; i < l->nr_cpus; i++) {
-		struct lst_cpu *c = &l->cpu[i];
-
-		if (c->fd >= 0)
-			close(c->fd);
-		if (c->tmp_fd >= 0) {
-			close(c->tmp_fd);
-			snprintf(path, sizeof(path), "%s.cpu%u", l->output, i);
-			unlink(path);
-		}
-		free(c->page);
-		free(c->cpustat);
-	}
-	if (l->ctl >= 0)
-		close(l->ctl);
-	lst_free_meta(l);
-	vt_reader_free(&l->rd);
-}
-
 /* What CPU @i's socket has: whole pages, checked, into its file. */
 static int read_cpu(struct lst *l, unsigned int i, char *err, size_t errlen)
 {
@@ -239,34 +204,6 @@ static int read_cpu(struct lst *l, unsigned int i, char *err, size_t errlen)
 		if (lst_store_page(l, i, c->page, err, errlen))
 			return -1;
 	}
-}
-
-int lst_store_page(struct lst *l, unsigned int i, const void *page,
-		   char *err, size_t errlen)
-{
-	struct lst_cpu *c = &l->cpu[i];
-	char why[128];
-
-	if (rec_count_page(page, l->page_size, &c->got, why, sizeof(why)))
-		return errmsg(err, errlen, "CPU %u's stream, page %llu: %s",
-			      i, (unsigned long long)c->got.pages, why);
-	if (fdio_write_all(c->tmp_fd, page, l->page_size, FDIO_HERE))
-		return errmsg(err, errlen, "writing %s.cpu%u: %s",
-			      l->output, i, strerror(errno));
-	return 0;
-}
-
-int lst_take_messages(struct lst *l, char *err, size_t errlen)
-{
-	struct vt_msg m;
-	int r;
-
-	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
-		r = l->net ? lst_net_page(l, &m, err, errlen) : 0;
-		if (r < 0 || (!r && lst_message(l, &m, err, errlen)))
-			return -1;
-	}
-	return r;
 }
 
 static int read_ctl(struct lst *l, char *err, size_t errlen)
@@ -477,11 +414,13 @@ int cmd_listen(int argc, char **argv)
 		{ "align", required_argument, NULL, 'A' },
 		{ "key", required_argument, NULL, 'K' },
 		{ "no-key", no_argument, NULL, 'k' },
+		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	bool start_now = false;
 	const char *align = NULL, *key = NULL;
+	unsigned long long size;
 	bool no_key = false;
 	struct lst *l;
 	char err[512];
@@ -491,6 +430,7 @@ int cmd_listen(int argc, char **argv)
 	if (!l)
 		return HT_EXIT_FAIL;
 	l->output = "trace.dat";
+	l->max_size = LST_DEFAULT_MAX_SIZE;
 	while ((c = getopt_long(argc, argv, "o:hN:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -515,6 +455,15 @@ int cmd_listen(int argc, char **argv)
 			break;
 		case 'k':
 			no_key = true;
+			break;
+		case 'M':
+			if (!ht_parse_size(optarg, &size)) {
+				ht_err(SUB, "--max-size wants bytes, with K, M or G if you like, not '%s'",
+				       optarg);
+				free(l);
+				return HT_EXIT_USAGE;
+			}
+			l->max_size = size;
 			break;
 		case 'h':
 			usage(stdout);
@@ -558,18 +507,22 @@ int cmd_listen(int argc, char **argv)
 	else
 		printf("hyptrace listen: %u CPUs in %s; commands: start, stop, quit\n",
 		       l->nr_cpus, l->dir);
-	if (run(l, start_now))
-		goto out;
+	if (run(l, start_now)) {
+		if (!l->full)
+			goto out;
+		/* said why; the board stops, the file keeps what fit */
+		if (l->ctl >= 0)
+			order(l, "0\n");
+	}
 	if (lst_write(l, err, sizeof(err))) {
 		ht_err(SUB, "%s", err);
 		goto out;
 	}
 	lst_summary(l);
 	lst_clock_summary(l);
-	ret = HT_EXIT_OK;
+	ret = l->full ? HT_EXIT_FAIL : HT_EXIT_OK;
 out:
-	close_all(l);
-	lst_net_free_key(l);
+	lst_close(l);
 	free(l);
 	return ret;
 }

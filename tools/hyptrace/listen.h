@@ -58,6 +58,9 @@ struct lst {
 	unsigned int page_size;	/* from hello */
 	struct lst_cpu cpu[REC_MAX_CPUS];
 	struct vt_reader rd;
+	/* --max-size: the pages in OUTPUT.cpuN stop there (0: no limit) */
+	uint64_t max_size, stored;
+	bool full;		/* a page did not fit: the round ends */
 	/* metadata, the latest set */
 	bool have_meta;
 	unsigned int agent_cpus;
@@ -65,6 +68,8 @@ struct lst {
 	size_t header_page_len, header_event_len;
 	struct td_out_format *formats;
 	unsigned int nr_formats;
+	size_t format_bytes;	/* of formats[]: capped, as their number */
+	unsigned int nr_systems;	/* distinct formats[].system */
 	/* rounds */
 	bool running;		/* "started" seen, "stopped" not yet */
 	unsigned int round;	/* the last round started */
@@ -72,13 +77,36 @@ struct lst {
 	struct lst_clock clk;
 };
 
-/* listen.c */
+#define LST_DEFAULT_MAX_SIZE	(1ULL << 30)
+
+/*
+ * What one hello's metadata may hold: the texts are a few KiB each on a
+ * real board (a format file, a stats file), and a broken or hostile agent
+ * must not make the listener keep more than some tens of MiB
+ */
+#define LST_MAX_TEXT		(64U << 10)	/* each text, each format */
+#define LST_MAX_FORMATS		4096
+#define LST_MAX_FORMAT_BYTES	(8U << 20)	/* all formats */
+#define LST_MAX_SYSTEMS		16		/* distinct format:SYSTEM */
+
+/* listen_store.c */
+/* OUTPUT.cpuN, made new (O_EXCL), not through a link */
 int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen);
-/* A whole page of CPU @i that arrived: checked, into its file */
+/*
+ * A whole page of CPU @i that arrived: checked, into its file; -1 with
+ * the reason, and l->full set if it would go beyond --max-size
+ */
 int lst_store_page(struct lst *l, unsigned int i, const void *page,
 		   char *err, size_t errlen);
-/* The whole messages in l->rd, each taken in turn; 0, or -1 with why */
+/*
+ * The whole messages in l->rd, each to lst_net_page() (over TCP) or
+ * lst_message(); 0 when more bytes are needed, -1 with the reason
+ */
 int lst_take_messages(struct lst *l, char *err, size_t errlen);
+/* The sockets closed, OUTPUT.cpuN removed, everything freed */
+void lst_close(struct lst *l);
+
+/* listen.c */
 /* "DIR/agent-ctl-path" or "HOST:PORT", for messages */
 const char *lst_ctl_name(const struct lst *l);
 

@@ -166,10 +166,11 @@ void lst_clock_summary(const struct lst *l)
 		return;
 	}
 	fmt_ns(off, sizeof(off), k->best.offset);
-	printf("  clock: the board's %s %s = this machine's %s, within %lld us; the rounds' offsets spread %lld us\n",
+	/* offsets within +-2^62 (CS_MAX_NS): the spread fits unsigned */
+	printf("  clock: the board's %s %s = this machine's %s, within %lld us; the rounds' offsets spread %llu us\n",
 	       k->board, off, k->host_name,
 	       (long long)(k->best.bound + 999) / 1000,
-	       (long long)(k->hi - k->lo + 999) / 1000);
+	       ((unsigned long long)(k->hi - k->lo) + 999) / 1000);
 	if (k->align)
 		printf("  timestamps on this machine's %s clock (OFFSET %lld ns in the file)\n",
 		       k->host_name, (long long)k->best.offset);

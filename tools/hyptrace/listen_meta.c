@@ -43,6 +43,8 @@ void lst_free_meta(struct lst *l)
 	l->header_page = l->header_event = l->clock = l->uname = NULL;
 	l->formats = NULL;
 	l->nr_formats = 0;
+	l->format_bytes = 0;
+	l->nr_systems = 0;
 	l->have_meta = false;
 }
 
@@ -51,6 +53,7 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 {
 	char *s = dup_payload(m);
 	unsigned int version, cpus, page_size, i;
+	char q[61];
 	int end = 0;
 
 	if (!s)
@@ -58,8 +61,9 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 	if (sscanf(s, "version=%u cpus=%u page_size=%u%n", &version, &cpus,
 		   &page_size, &end) != 3 || s[end]) {
 		free(s);
-		return errmsg(err, errlen, "the agent's hello is not one: '%.60s'",
-			      m->payload);
+		return errmsg(err, errlen, "the agent's hello is not one: '%s'",
+			      errmsg_printable(q, sizeof(q), m->payload,
+					       m->len));
 	}
 	free(s);
 	if (version != VT_VERSION)
@@ -94,22 +98,58 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 	return 0;
 }
 
+/*
+ * One more format within the hello's LST_MAX_*: 0 with *@new_system if
+ * its system is one not seen yet, or -1 with the reason
+ */
+static int format_fits(const struct lst *l, const struct vt_msg *m,
+		       const char *system, bool *new_system, char *err,
+		       size_t errlen)
+{
+	unsigned int i;
+
+	if (m->len > LST_MAX_TEXT)
+		return errmsg(err, errlen, "control message '%s': %zu bytes, more than a format file's %u",
+			      m->name, m->len, LST_MAX_TEXT);
+	if (l->nr_formats >= LST_MAX_FORMATS)
+		return errmsg(err, errlen, "the agent sent more than %u formats after its hello",
+			      LST_MAX_FORMATS);
+	if (l->format_bytes + m->len > LST_MAX_FORMAT_BYTES)
+		return errmsg(err, errlen, "the agent sent more than %u MiB of formats after its hello",
+			      LST_MAX_FORMAT_BYTES >> 20);
+	for (i = 0; i < l->nr_formats; i++) {
+		if (!strcmp(l->formats[i].system, system))
+			break;
+	}
+	*new_system = i == l->nr_formats;
+	if (*new_system && l->nr_systems >= LST_MAX_SYSTEMS)
+		return errmsg(err, errlen, "the agent sent formats of more than %u systems after its hello",
+			      LST_MAX_SYSTEMS);
+	return 0;
+}
+
 static int add_format(struct lst *l, const struct vt_msg *m, char *err,
 		      size_t errlen)
 {
-	struct td_out_format *f = realloc(l->formats,
-					 (l->nr_formats + 1) * sizeof(*f));
+	const char *system = m->name + strlen("format:");
+	struct td_out_format *f;
+	bool new_system;
 
+	if (format_fits(l, m, system, &new_system, err, errlen))
+		return -1;
+	f = realloc(l->formats, (l->nr_formats + 1) * sizeof(*f));
 	if (!f)
 		return errmsg(err, errlen, "out of memory");
 	l->formats = f;
 	f += l->nr_formats;
-	f->system = strdup(m->name + strlen("format:"));
+	f->system = strdup(system);
 	f->text = dup_payload(m);
 	f->len = m->len;
+	l->nr_formats++;	/* freed with the others, whole or not */
 	if (!f->system || !f->text)
 		return errmsg(err, errlen, "out of memory");
-	l->nr_formats++;
+	l->format_bytes += m->len;
+	l->nr_systems += new_system;
 	return 0;
 }
 
@@ -141,13 +181,17 @@ static int take_stopped(struct lst *l, const struct vt_msg *m, char *err,
 	return 0;
 }
 
-static int set_text(char **dst, size_t *len, const struct vt_msg *m)
+static int set_text(char **dst, size_t *len, const struct vt_msg *m,
+		    char *err, size_t errlen)
 {
+	if (m->len > LST_MAX_TEXT)
+		return errmsg(err, errlen, "control message '%s': %zu bytes, more than the %u it may have",
+			      m->name, m->len, LST_MAX_TEXT);
 	free(*dst);
 	*dst = dup_payload(m);
 	if (len)
 		*len = m->len;
-	return *dst ? 0 : -1;
+	return *dst ? 0 : errmsg(err, errlen, "out of memory");
 }
 
 int lst_message(struct lst *l, const struct vt_msg *m, char *err,
@@ -155,37 +199,41 @@ int lst_message(struct lst *l, const struct vt_msg *m, char *err,
 {
 	const char *n = m->name;
 	unsigned int cpu;
+	char q[201];
 	int end = 0;
 
 	if (!strcmp(n, "hello"))
 		return take_hello(l, m, err, errlen);
 	if (!strcmp(n, "error"))
-		return errmsg(err, errlen, "the agent says: %.*s",
-			      (int)(m->len < 200 ? m->len : 200), m->payload);
+		return errmsg(err, errlen, "the agent says: %s",
+			      errmsg_printable(q, sizeof(q), m->payload,
+					       m->len));
 	if (!l->have_meta)
 		return errmsg(err, errlen, "control message '%s' before the agent's hello",
 			      n);
 	if (!strcmp(n, "header_page"))
-		return set_text(&l->header_page, &l->header_page_len, m);
+		return set_text(&l->header_page, &l->header_page_len, m,
+				err, errlen);
 	if (!strcmp(n, "header_event"))
-		return set_text(&l->header_event, &l->header_event_len, m);
+		return set_text(&l->header_event, &l->header_event_len, m,
+				err, errlen);
 	if (!strcmp(n, "clock"))
-		return set_text(&l->clock, NULL, m);
+		return set_text(&l->clock, NULL, m, err, errlen);
 	if (!strcmp(n, "uname"))
-		return set_text(&l->uname, NULL, m);
+		return set_text(&l->uname, NULL, m, err, errlen);
 	if (!strncmp(n, "format:", 7) && n[7])
 		return add_format(l, m, err, errlen);
 	if (sscanf(n, "cpustat:%u%n", &cpu, &end) == 1 && !n[end]) {
 		if (cpu >= l->nr_cpus)
 			return errmsg(err, errlen, "stats for CPU %u, which has no socket",
 				      cpu);
-		return set_text(&l->cpu[cpu].cpustat, NULL, m);
+		return set_text(&l->cpu[cpu].cpustat, NULL, m, err, errlen);
 	}
 	if (!strcmp(n, "started")) {
 		l->running = true;
 		l->round++;
-		printf("hyptrace listen: started (round %.*s)\n",
-		       (int)(m->len < 12 ? m->len : 12), m->payload);
+		printf("hyptrace listen: started (round %s)\n",
+		       errmsg_printable(q, 13, m->payload, m->len));
 		return 0;
 	}
 	if (!strcmp(n, "stopped")) {
@@ -240,9 +288,12 @@ int lst_write(struct lst *l, char *err, size_t errlen)
 	out.cpustat = (const char *const *)stat;
 	if (!lst_clock_offset(l, offset, sizeof(offset)))
 		out.ts_offset = offset;
-	fd = open(l->output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a trace.dat there is replaced; what a link points to is not */
+	fd = open(l->output, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		  O_CLOEXEC, 0644);
 	if (fd < 0) {
 		errmsg(err, errlen, "cannot create %s: %s", l->output,
+		       errno == ELOOP ? "a symbolic link, not followed" :
 		       strerror(errno));
 		goto out;
 	}

@@ -4,11 +4,7 @@
  * with the file. The subcommands live in files of their own; this only
  * finds the one asked for.
  */
-#include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "compiler.h"
@@ -27,34 +23,6 @@ static const struct subcommand {
 	{ "listen", cmd_listen, "workstation: take an agent's trace, write a trace.dat" },
 	{ "keygen", cmd_keygen, "a new key for agent -N and listen -N" },
 };
-
-void ht_err(const char *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hyptrace %s: ", sub);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
-		    unsigned long *out)
-{
-	unsigned long v;
-	char *end;
-
-	/* strtoul() takes a sign and whitespace: a count here has neither */
-	if (!isdigit((unsigned char)arg[0]))
-		return false;
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 static void usage(FILE *f)
 {

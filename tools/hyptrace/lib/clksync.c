@@ -14,6 +14,16 @@ int cs_estimate(const struct cs_sample *s, unsigned int n,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
+		if (s[i].board < 0 || s[i].board >= CS_MAX_NS)
+			return errmsg(err, errlen,
+				      "the board's clock says %lld ns, not a time below 2^62 ns (146 years)",
+				      (long long)s[i].board);
+		if (s[i].t0 < 0 || s[i].t0 >= CS_MAX_NS ||
+		    s[i].t1 < 0 || s[i].t1 >= CS_MAX_NS)
+			return errmsg(err, errlen,
+				      "this machine's clock says %lld ns, not a time below 2^62 ns",
+				      (long long)(s[i].t0 < 0 || s[i].t0 >= CS_MAX_NS ?
+						  s[i].t0 : s[i].t1));
 		if (s[i].t1 < s[i].t0)
 			return errmsg(err, errlen,
 				      "an answer came %lld ns before its question",

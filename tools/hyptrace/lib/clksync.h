@@ -31,8 +31,16 @@ struct cs_estimate {
 };
 
 /*
+ * The largest time an exchange may hold, in ns (2^62, 146 years): both
+ * clocks are far below it, and with every time in [0, CS_MAX_NS) the
+ * offsets, their differences and their spread stay within 64 bits.
+ */
+#define CS_MAX_NS	(1LL << 62)
+
+/*
  * The estimate from the exchange with the shortest round trip of @n; 0,
- * or -1 with the reason (none, or a sample whose t1 is before its t0).
+ * or -1 with the reason (none, a sample whose t1 is before its t0, or a
+ * time outside [0, CS_MAX_NS): a board that says INT64_MAX).
  */
 int cs_estimate(const struct cs_sample *s, unsigned int n,
 		struct cs_estimate *e, char *err, size_t errlen);

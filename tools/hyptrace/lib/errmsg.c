@@ -16,3 +16,16 @@ int errmsg(char *err, size_t errlen, const char *fmt, ...)
 	}
 	return -1;
 }
+
+char *errmsg_printable(char *dst, size_t len, const void *src, size_t n)
+{
+	const unsigned char *s = src;
+	size_t i;
+
+	if (!len)
+		return dst;
+	for (i = 0; i < n && i < len - 1; i++)
+		dst[i] = s[i] >= 0x20 && s[i] <= 0x7e ? s[i] : '?';
+	dst[i] = '\0';
+	return dst;
+}

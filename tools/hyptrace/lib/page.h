@@ -2,7 +2,8 @@
 /*
  * A validating walker over one ring-buffer page as the kernel (and our
  * hypervisor) writes it: struct buffer_data_page, then compressed event
- * headers (shared/ring_buffer.h). The page may come from a file anyone can
+ * headers, decoded by the one decoder the hypervisor and the host module
+ * use too (shared/rb_rec.h). The page may come from a file anyone can
  * edit, so every length is checked against the commit and the page size
  * before it is used: a corrupt page gives an error, never a read outside it.
  */
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rb_rec.h"
+
 /* commit bits the kernel's reader sets on a page it hands out */
 #define PG_MISSED_EVENTS	(1ULL << 31)
 #define PG_MISSED_STORED	(1ULL << 30)
@@ -20,10 +23,8 @@
 #define PG_LOST_UNKNOWN		UINT64_MAX
 
 struct pg_walk {
-	const uint8_t *data;	/* the page's data[] */
+	struct rb_walk rb;	/* the records, and the running time */
 	uint32_t commit;	/* bytes of data[] holding events */
-	uint32_t pos;		/* offset in data[] of the next header */
-	uint64_t ts;		/* running time: the last event's timestamp */
 	uint64_t page_ts;	/* the page header's time_stamp */
 	uint64_t lost;		/* events lost before this page: 0, n, UNKNOWN */
 };

@@ -317,7 +317,12 @@ static int read_offset_option(struct td_file *td, uint16_t id,
 		return errmsg(td->err, sizeof(td->err),
 			    "option %s: '%s' is not a time offset",
 			    id == TD_OPT_OFFSET ? "OFFSET" : "DATE", text);
-	td->ts_offset += id == TD_OPT_DATE ? v * 1000 : v;
+	/* several options add up, and a file may hold any number */
+	if (__builtin_add_overflow(td->ts_offset,
+				   id == TD_OPT_DATE ? v * 1000 : v,
+				   &td->ts_offset))
+		return errmsg(td->err, sizeof(td->err),
+			    "options OFFSET and DATE add up to more than 64 bits of ns");
 	return 0;
 }
 

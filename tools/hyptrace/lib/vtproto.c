@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The agent <-> listener control messages (vtproto.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,10 +66,36 @@ int vt_send_raw(int fd, const char *s, char *err, size_t errlen)
 	return write_timed(fd, s, strlen(s), 5000, err, errlen);
 }
 
-ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen)
+size_t vt_orders_room(const struct vt_orders *o)
 {
-	ssize_t n;
+	return sizeof(o->buf) - 1 - o->have;
+}
 
+enum vt_order vt_next_order(struct vt_orders *o, char *line, size_t len)
+{
+	char *nl = memchr(o->buf, '\n', o->have), *s = o->buf;
+	size_t n = nl ? (size_t)(nl - o->buf) : o->have;
+	enum vt_order ord;
+
+	if (!nl && o->have < sizeof(o->buf) - 1)
+		return VT_ORDER_MORE;
+	if (n && o->buf[n - 1] == '\r')
+		n--;
+	ord = !n ? VT_ORDER_EMPTY :
+	      n == 1 && *s == '1' ? VT_ORDER_START :
+	      n == 1 && *s == '0' ? VT_ORDER_STOP :
+	      n == 5 && !memcmp(s, "clock", 5) ? VT_ORDER_CLOCK :
+	      n == 4 && !memcmp(s, "ping", 4) ? VT_ORDER_PING : VT_ORDER_BAD;
+	if (ord == VT_ORDER_BAD)
+		errmsg_printable(line, len, s, n);
+	n = nl ? (size_t)(nl + 1 - o->buf) : o->have;
+	memmove(o->buf, o->buf + n, o->have - n);
+	o->have -= n;
+	return ord;
+}
+
+ssize_t vt_room(struct vt_reader *r, char *err, size_t errlen)
+{
 	if (r->consumed) {
 		memmove(r->buf, r->buf + r->consumed, r->len - r->consumed);
 		r->len -= r->consumed;
@@ -86,7 +113,16 @@ ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen)
 		r->buf = p;
 		r->cap = cap;
 	}
-	n = read(fd, r->buf + r->len, r->cap - r->len);
+	return r->cap - r->len;
+}
+
+ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen)
+{
+	ssize_t n = vt_room(r, err, errlen);
+
+	if (n < 0)
+		return -1;
+	n = read(fd, r->buf + r->len, n);
 	if (n < 0 && errno != EAGAIN && errno != EINTR)
 		return errmsg(err, errlen, "%s", strerror(errno));
 	if (n < 0)
@@ -152,7 +188,7 @@ int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 		     struct vt_cpu_round *c, unsigned int max, char *err,
 		     size_t errlen)
 {
-	char *text = malloc(len + 1), *line, *save = NULL;
+	char *text = malloc(len + 1), *line, *save = NULL, q[41];
 	unsigned int n = 0;
 	int first = 1, ret = -1;
 
@@ -179,8 +215,9 @@ int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 			   &cpu, &s, &d, &e, &end) != 4 || line[end] ||
 		    n >= max) {
 			errmsg(err, errlen,
-			       "control message 'stopped': bad line '%.40s'",
-			       line);
+			       "control message 'stopped': bad line '%s'",
+			       errmsg_printable(q, sizeof(q), line,
+						strlen(line)));
 			goto out;
 		}
 		c[n++] = (struct vt_cpu_round){ cpu, s, d, e };
@@ -193,6 +230,30 @@ int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 out:
 	free(text);
 	return ret;
+}
+
+char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
+			unsigned int n, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	unsigned int i;
+	int bad;
+
+	/* a stream grows as it must: no line length to get wrong */
+	if (!f)
+		return NULL;
+	bad = fprintf(f, "%u\n", round) < 0;
+	for (i = 0; i < n && !bad; i++)
+		bad = fprintf(f, "cpu %u sent %llu dropped %llu events %llu\n",
+			      c[i].cpu, (unsigned long long)c[i].sent,
+			      (unsigned long long)c[i].dropped,
+			      (unsigned long long)c[i].dropped_events) < 0;
+	if (fclose(f) || bad) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
@@ -218,22 +279,33 @@ int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
 	return 1;
 }
 
+/* A clock's name as trace_clock spells it: printable, no space */
+static bool clock_name(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] <= 0x20 || s[i] > 0x7e)
+			return false;
+	return n > 0;
+}
+
 int vt_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
 		       int64_t *ns, char *err, size_t errlen)
 {
-	char text[96], *sp, *end;
+	char text[96], *sp, *end, q[41];
 	long long v;
 
-	if (len >= sizeof(text) || !clen)
-		return errmsg(err, errlen, "control message 'clock_now': %zu bytes",
+	if (len >= sizeof(text) || !clen || memchr(p, '\0', len))
+		return errmsg(err, errlen, "control message 'clock_now': %zu bytes, or a NUL",
 			      len);
 	memcpy(text, p, len);
 	text[len] = '\0';
 	sp = strchr(text, ' ');
-	if (!sp || sp == text || (size_t)(sp - text) >= clen)
+	if (!sp || (size_t)(sp - text) >= clen || !clock_name(text, sp - text))
 		return errmsg(err, errlen,
-			      "control message 'clock_now': no clock name in '%.40s'",
-			      text);
+			      "control message 'clock_now': no clock name in '%s'",
+			      errmsg_printable(q, sizeof(q), text, len));
 	*sp++ = '\0';
 	strcpy(clock, text);
 	if (!strcmp(sp, "-"))
@@ -242,8 +314,8 @@ int vt_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
 	v = strtoll(sp, &end, 10);
 	if (errno || end == sp || *end || v < 0)
 		return errmsg(err, errlen,
-			      "control message 'clock_now': bad time '%.30s'",
-			      sp);
+			      "control message 'clock_now': bad time '%s'",
+			      errmsg_printable(q, 31, sp, strlen(sp)));
 	*ns = v;
 	return 1;
 }

@@ -73,6 +73,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define VT_CTL_PORT		"agent-ctl-path"
 #define VT_CPU_PORT_FMT		"trace-path-cpu%u"
@@ -87,6 +88,32 @@ int vt_send(int fd, const char *name, const void *payload, size_t len,
 /* Send @s (an order, "1\n" or "0\n") as it is */
 int vt_send_raw(int fd, const char *s, char *err, size_t errlen);
 
+/* The orders arriving on the agent's end, a line each */
+enum vt_order {
+	VT_ORDER_MORE,		/* no whole line yet */
+	VT_ORDER_EMPTY,		/* an empty line: nothing to do, keeps no client */
+	VT_ORDER_START,		/* "1" */
+	VT_ORDER_STOP,		/* "0" */
+	VT_ORDER_CLOCK,		/* "clock" */
+	VT_ORDER_PING,		/* "ping": only "still here", keeps a client */
+	VT_ORDER_BAD,		/* anything else */
+};
+
+struct vt_orders {
+	char buf[256];		/* bytes go to buf + have, up to 255 in all */
+	size_t have;
+};
+
+/* Room for the next bytes at o->buf + o->have; the caller adds to have */
+size_t vt_orders_room(const struct vt_orders *o);
+
+/*
+ * The next order in @o, taken out of it; a line as long as the buffer
+ * counts as one. For VT_ORDER_BAD the line, printable ('?' for other
+ * bytes) and cut to @len - 1, is in @line.
+ */
+enum vt_order vt_next_order(struct vt_orders *o, char *line, size_t len);
+
 /* Messages arriving on a stream, parsed as the bytes come */
 struct vt_reader {
 	char *buf;
@@ -99,6 +126,13 @@ struct vt_msg {
 	const char *payload;	/* valid until the next vt_read()/vt_next() */
 	size_t len;
 };
+
+/*
+ * Room for the next bytes at r->buf + r->len (the messages handed out are
+ * dropped, the buffer grows up to two payloads): its size, or -1 with the
+ * reason. The caller that fills it adds what it put to r->len.
+ */
+ssize_t vt_room(struct vt_reader *r, char *err, size_t errlen);
 
 /* Read what @fd has (once) into @r: bytes read, 0 at end of file, -1. */
 ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen);
@@ -121,6 +155,14 @@ struct vt_cpu_round {
 int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
 		     struct vt_cpu_round *c, unsigned int max, char *err,
 		     size_t errlen);
+
+/*
+ * The stopped payload of round @round with @n CPU lines, what
+ * vt_parse_stopped() reads: malloc()ed, its length in *@len; NULL if out
+ * of memory.
+ */
+char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
+			unsigned int n, size_t *len);
 
 /*
  * Is @m a page:N message? 1 with the CPU in *@cpu, 0 if it is another
