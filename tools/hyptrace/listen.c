@@ -396,6 +396,11 @@ static int run(struct lst *l, bool start_now)
 			for (i = 0; i < l->nr_cpus; i++)
 				if (l->cpu[i].got.pages < l->cpu[i].expected)
 					break;
+			if (i == l->nr_cpus) {
+				/* all there but a clock answer: the trace is whole */
+				lst_clock_give_up(l, "the agent did not answer 'clock' before the end (60 s)");
+				return 0;
+			}
 			ht_err(SUB, "CPU %u: the agent sent %llu pages, %llu arrived in 60 s",
 			       i, (unsigned long long)l->cpu[i].expected,
 			       (unsigned long long)l->cpu[i].got.pages);

@@ -127,8 +127,10 @@ int lst_clock_init(struct lst *l, const char *align);
 void lst_clock_burst(struct lst *l);
 /* Exchanges still to make (and a way to make them) */
 bool lst_clock_busy(const struct lst *l);
-/* Ask again if nothing is out; give up on a silent agent; 0 or -1 */
+/* Ask again if no question is out; 0 or -1 */
 int lst_clock_poll(struct lst *l);
+/* No more asking: said on stdout with @why; the clocks stay apart */
+void lst_clock_give_up(struct lst *l, const char *why);
 /* A clock_now message; 0, or -1 with the reason if it is malformed */
 int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 		     size_t errlen);
