@@ -20,6 +20,7 @@
 #include "vtproto.h"
 
 #define SUB		"agent"
+#define POLL_MS		200
 
 /*
  * Over TCP, the client goes (or is dropped): end its round, if any, with
@@ -60,7 +61,7 @@ static void abort_start(struct agent *a, int ctl, unsigned int round)
 int agent_control(struct agent *a, int ctl, bool start_now)
 {
 	bool net = a->listen_fd >= 0, running = false;
-	long long last_rx = mono_ms();
+	long long last_rx = mono_ms(), awake = last_rx, now;
 	struct vt_orders o = { .have = 0 };
 	unsigned int round = 0;
 	char line[40], why[128];
@@ -78,10 +79,21 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 		};
 		ssize_t n;
 
-		if (poll(pfd, 2, 200) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, POLL_MS) < 0 && errno != EINTR) {
 			ht_err(SUB, "poll: %s", strerror(errno));
 			return -1;
 		}
+		/*
+		 * Time the agent was not there to look (a poll that returned
+		 * seconds late: a busy board, a guest on a loaded host; or a
+		 * long start or stop) is not the client's idleness: its pings
+		 * of that time may still be on their way through the board's
+		 * network stack, which did not run either
+		 */
+		now = mono_ms();
+		if (now - awake > POLL_MS)
+			last_rx += now - awake - POLL_MS;
+		awake = now;
 		if (pfd[1].revents & POLLIN)
 			agent_net_refuse(a);
 		if (net && a->client_dead)
@@ -92,7 +104,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 		 * client whose pings are there
 		 */
 		if (net && a->idle_ms && !(pfd[0].revents & POLLIN) &&
-		    mono_ms() - last_rx > a->idle_ms) {
+		    now - last_rx > a->idle_ms) {
 			snprintf(why, sizeof(why),
 				 "no order from the client in %d s",
 				 a->idle_ms / 1000);
