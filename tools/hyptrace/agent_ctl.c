@@ -119,11 +119,21 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 		n = read(ctl, o.buf + o.have, vt_orders_room(&o));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (net && n <= 0) {
-			printf("hyptrace agent: the client %s%s\n",
-			       n ? "failed: " : "went away",
-			       n ? strerror(errno) : running ?
-			       " in the middle of a round: stopping it" : "");
+		/*
+		 * A client that closes with pages still unread resets the
+		 * connection: whether a client vanishing mid-round shows
+		 * as an end or a reset depends on what had come in when it
+		 * closed. Gone all the same, not a failure
+		 */
+		if (net && (!n || (n < 0 && errno == ECONNRESET))) {
+			printf("hyptrace agent: the client went away%s%s\n",
+			       running ? " in the middle of a round: stopping it" :
+			       "", n ? " (it reset the connection)" : "");
+			return drop_client(a, ctl, round, running, NULL);
+		}
+		if (net && n < 0) {
+			printf("hyptrace agent: the client failed: %s\n",
+			       strerror(errno));
 			return drop_client(a, ctl, round, running, NULL);
 		}
 		if (n < 0) {
