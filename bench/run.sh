@@ -207,7 +207,7 @@ transport_script() {
 		echo 'ifconfig lo 127.0.0.1 up'
 		echo "ifconfig eth0 $NET_GUEST netmask 255.255.255.0 up"
 		readers=("record --net $NET_HOST:$tc_port"
-			 "agent --net $NET_GUEST:$NET_AGENT_PORT")
+			 "agent --net $NET_GUEST:$NET_AGENT_PORT --key /root/agent.key")
 		[ "$smoke" = 0 ] || first=" --first-rate $NET_SMOKE_FIRST_RATE" ;;
 	esac
 	for r in "${readers[@]}"; do
@@ -236,7 +236,7 @@ net_clients() {
 	exec 3<>"$fifo"
 	: >"$OUT/net-listen.log"
 	while kill -0 "$1" 2>/dev/null; do
-		if "$HT" listen -N "127.0.0.1:$agent_port" --start \
+		if "$HT" listen -N "127.0.0.1:$agent_port" --key "$OUT/agent.key" --start \
 			-o "$OUT/net-agent.dat" <&3 >"$OUT/net-listen.try" 2>&1; then
 			cat "$OUT/net-listen.try" >>"$OUT/net-listen.log"
 		else
@@ -283,6 +283,10 @@ boot_transport() {
 		done
 		ss -Hltn "sport = :$tc_port" | grep -q . ||
 			{ kill -TERM -- "-$tcpid" 2>/dev/null || true; die "trace-cmd listen did not start: $(tail -n 2 "$OUT/net-tc.log")"; }
+		# agent -N's key (hyptrace keygen), for the guest and the clients
+		rm -f "$OUT/agent.key"
+		"$HT" keygen "$OUT/agent.key" >/dev/null ||
+			{ kill -TERM -- "-$tcpid" 2>/dev/null || true; die "hyptrace keygen $OUT/agent.key failed"; }
 		netdev="user,id=n0,restrict=on,net=10.0.2.0/24"
 		netdev+=",hostfwd=tcp:127.0.0.1:$agent_port-$NET_GUEST:$NET_AGENT_PORT"
 		for p in $tc_port $NET_DATA_PORTS; do
@@ -290,7 +294,8 @@ boot_transport() {
 		done
 		# shellcheck disable=SC2054 # QEMU's commas
 		( boot_qemu=(-netdev "$netdev" -device virtio-net-device,netdev=n0)
-		  boot net "$(transport_script net)" ) &
+		  boot net "$(transport_script net)" \
+			--add "$OUT/agent.key:/root/agent.key" ) &
 		bpid=$!
 		net_clients "$bpid" &
 		lpid=$! ;;

@@ -17,6 +17,9 @@ PACKAGES=(
 	bc bison flex libssl-dev libelf-dev kmod
 	libtraceevent-dev trace-cmd protobuf-compiler
 	clang llvm valgrind
+	# HMAC of agent -N's key (tools/hyptrace/lib/vtauth.c): for the
+	# native tool, and libsodium.a for the static arm64 one
+	libsodium-dev libsodium-dev:arm64
 )
 # The sanitizer and fuzzer runtimes of the release's default clang: Debian 12
 # names its version (clang 14); later releases have libclang-rt-dev for it.
@@ -43,8 +46,17 @@ missing_packages() {
 
 
 
+# Debian's arm64 packages: libsodium-dev:arm64 above, busybox-static:arm64
+enable_arm64() {
+	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+	step "enabling the arm64 architecture in dpkg (for libsodium-dev:arm64, busybox-static:arm64)"
+	as_root dpkg --add-architecture arm64
+	apt_updated=
+}
+
 install_host_packages() {
 	local missing
+	enable_arm64
 	missing=$(missing_packages "${PACKAGES[@]}")
 	if [ -z "$missing" ]; then
 		note "host packages: all present"
@@ -81,11 +93,7 @@ install_linux_source() {
 fetch_busybox() {
 	local dir=$HYPTRACE_CACHE/busybox-arm64
 	[ -x "$dir/bin/busybox" ] && { note "busybox: $dir/bin/busybox"; return 0; }
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		step "enabling the arm64 architecture in dpkg (for busybox-static:arm64)"
-		as_root dpkg --add-architecture arm64
-		apt_updated=
-	fi
+	enable_arm64
 	apt_update
 	step "downloading busybox-static:arm64"
 	local tmp

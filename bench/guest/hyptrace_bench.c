@@ -383,6 +383,7 @@ enum option_id {
 	OPT_RATE,
 	OPT_WRITER,
 	OPT_NET,
+	OPT_KEY,
 	OPT_FIRST_RATE,
 	OPT_HELP,
 };
@@ -405,6 +406,7 @@ struct options {
 	unsigned long rate;
 	bool hvc;		/* --writer hvc */
 	const char *net;	/* --net ADDR:PORT: record -N, agent -N */
+	const char *key;	/* --key FILE: agent -N's key */
 	unsigned long first_rate;
 };
 
@@ -422,6 +424,7 @@ static const struct option long_options[] = {
 	{ "rate",	required_argument, NULL, OPT_RATE },
 	{ "writer",	required_argument, NULL, OPT_WRITER },
 	{ "net",	required_argument, NULL, OPT_NET },
+	{ "key",	required_argument, NULL, OPT_KEY },
 	{ "first-rate",	required_argument, NULL, OPT_FIRST_RATE },
 	{ "help",	no_argument,	   NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -445,7 +448,8 @@ static void usage(FILE *out)
 		"      CPU C (default 1), with LIST enabled in the hypervisor remote\n"
 		"  drain --remote R --buffer-kb KB --seconds S [--cpu C]\n"
 		"        [--reader-cpu C2] [--steps K] [--reader pipe|record|agent]\n"
-		"        [--writer event|hvc] [--net ADDR:PORT] [--first-rate N]\n"
+		"        [--writer event|hvc] [--net ADDR:PORT [--key FILE]]\n"
+		"        [--first-rate N]\n"
 		"      find the highest rate of selftest events per second on\n"
 		"      CPU C (default 1) that a reader of its trace_pipe on CPU C2\n"
 		"      (default 2) keeps up with at zero loss, with KB KiB buffers;\n"
@@ -459,7 +463,8 @@ static void usage(FILE *out)
 		"      on the host), its threads pinned to their CPUs\n"
 		"      --net ADDR:PORT: over the network instead: record -N\n"
 		"      ADDR:PORT (to trace-cmd listen there), or agent -N\n"
-		"      ADDR:PORT, waiting for a hyptrace listen -N to start it\n"
+		"      ADDR:PORT --key FILE (the key, which --key gives; required\n"
+		"      with agent), waiting for a hyptrace listen -N to start it\n"
 		"      --writer hvc: the events are the hyp_enter and hyp_exit of\n"
 		"      bench_hvc's null hypercalls, two a call, not selftest\n"
 		"      events from write_event (remote hypervisor only)\n"
@@ -578,6 +583,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 				usage_error("--net wants ADDR:PORT, not \"%s\"",
 					    optarg);
 			o->net = optarg;
+			break;
+		case OPT_KEY:
+			o->key = optarg;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -890,6 +898,7 @@ static void reader_finish(struct reader *rd, int grace_ms,
 struct recorder {
 	bool agent;		/* hyptrace agent, not record */
 	const char *net;	/* ADDR:PORT of record -N or agent -N, or NULL */
+	const char *key;	/* agent -N's --key FILE */
 	pid_t pid;
 	int out_fd;		/* read end of the recorder's stdout and stderr */
 	int go_fd;		/* write end of the gate's stdin */
@@ -1006,6 +1015,8 @@ static void recorder_start(struct recorder *rec, const char *self,
 		argv[n++] = (char *)rec->net;
 	}
 	if (rec->agent && rec->net) {
+		argv[n++] = "--key";
+		argv[n++] = (char *)rec->key;
 		/* Virtual time runs ahead while we wait: keep the client */
 		argv[n++] = "--idle-s";
 		argv[n++] = "0";
@@ -1239,6 +1250,7 @@ struct drain_setup {
 	bool record;			/* hyptrace record reads, not trace_pipe */
 	bool agent;			/* ... hyptrace agent, over virtio-serial */
 	const char *net;		/* ... over the network: -N ADDR:PORT */
+	const char *key;		/* ... agent -N's --key FILE */
 	bool hvc;			/* the null hypercall writes, not write_event */
 	long spin_cpu;			/* with net: the spinner's CPU, or -1 */
 	const char *events;		/* what the writer's events are */
@@ -1368,6 +1380,7 @@ static void record_trial(const struct drain_setup *d, unsigned long ticks,
 
 	rec.agent = d->agent;
 	rec.net = d->net;
+	rec.key = d->key;
 	spin = spinner_start(d->net ? d->spin_cpu : -1);
 	recorder_start(&rec, d->self, d->kb, d->events, d->cpu,
 		       d->reader_cpu);
@@ -1642,8 +1655,13 @@ static int cmd_drain(const struct options *o)
 	drain_prepare(&d, o, o->remote, o->record, o->hvc);
 	if (o->net && !o->record)
 		usage_error("--net goes with --reader record or agent");
+	if (o->agent && o->net && !o->key)
+		usage_error("--reader agent --net wants --key FILE, the agent's key");
+	if (o->key && !(o->agent && o->net))
+		usage_error("--key goes with --reader agent --net");
 	d.agent = o->agent;
 	d.net = o->net;
+	d.key = o->key;
 	drain_search(&d, o->first_rate, o->steps, &res);
 	drain_cleanup(&d);
 	print_drain_result(&d, &res);
@@ -1717,7 +1735,7 @@ static const struct command commands[] = {
 		.optional = OPT_BIT(OPT_CPU) | OPT_BIT(OPT_READER_CPU) |
 			    OPT_BIT(OPT_STEPS) | OPT_BIT(OPT_READER) |
 			    OPT_BIT(OPT_WRITER) | OPT_BIT(OPT_NET) |
-			    OPT_BIT(OPT_FIRST_RATE),
+			    OPT_BIT(OPT_KEY) | OPT_BIT(OPT_FIRST_RATE),
 	},
 	{
 		.name = "record-cpu",

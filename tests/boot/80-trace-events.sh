@@ -53,7 +53,9 @@ cpu_events() {
 	grep -a "^\[$(printf '%03d' "$1")\]" <<<"$trace" | sed 's/^[^:]*: //'
 }
 has() {	# has CPU 'line prefix' what
-	cpu_events "$1" | grep -q -- "^$2" || fail "CPU $1: no '$2' ($3)"
+	# not a pipe into grep -q: under pipefail the writer's SIGPIPE after
+	# an early match would fail it
+	grep -q -- "^$2" <<<"$(cpu_events "$1")" || fail "CPU $1: no '$2' ($3)"
 }
 
 HVC_WRITE=0xc6000009

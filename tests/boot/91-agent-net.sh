@@ -2,21 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # hyptrace agent -N, the virtio-trace model over TCP, end to end: the
-# guest runs `hyptrace agent -N 10.0.2.15:7000` behind QEMU's user-mode
-# network (restrict=on, the only way in a hostfwd from this machine's
-# 127.0.0.1:PORT), and this machine is its clients, one after the other:
-#   1. `hyptrace listen -N 127.0.0.1:PORT`: start, the guest writes N
-#      selftest events per CPU, stop, more events while stopped, quit;
+# guest runs `hyptrace agent -N 10.0.2.15:7000 --key KEY` behind QEMU's
+# user-mode network (restrict=on, the only way in a hostfwd from this
+# machine's 127.0.0.1:PORT), and this machine is its clients, one after
+# the other, each answering the key's challenge (python3 ones with
+# Python's hmac, so the handshake is checked against a second
+# implementation):
+#   1. `hyptrace listen -N 127.0.0.1:PORT --key KEY`: start, the guest
+#      writes N selftest events per CPU, stop, more events while stopped,
+#      quit;
 #   2. garbage (python3): it gets an "error" message, the agent one line
-#      on stderr, and the agent goes on; so does a client that says
-#      nothing for --idle-s 5 seconds;
+#      on stderr, and the agent goes on; so does a client that sends only
+#      empty lines (no order) for --idle-s 5 seconds;
 #   3. `hyptrace listen -N` through a relay on 127.0.0.1 (python3) that
-#      stops reading from the agent (its orders still go through) while
+#      records the listener's answer to the challenge, and stops reading
+#      from the agent (its orders still go through) while
 #      the guest writes a burst far larger than what the way holds, and
 #      for 7 s more: the agent must drop whole pages and count them, not
 #      stop the guest nor drop the client; the relay reads again, the
 #      guest writes N more per CPU (which must all arrive), the listener
 #      stops and quits;
+#   hostile clients, none of which may get past the challenge: one with
+#      another key, one that sends an order at once (no key), one that
+#      sends only empty lines, one that replays the answer the relay
+#      recorded, one that says nothing: each gets the challenge and one
+#      "error" message and is closed, and the agent says so on stderr
+#      and counts them by kind (its summary at the end: 2 wrong key, 2 no
+#      answer, 1 silent); no round is started by any;
 #   4. a client (python3) that starts a round, reads its pages and then
 #      sends garbage: an "error" message is the last it gets, the round
 #      is stopped (tracing off);
@@ -38,6 +50,7 @@
 . "$(dirname "$0")/lib.sh"
 
 HT=$HYPTRACE_BUILD/tools/native/hyptrace
+VTC=$(dirname "$0")/vtclient.py
 WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$HT" ] && [ -x "$WE" ] || fail "hyptrace or write_events not built: run make"
 command -v trace-cmd >/dev/null || fail "trace-cmd not installed"
@@ -51,6 +64,10 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 port=$(free_port)
+# the shared key, and another one for the client with the wrong key
+key=$dir/agent.key
+"$HT" keygen "$key" >/dev/null && "$HT" keygen "$dir/other.key" >/dev/null ||
+	fail "hyptrace keygen failed"
 netdev="user,id=n0,restrict=on,net=10.0.2.0/24"
 netdev+=",hostfwd=tcp:127.0.0.1:$port-10.0.2.15:7000"
 
@@ -64,7 +81,11 @@ events() {
 	for c in 0 1 2 3; do /root/write_events $c $(($1 + c * 100000 + 1)) $2 >/dev/null || exit 1; done
 }
 td=$(hyptrace-dir)
-'"$(agent_start_sh "listening on" -N 10.0.2.15:7000 --idle-s 5 -e selftest -b 4096)"'
+'"$(agent_start_sh "listening on" -N 10.0.2.15:7000 --key /root/agent.key --idle-s 5 -e selftest -b 4096)"'
+# the lines of the agent on the console as they come, with the uptime of
+# the guest: a test that fails half-way (its boot ended) still shows what
+# the agent said and when (no apostrophes here: this is in single quotes)
+tail -f $alog | while read -r l; do echo "@live $(cut -d" " -f1 /proc/uptime) $l"; done &
 for k in 1 2 3 4 5; do
 	waitn "started (round" $k
 	echo "@round $k started"
@@ -94,7 +115,7 @@ sed "s/^/@agent /" $alog
 
 # an agent that no client reaches: waits with tracing off, SIGTERM ends it
 alog=/tmp/agent2.log
-hyptrace agent -N 10.0.2.15:7000 -e selftest >$alog 2>&1 &
+hyptrace agent -N 10.0.2.15:7000 --key /root/agent.key -e selftest >$alog 2>&1 &
 apid=$!
 waitn "listening on"
 /root/write_events 0 7000001 20 >/dev/null || exit 1
@@ -111,7 +132,7 @@ echo "@agent2_lines=$(wc -l <$alog)"
 sed "s/^/@agent2 /" $alog
 '
 
-BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --cmd "$GUEST" -- \
+BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --add "$key:/root/agent.key" --cmd "$GUEST" -- \
 	-netdev "$netdev" -device virtio-net-device,netdev=n0
 
 # listen_round K [PORT]: hyptrace listen -N for the guest's round K, into
@@ -119,8 +140,8 @@ BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --cmd "$GUEST" -- \
 # boot clock (--align: the clock exchange over TCP)
 listen_round() {
 	local k=$1
-	listen_start "$dir/listen$k" -N "127.0.0.1:${2:-$port}" -o "$dir/c$k.dat" \
-		--align boot
+	listen_start "$dir/listen$k" -N "127.0.0.1:${2:-$port}" --key "$key" \
+		-o "$dir/c$k.dat" --align boot
 	echo start >&3
 	wait_log "^@round $k started" 60
 	wait_log "^@round $k written" 120
@@ -135,39 +156,20 @@ listen_round 1
 t1=$(date +%s.%N)
 
 # garbage: an error message back, the connection closed
-python3 - "$port" >"$dir/garbage.out" 2>&1 <<'PY' || fail "garbage client: $(tail -n 2 "$dir/garbage.out")"
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
-s.sendall(b"bogus\x01order\n")
-got = b""
-while True:
-    d = s.recv(4096)
-    if not d:
-        break
-    got += d
-print(got.decode(errors="replace"))
-sys.exit(0 if got.startswith(b"error ") and b"unknown order" in got else 1)
-PY
+python3 "$VTC" "$port" "$key" garbage >"$dir/garbage.out" 2>&1 ||
+	fail "garbage client: $(tail -n 2 "$dir/garbage.out")"
 
-# a client that says nothing: dropped after --idle-s, with an error message
-python3 - "$port" >"$dir/silent.out" 2>&1 <<'PY' || fail "silent client: $(tail -n 2 "$dir/silent.out")"
-import socket, sys, time
-t = time.time()
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
-got = b""
-while True:
-    d = s.recv(4096)
-    if not d:
-        break
-    got += d
-print("%.1f s: %s" % (time.time() - t, got.decode(errors="replace")))
-sys.exit(0 if got.startswith(b"error ") and b"nothing from the client in 5 s" in got else 1)
-PY
+# a client with the key that then sends only empty lines, no order:
+# dropped after --idle-s, with an error message
+python3 "$VTC" "$port" "$key" newlines >"$dir/silent.out" 2>&1 ||
+	fail "client of empty lines: $(tail -n 2 "$dir/silent.out")"
 
 # Round 2: the listener through a relay that stops reading from the agent
-# while DIR/pause exists; the listener's orders and empty lines still go
+# while DIR/pause exists; the listener's orders and pings still go
 # through, so the agent sees a slow client, not a silent one. Its receive
-# buffer is small, so that the agent's side fills soon.
+# buffer is small, so that the agent's side fills soon. It keeps the
+# listener's first line, its answer to the challenge, in DIR/answer.line
+# for the replay below.
 rport=$(free_port)
 python3 - "$port" "$rport" "$dir" >"$dir/relay.out" 2>&1 <<'PY' &
 import os, select, socket, sys
@@ -181,6 +183,7 @@ lc = srv.accept()[0]
 ag = socket.socket()
 ag.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
 ag.connect(("127.0.0.1", port))
+first = b""
 while True:
     stop = os.path.exists(os.path.join(d, "pause"))
     r, _, _ = select.select([lc] + ([] if stop else [ag]), [], [], 0.1)
@@ -188,6 +191,11 @@ while True:
         b = lc.recv(65536)
         if not b:
             break
+        if b"\n" not in first:
+            first += b
+            if b"\n" in first:
+                open(os.path.join(d, "answer.line"), "wb").write(
+                    first[:first.index(b"\n") + 1])
         ag.sendall(b)
     if ag in r:
         b = ag.recv(65536)
@@ -199,7 +207,7 @@ PY
 BG_KILL=$!
 for _ in $(seq 50); do [ -e "$dir/relay.ready" ] && break; sleep 0.1; done
 [ -e "$dir/relay.ready" ] || fail "the relay did not start: $(cat "$dir/relay.out")"
-listen_start "$dir/listen2" -N "127.0.0.1:$rport" -o "$dir/c2.dat"
+listen_start "$dir/listen2" -N "127.0.0.1:$rport" --key "$key" -o "$dir/c2.dat"
 echo start >&3
 wait_log "^@round 2 started" 60
 touch "$dir/pause"
@@ -219,10 +227,24 @@ kill "$BG_KILL" 2>/dev/null || true
 wait "$BG_KILL" 2>/dev/null || true
 BG_KILL=
 
+# Hostile clients: none may get past the challenge, nor start a round
+grep -q '^auth [0-9a-f]\{64\} [0-9a-f]\{64\}$' "$dir/answer.line" ||
+	fail "the relay recorded no answer of the listener: $(head -c 200 "$dir/answer.line")"
+for h in "wrongkey $dir/other.key" order emptyline "replay $dir/answer.line" silent; do
+	# shellcheck disable=SC2086 # MODE [FILE]
+	python3 "$VTC" "$port" "$key" $h >"$dir/hostile.out" 2>&1 ||
+		fail "hostile client ${h%% *}: $(tail -n 2 "$dir/hostile.out")"
+	info "$(tail -n 1 "$dir/hostile.out")"
+done
+
 # Round 3: garbage in the middle of a running round, after some pages
-python3 - "$port" "$dir" >"$dir/midgarbage.out" 2>&1 <<'PY' &
+python3 - "$port" "$dir" "$VTC" "$key" >"$dir/midgarbage.out" 2>&1 <<'PY' &
 import os, socket, sys, time
+sys.path.insert(0, os.path.dirname(sys.argv[3]))
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+import vtclient
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+vtclient.handshake(s, vtclient.load_key(sys.argv[4]))
 d = sys.argv[2]
 buf, msgs = b"", []
 def more():
@@ -250,7 +272,7 @@ s.settimeout(0.5)
 last = time.time()
 while not os.path.exists(os.path.join(d, "g.go")):
     if time.time() - last > 1:
-        s.sendall(b"\n"); last = time.time()
+        s.sendall(b"ping\n"); last = time.time()
     try:
         if not more():
             print("the agent closed on us"); sys.exit(1)
@@ -285,9 +307,13 @@ BG_KILL=
 [ "$grc" = 0 ] || fail "client 3 (garbage in its round): $(tail -n 2 "$dir/midgarbage.out")"
 
 # client 5 starts a round and keeps reading; a second client is refused
-python3 - "$port" "$dir" >"$dir/a.out" 2>&1 <<'PY' &
+python3 - "$port" "$dir" "$VTC" "$key" >"$dir/a.out" 2>&1 <<'PY' &
 import os, socket, sys, time
+sys.path.insert(0, os.path.dirname(sys.argv[3]))
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+import vtclient
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+vtclient.handshake(s, vtclient.load_key(sys.argv[4]))
 s.sendall(b"1\n")
 got = b""
 while b"started 1\n1" not in got:
@@ -298,7 +324,10 @@ while b"started 1\n1" not in got:
 open(os.path.join(sys.argv[2], "a.started"), "w").close()
 s.settimeout(0.2)
 n = len(got)
+last = time.time()
 while not os.path.exists(os.path.join(sys.argv[2], "a.close")):
+    if time.time() - last > 1:
+        s.sendall(b"ping\n"); last = time.time()
     try:
         d = s.recv(65536)
         if not d:
@@ -413,8 +442,17 @@ awk '/^@agent hyptrace agent: unknown order/ {n++} n == 2 && /^@agent hyptrace a
 for k in 1 2 3 4 5; do
 	[ "$(value "tracing_on_$k")" = 0 ] || fail "tracing_on reads $(value "tracing_on_$k") after round $k stopped"
 done
-grep -aq '^@agent hyptrace agent: nothing from the client in 5 s; dropping the client' "$log" ||
-	fail "the agent did not drop the silent client"
+grep -aq '^@agent hyptrace agent: no order from the client in 5 s; dropping the client' "$log" ||
+	fail "the agent did not drop the client of empty lines"
+# the hostile clients: a line each, counted by kind, none served
+for r in "wrong key:2" "no answer to the challenge:2" "silent:1"; do
+	n=$(grep -ac "^@agent hyptrace agent: refused a client: ${r%:*} " "$log")
+	[ "$n" = "${r#*:}" ] || fail "$n lines 'refused a client: ${r%:*}', want ${r#*:}: $(grep -a '^@agent hyptrace agent: refused' "$log" | head -n 5)"
+done
+grep -aq '^@agent hyptrace agent: refused 5 clients: 2 wrong key, 2 no answer, 1 silent$' "$log" ||
+	fail "the agent's count of refused clients: $(grep -a '^@agent hyptrace agent: refused [0-9]' "$log")"
+[ "$(grep -ac '^@agent hyptrace agent: a client connected' "$log")" = 7 ] ||
+	fail "$(grep -ac '^@agent hyptrace agent: a client connected' "$log") clients served, want 7 (the hostile ones must not be)"
 grep -aq '^@agent hyptrace agent: a second client refused while one is served' "$log" ||
 	fail "the agent did not say it refused the second client"
 grep -aq '^@agent hyptrace agent: the client went away in the middle of a round: stopping it' "$log" ||
@@ -439,5 +477,5 @@ info "client 1: $(grep '^ *all ' "$dir/listen1.log" | sed 's/^ *//')"
 info "client 1: $(grep '^  clock: ' "$dir/listen1.log" | sed 's/^ *//')"
 info "client 2: $(grep '^ *all ' "$dir/listen2.log" | sed 's/^ *//')"
 info "client 6: $(grep '^ *all ' "$dir/listen5.log" | sed 's/^ *//')"
-pass "$(printf '%s' "agent -N served 7 clients in turn and refused 1, over QEMU hostfwd 127.0.0.1:$port: $total events from 2 listeners, each once, none while stopped or from the dropped round; a slow client got $dropped_pages pages dropped and counted in its file; garbage (before and in a round), a silent and a second client got errors, a vanished client's round was stopped; an agent no client reached ended 0 on SIGTERM" \
+pass "$(printf '%s' "agent -N --key served 7 clients in turn and refused 1 while busy and 5 hostile ones (another key, an order first, empty lines, a replayed answer, silence: each an error, a line, counted), over QEMU hostfwd 127.0.0.1:$port: $total events from 2 listeners, each once, none while stopped or from the dropped round; a slow client got $dropped_pages pages dropped and counted in its file; garbage (before and in a round), a client of empty lines and a second client got errors, a vanished client's round was stopped; an agent no client reached ended 0 on SIGTERM" \
 	"$(awk -v a="$start" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN {printf " (listen rounds %.1f s, %.1f s)", b - a, d - c}')")"

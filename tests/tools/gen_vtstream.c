@@ -16,6 +16,7 @@
 #include "check.h"
 #include "gen_formats.h"
 #include "hyp_events.h"
+#include "vtproto.h"
 
 #define PAGE_SIZE	4096
 
@@ -55,8 +56,8 @@ static void meta(FILE *f, unsigned int cpus)
 	unsigned int n = gen_event_formats(&fmt), i;
 	char hello[64];
 
-	snprintf(hello, sizeof(hello), "version=2 cpus=%u page_size=%u",
-		 cpus, PAGE_SIZE);
+	snprintf(hello, sizeof(hello), "version=%u cpus=%u page_size=%u",
+		 VT_VERSION, cpus, PAGE_SIZE);
 	text(f, "hello", hello);
 	msg(f, "header_page", hp.text, hp.len);
 	msg(f, "header_event", he.text, he.len);

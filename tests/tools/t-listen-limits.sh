@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-listen-limits.sh: `hyptrace listen -N 127.0.0.1:PORT` against a fake
-# `hyptrace agent -N` (python3 on 127.0.0.1 only) that floods it: formats
-# of 4 MiB, thousands of formats, megabytes of them, formats of many
-# systems, a stats text of 4 MiB, and pages without end. Each time the
-# listener stays small (its peak resident size under 64 MiB) and says so in
-# exactly one line on stderr, exit 1; for the pages, the trace.dat keeps
-# what came before --max-size and is a good one. Also: the trace.dat or
-# a temporary OUTPUT.cpuN that is a symbolic link is not followed, and a
-# board clock of INT64_MAX ns is refused.
+# t-listen-limits.sh: `hyptrace listen -N 127.0.0.1:PORT --no-key` against
+# a fake `hyptrace agent -N --no-key` (python3 on 127.0.0.1 only; one
+# anybody could run, which a listener with --no-key cannot tell from the
+# real one) that floods it: formats of 4 MiB, thousands of formats,
+# megabytes of them, formats of many systems, a stats text of 4 MiB, and
+# pages without end. Each time the listener stays small (its peak resident
+# size under 64 MiB) and says so in exactly one line on stderr, exit 1; for
+# the pages, the trace.dat keeps what came before --max-size and is a good
+# one. Also: the trace.dat or a temporary OUTPUT.cpuN that is a symbolic
+# link is not followed, and a board clock of INT64_MAX ns is refused.
 #
 # The fake's floods are bounded (at most 100 MiB) and it ends with the
 # connection: against a listener without these limits each case fails
@@ -27,7 +28,8 @@ command -v python3 >/dev/null 2>&1 || die "python3 not found"
 MAX_RSS_KB=65536
 
 # fakeagent.py T HYPTRACE STREAM RUN...: for each RUN, "NAME CASE ARGS...",
-# the listener ($HYPTRACE listen -N to a port of ours -o T/NAME.dat ARGS)
+# the listener ($HYPTRACE listen -N to a port of ours --no-key -o
+# T/NAME.dat ARGS)
 # against the fake playing CASE; its exit status, peak resident size (KiB;
 # from the fork, so python's own size bounds it from below), stdout and
 # stderr in T/NAME.rc, .rss, .out, .err. One python for all.
@@ -109,13 +111,15 @@ for run in runs:
     out = os.path.join(T, name)
     p = subprocess.Popen([hyptrace, "listen", "-N",
                           "127.0.0.1:%d" % srv.getsockname()[1],
-                          "-o", out + ".dat"] + args,
+                          "--no-key", "-o", out + ".dat"] + args,
                          stdin=subprocess.DEVNULL,
                          stdout=open(out + ".out", "w"),
                          stderr=open(out + ".err", "w"))
     try:
         c = srv.accept()[0]
         c.settimeout(30)
+        # the challenge of an agent without a key (vtproto.h)
+        msg(c, b"challenge", b"version=3 nonce=none")
         play(c, case)
         c.close()
     except OSError:
@@ -228,9 +232,11 @@ result clockmax
 listen_fails clockmax $rc "the board's clock says 9223372036854775807 ns" \
 	"$T/clockmax.dat"
 
-for args in "listen -N 127.0.0.1:1 --max-size" "listen -N 127.0.0.1:1 --max-size 4X" \
-	    "listen -N 127.0.0.1:1 --max-size -1" \
-	    "listen -N 127.0.0.1:1 --max-size 99999999999G"; do
+# with --no-key, so that --max-size is all that is wrong
+for args in "listen -N 127.0.0.1:1 --no-key --max-size" \
+	    "listen -N 127.0.0.1:1 --no-key --max-size 4X" \
+	    "listen -N 127.0.0.1:1 --no-key --max-size -1" \
+	    "listen -N 127.0.0.1:1 --no-key --max-size 99999999999G"; do
 	usage_fails "$args"
 done
 if "$HYPTRACE" listen --help | grep -q "default 1G, 0 for no limit"; then

@@ -28,7 +28,7 @@ for n in names:
 open(os.path.join(d, "ready"), "w").close()
 conn = {n: srv[n].accept()[0] for n in names}
 ctl, cpu0 = conn["agent-ctl-path"], conn["trace-path-cpu0"]
-hello = b"version=2 cpus=2 page_size=4096"
+hello = b"version=3 cpus=2 page_size=4096"
 def msg(name, payload):
     ctl.sendall(b"%s %d\n" % (name, len(payload)) + payload)
 if case == "garbage":
@@ -38,11 +38,11 @@ elif case == "badlen":
 elif case == "early":
     msg(b"started", b"1")
 elif case == "badhello":
-    msg(b"hello", b"version=2 cpus=two")
+    msg(b"hello", b"version=3 cpus=two")
 elif case == "version":
     msg(b"hello", b"version=9 cpus=2 page_size=4096")
 elif case == "cpus":
-    msg(b"hello", b"version=2 cpus=9 page_size=4096")
+    msg(b"hello", b"version=3 cpus=9 page_size=4096")
 elif case == "unknown":
     msg(b"hello", hello); msg(b"frobnicate", b"")
 elif case == "clock":

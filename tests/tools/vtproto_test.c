@@ -62,10 +62,10 @@ static int test_no_cpu(void)
 
 static int test_orders(void)
 {
-	static const char in[] = "1\r\n0\n\nclock\nx\x01y\n1";
+	static const char in[] = "1\r\n0\n\nclock\nping\npings\nx\x01y\n1";
 	static const enum vt_order want[] = {
 		VT_ORDER_START, VT_ORDER_STOP, VT_ORDER_EMPTY, VT_ORDER_CLOCK,
-		VT_ORDER_BAD, VT_ORDER_MORE,
+		VT_ORDER_PING, VT_ORDER_BAD, VT_ORDER_BAD, VT_ORDER_MORE,
 	};
 	struct vt_orders o = { .have = 0 };
 	char line[8] = "";

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "agent.h"
 #include "buffer_setup.h"
 #include "errmsg.h"
@@ -35,6 +37,8 @@
 struct agent_opts {
 	const char *ports;
 	const char *net;
+	const char *key;	/* --key FILE */
+	bool no_key;
 	char **events;
 	unsigned int nr_events;
 	unsigned long buffer_kb;
@@ -55,7 +59,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hyptrace agent [-N ADDR:PORT] [OPTIONS]\n"
+"usage: hyptrace agent [-N ADDR:PORT --key FILE] [OPTIONS]\n"
 "\n"
 "The board's end of virtio-trace: wait for the host's orders on the\n"
 "virtio-serial port agent-ctl-path (\"1\" start, \"0\" stop, one a line) and,\n"
@@ -70,15 +74,28 @@ static void usage(FILE *f)
 "With -N ADDR:PORT, the same over TCP instead: listen on ADDR:PORT (that\n"
 "address only; 0.0.0.0 if it must be every one), serve one client at a\n"
 "time (`hyptrace listen -N ADDR:PORT` on the workstation), the orders and\n"
-"messages on its connection and each page as a page:N message there. A\n"
-"second client while one is served gets an error message and is closed;\n"
-"a client that sends garbage gets one too (and a line on stderr) and is\n"
-"dropped; one that goes away ends its round. Then the next client.\n"
+"messages on its connection and each page as a page:N message there.\n"
+"Each connection must first answer a challenge with the shared key\n"
+"(HMAC-SHA256 of a fresh nonce); one that answers wrong, not at all, or\n"
+"not within 5 s is refused with an error message, counted, and said on\n"
+"stderr. A second client while one is served gets an error message and\n"
+"is closed; a client that sends garbage gets one too (and a line on\n"
+"stderr) and is dropped; one that goes away ends its round. Then the\n"
+"next client. The virtio-serial ports need no key: only QEMU's host end\n"
+"reaches them.\n"
 "\n"
 "  -N ADDR:PORT     over TCP, listening there (no virtio-serial ports)\n"
-"  --idle-s S       with -N: a client that sends nothing for S seconds\n"
-"                   (hyptrace listen sends an empty line every 2 s) is\n"
-"                   dropped, its round stopped (default 60; 0: never)\n"
+"  --key FILE       with -N: the shared key (hyptrace keygen FILE makes\n"
+"                   one; mode 600, yours, 16 bytes at least); the\n"
+"                   listener gives the same file\n"
+"  --no-key         with -N, instead of --key: serve anyone who reaches\n"
+"                   ADDR:PORT, who can then start and stop tracing, read\n"
+"                   the trace (host kernel addresses in it), the board's\n"
+"                   uname and stats, and keep other clients out\n"
+"  --idle-s S       with -N: a client that gives no order for S seconds\n"
+"                   (hyptrace listen sends \"ping\" every 2 s; empty lines\n"
+"                   do not count) is dropped, its round stopped (default\n"
+"                   60; 0: never)\n"
 "  -e EVENT         trace this hypervisor event; repeatable; default: all\n"
 "  -b KB            buffer size per CPU in KiB (default: the remote's)\n"
 "  --no-overwrite   a full buffer drops the newest events (and counts them)\n"
@@ -107,6 +124,8 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		{ "start", no_argument, NULL, 'T' },
 		{ "net", required_argument, NULL, 'N' },
 		{ "idle-s", required_argument, NULL, 'I' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "no-key", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char host[256], port[16], err[128];
@@ -159,6 +178,12 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			}
 			o->idle_s = v;
 			break;
+		case 'K':
+			o->key = optarg;
+			break;
+		case 'k':
+			o->no_key = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(HT_EXIT_OK);
@@ -173,6 +198,14 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	}
 	if (o->net && (o->start || o->ports)) {
 		ht_err(SUB, "-N takes neither --start nor --ports: the client starts");
+		return -1;
+	}
+	if (!o->net && (o->key || o->no_key)) {
+		ht_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
+		return -1;
+	}
+	if (o->net && !o->key == !o->no_key) {
+		ht_err(SUB, "-N wants --key FILE (or --no-key to serve anyone who reaches it)");
 		return -1;
 	}
 	if (o->net && vtn_split(o->net, host, sizeof(host), port,
@@ -317,6 +350,15 @@ int cmd_agent(int argc, char **argv)
 	a->stall_ms = o.stall_ms;
 	a->idle_ms = o.idle_s * 1000;
 	a->page_size = sysconf(_SC_PAGESIZE);
+	a->auth.no_key = o.no_key;
+	if (o.key && vta_load_key(o.key, &a->auth.key, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
+		free(a);
+		return HT_EXIT_FAIL;
+	}
+	if (o.no_key)
+		ht_err(SUB, "--no-key: anyone who reaches %s can start and stop tracing, read the trace (host kernel addresses in it), uname and stats, and keep others out",
+		       o.net);
 	a->dir = tfs_hyp_dir();
 	if (!a->dir) {
 		ht_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
@@ -360,6 +402,7 @@ out:
 	/* Give the pages back: the buffer unloads once it is empty */
 	tfs_write(a->dir, "trace", "0", err, sizeof(err));
 	free(o.events);
+	sodium_memzero(&a->auth.key, sizeof(a->auth.key));
 	free(a);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "record.h"
+#include "vtauth.h"
 
 enum agent_state {
 	AGENT_IDLE,		/* waiting for the host's "1" */
@@ -40,6 +41,16 @@ struct agent_cpu {
 	bool failed;
 };
 
+/* -N: the key, and the connections refused (agent_auth.c) */
+struct agent_auth {
+	struct vta_key key;
+	bool no_key;			/* --no-key: anyone is served */
+	unsigned long refused[VTA_NR_RESULTS];
+	long long window;		/* the minute the lines are counted in */
+	unsigned int said;		/* refusal lines said in it */
+	unsigned long unsaid;		/* refusals not said since the last */
+};
+
 struct agent {
 	const char *dir;	/* the hypervisor's tracing directory */
 	unsigned int page_size;
@@ -54,7 +65,8 @@ struct agent {
 	/* -N ADDR:PORT (agent_net.c); listen_fd -1 over virtio-serial */
 	pthread_mutex_t send_lock;	/* one message at a time on the ctl */
 	int listen_fd;
-	int idle_ms;			/* drop a client silent this long */
+	int idle_ms;			/* drop a client with no order this long */
+	struct agent_auth auth;
 	int client_fd;			/* the client served, or -1 */
 	bool client_dead;		/* a send to it failed: drop the rest */
 	bool client_hungup;		/* sent an error: nothing more goes */
@@ -101,6 +113,12 @@ int agent_clock_now(struct agent *a, int ctl);
 /* agent_ctl.c: orders from @ctl; AGENT_CLIENT_*, or -1 on a failure */
 int agent_control(struct agent *a, int ctl, bool start_now);
 
+/* agent_auth.c */
+/* The new connection @fd answered the challenge; else refused, counted */
+bool agent_auth_client(struct agent *a, int fd);
+/* One line of the refusals, if any, for the end */
+void agent_auth_summary(const struct agent *a);
+
 /* agent_net.c */
 /* vt_send() on @fd, one message at a time (pages come from the mux) */
 int agent_send(struct agent *a, int fd, const char *name, const void *p,
@@ -128,6 +146,13 @@ void agent_net_hangup(struct agent *a);
 bool agent_net_hungup(struct agent *a);
 /* A connection while one is served: an error message, closed */
 void agent_net_refuse(struct agent *a);
+/*
+ * Close @fd without a reset: this side shut, what the client still sends
+ * read and dropped until it closes too (or a second passes), since a
+ * close with bytes unread sends a RST, and a RST can lose the last
+ * message on its way (QEMU's user network drops what it had not passed on)
+ */
+void agent_net_close(int fd);
 /* Accept clients one at a time until a signal; -1 on a failure */
 int agent_net_serve(struct agent *a, const char *where);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hyptrace agent: the orders, "1" start, "0" stop and "clock", one a
- * line, from agent-ctl-path or, with -N, from the client's connection
- * (agent_net.c), and what a wrong one, a silent client or a vanished one
- * does.
+ * hyptrace agent: the orders, "1" start, "0" stop, "clock" and "ping"
+ * (nothing but "still here"), one a line, from agent-ctl-path or, with
+ * -N, from the client's connection (agent_net.c), and what a wrong one, a
+ * client with no order or a vanished one does.
  */
 #include <errno.h>
 #include <poll.h>
@@ -20,6 +20,7 @@
 #include "vtproto.h"
 
 #define SUB		"agent"
+#define POLL_MS		200
 
 /*
  * Over TCP, the client goes (or is dropped): end its round, if any, with
@@ -60,7 +61,7 @@ static void abort_start(struct agent *a, int ctl, unsigned int round)
 int agent_control(struct agent *a, int ctl, bool start_now)
 {
 	bool net = a->listen_fd >= 0, running = false;
-	long long last_rx = mono_ms();
+	long long last_rx = mono_ms(), awake = last_rx, now;
 	struct vt_orders o = { .have = 0 };
 	unsigned int round = 0;
 	char line[40], why[128];
@@ -78,17 +79,34 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 		};
 		ssize_t n;
 
-		if (poll(pfd, 2, 200) < 0 && errno != EINTR) {
+		if (poll(pfd, 2, POLL_MS) < 0 && errno != EINTR) {
 			ht_err(SUB, "poll: %s", strerror(errno));
 			return -1;
 		}
+		/*
+		 * Time the agent was not there to look (a poll that returned
+		 * seconds late: a busy board, a guest on a loaded host; or a
+		 * long start or stop) is not the client's idleness: its pings
+		 * of that time may still be on their way through the board's
+		 * network stack, which did not run either
+		 */
+		now = mono_ms();
+		if (now - awake > POLL_MS)
+			last_rx += now - awake - POLL_MS;
+		awake = now;
 		if (pfd[1].revents & POLLIN)
 			agent_net_refuse(a);
 		if (net && a->client_dead)
 			return drop_client(a, ctl, round, running, NULL);
-		if (net && a->idle_ms && mono_ms() - last_rx > a->idle_ms) {
+		/*
+		 * Orders waiting to be read are read first: an agent that
+		 * did not run for a while (a busy board) must not drop a
+		 * client whose pings are there
+		 */
+		if (net && a->idle_ms && !(pfd[0].revents & POLLIN) &&
+		    now - last_rx > a->idle_ms) {
 			snprintf(why, sizeof(why),
-				 "nothing from the client in %d s",
+				 "no order from the client in %d s",
 				 a->idle_ms / 1000);
 			return drop_client(a, ctl, round, running, why);
 		}
@@ -101,11 +119,21 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 		n = read(ctl, o.buf + o.have, vt_orders_room(&o));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (net && n <= 0) {
-			printf("hyptrace agent: the client %s%s\n",
-			       n ? "failed: " : "went away",
-			       n ? strerror(errno) : running ?
-			       " in the middle of a round: stopping it" : "");
+		/*
+		 * A client that closes with pages still unread resets the
+		 * connection: whether a client vanishing mid-round shows
+		 * as an end or a reset depends on what had come in when it
+		 * closed. Gone all the same, not a failure
+		 */
+		if (net && (!n || (n < 0 && errno == ECONNRESET))) {
+			printf("hyptrace agent: the client went away%s%s\n",
+			       running ? " in the middle of a round: stopping it" :
+			       "", n ? " (it reset the connection)" : "");
+			return drop_client(a, ctl, round, running, NULL);
+		}
+		if (net && n < 0) {
+			printf("hyptrace agent: the client failed: %s\n",
+			       strerror(errno));
 			return drop_client(a, ctl, round, running, NULL);
 		}
 		if (n < 0) {
@@ -113,9 +141,14 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			       strerror(errno));
 			return -1;
 		}
-		last_rx = mono_ms();
 		o.have += n;
 		while ((ord = vt_next_order(&o, line, sizeof(line)))) {
+			/*
+			 * Only an order keeps the client: empty lines cost
+			 * nothing to send and would hold the one slot
+			 */
+			if (ord != VT_ORDER_EMPTY)
+				last_rx = mono_ms();
 			if (ord == VT_ORDER_START && !running) {
 				if (agent_start(a, ctl, ++round)) {
 					if (!net)

@@ -13,7 +13,8 @@
  * one again; the client stays. A second connection gets one "error"
  * message and is closed; a client that goes away or sends garbage ends
  * its round (garbage gets an "error" message, the last it gets) and the
- * agent takes the next one.
+ * agent takes the next one. A connection is served only once it has
+ * answered the key's challenge (agent_auth.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -347,6 +348,26 @@ bool agent_net_hungup(struct agent *a)
 	return hungup;
 }
 
+void agent_net_close(int fd)
+{
+	long long deadline = mono_ms() + REFUSE_MS;
+	char scrap[512];
+
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline - mono_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			break;
+		n = read(fd, scrap, sizeof(scrap));
+		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+			break;
+	}
+	close(fd);
+}
+
 void agent_net_refuse(struct agent *a)
 {
 	static const char why[] =
@@ -359,8 +380,7 @@ void agent_net_refuse(struct agent *a)
 		return;
 	printf("hyptrace agent: a second client refused while one is served\n");
 	vt_send(fd, "error", why, strlen(why), REFUSE_MS, err, sizeof(err));
-	shutdown(fd, SHUT_WR);
-	close(fd);
+	agent_net_close(fd);
 }
 
 int agent_net_serve(struct agent *a, const char *where)
@@ -384,11 +404,15 @@ int agent_net_serve(struct agent *a, const char *where)
 			     SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			continue;
+		if (!agent_auth_client(a, fd)) {
+			agent_net_close(fd);
+			continue;
+		}
 		printf("hyptrace agent: a client connected\n");
 		agent_net_client(a, fd);
 		r = agent_control(a, fd, false);
 		agent_net_client(a, -1);
-		close(fd);
+		agent_net_close(fd);
 		if (r < 0)
 			break;
 		if (r == AGENT_CLIENT_DROP)
@@ -397,5 +421,6 @@ int agent_net_serve(struct agent *a, const char *where)
 	}
 	close(a->listen_fd);
 	a->listen_fd = -1;
+	agent_auth_summary(a);
 	return r < 0 ? -1 : 0;
 }

@@ -22,6 +22,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_perfetto(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
 
 /* "hyptrace SUBCOMMAND: " then the message and a newline, on stderr */
 /* @arg as a plain decimal in [@min, @max] into *@out, or false */

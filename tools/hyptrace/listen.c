@@ -41,7 +41,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: hyptrace listen --virtio DIR | -N HOST:PORT [OPTIONS]\n"
+"usage: hyptrace listen --virtio DIR | -N HOST:PORT --key FILE [OPTIONS]\n"
 "\n"
 "The workstation's end of virtio-trace: connect to the UNIX sockets that\n"
 "QEMU's virtio-serial chardevs listen on in DIR (agent-ctl-path and\n"
@@ -66,6 +66,11 @@ static void usage(FILE *f)
 "                   orders, messages and pages all on that connection\n"
 "                   (the agent serves one client at a time: a busy one\n"
 "                   says so, and this exits 1)\n"
+"  --key FILE       with -N: the key the agent has (its --key FILE; made\n"
+"                   by hyptrace keygen FILE, mode 600): answer its\n"
+"                   challenge, and check that it has the key too\n"
+"  --no-key         with -N, instead of --key: talk to an agent that runs\n"
+"                   with --no-key (one anybody could be, or talk to)\n"
 "  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
 "  --start          start at once\n"
 "  --max-size SIZE  stop when the pages reach SIZE bytes (K, M, G: KiB, MiB,\n"
@@ -345,9 +350,9 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
-		/* the agent drops a client silent for --idle-s */
+		/* the agent drops a client with no order for --idle-s */
 		if (l->net && l->ctl >= 0 && mono_ms() - keepalive > 2000) {
-			if (order(l, "\n"))
+			if (order(l, "ping\n"))
 				return -1;
 			keepalive = mono_ms();
 		}
@@ -391,6 +396,11 @@ static int run(struct lst *l, bool start_now)
 			for (i = 0; i < l->nr_cpus; i++)
 				if (l->cpu[i].got.pages < l->cpu[i].expected)
 					break;
+			if (i == l->nr_cpus) {
+				/* all there but a clock answer: the trace is whole */
+				lst_clock_give_up(l, "the agent did not answer 'clock' before the end (60 s)");
+				return 0;
+			}
 			ht_err(SUB, "CPU %u: the agent sent %llu pages, %llu arrived in 60 s",
 			       i, (unsigned long long)l->cpu[i].expected,
 			       (unsigned long long)l->cpu[i].got.pages);
@@ -407,13 +417,16 @@ int cmd_listen(int argc, char **argv)
 		{ "net", required_argument, NULL, 'N' },
 		{ "start", no_argument, NULL, 'S' },
 		{ "align", required_argument, NULL, 'A' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "no-key", no_argument, NULL, 'k' },
 		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	bool start_now = false;
-	const char *align = NULL;
+	const char *align = NULL, *key = NULL;
 	unsigned long long size;
+	bool no_key = false;
 	struct lst *l;
 	char err[512];
 	int c, ret = HT_EXIT_FAIL;
@@ -442,6 +455,12 @@ int cmd_listen(int argc, char **argv)
 		case 'A':
 			align = optarg;
 			break;
+		case 'K':
+			key = optarg;
+			break;
+		case 'k':
+			no_key = true;
+			break;
 		case 'M':
 			if (!ht_parse_size(optarg, &size)) {
 				ht_err(SUB, "--max-size wants bytes, with K, M or G if you like, not '%s'",
@@ -461,11 +480,18 @@ int cmd_listen(int argc, char **argv)
 			return HT_EXIT_USAGE;
 		}
 	}
+	c = -1;
 	if (optind < argc)
 		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
 		ht_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
-	if (!l->dir || optind < argc || lst_clock_init(l, align)) {
+	else if (!l->net && (key || no_key))
+		ht_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
+	else if (l->net && !key == !no_key)
+		ht_err(SUB, "-N wants --key FILE (or --no-key for an agent that has none)");
+	else
+		c = lst_clock_init(l, align);
+	if (c) {
 		free(l);
 		return HT_EXIT_USAGE;
 	}
@@ -476,6 +502,8 @@ int cmd_listen(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	l->ctl = -1;
+	if (key && lst_net_key(l, key))
+		goto out;
 	if (open_all(l))
 		goto out;
 	if (l->net)

@@ -15,6 +15,7 @@
 #include "clksync.h"
 #include "record.h"
 #include "tracedat.h"
+#include "vtauth.h"
 #include "vtproto.h"
 
 struct lst_cpu {
@@ -50,6 +51,7 @@ struct lst_clock {
 struct lst {
 	const char *dir;	/* --virtio DIR, or -N's HOST:PORT */
 	bool net;		/* -N: everything on ctl (listen_net.c) */
+	struct vta_key *key;	/* -N --key FILE; NULL with --no-key */
 	const char *output;
 	int ctl;
 	unsigned int nr_cpus;	/* sockets found: highest + 1 */
@@ -109,6 +111,10 @@ void lst_close(struct lst *l);
 const char *lst_ctl_name(const struct lst *l);
 
 /* listen_net.c */
+/* --key FILE into l->key; 0, or -1 (said) */
+int lst_net_key(struct lst *l, const char *path);
+void lst_net_free_key(struct lst *l);
+/* Connect to the agent and answer its challenge; 0, or -1 (said) */
 int lst_net_connect(struct lst *l);
 /* 1 if @m was a page (stored), 0 if another message, -1 */
 int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
@@ -121,8 +127,10 @@ int lst_clock_init(struct lst *l, const char *align);
 void lst_clock_burst(struct lst *l);
 /* Exchanges still to make (and a way to make them) */
 bool lst_clock_busy(const struct lst *l);
-/* Ask again if nothing is out; give up on a silent agent; 0 or -1 */
+/* Ask again if no question is out; 0 or -1 */
 int lst_clock_poll(struct lst *l);
+/* No more asking: said on stdout with @why; the clocks stay apart */
+void lst_clock_give_up(struct lst *l, const char *why);
 /* A clock_now message; 0, or -1 with the reason if it is malformed */
 int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 		     size_t errlen);

@@ -16,7 +16,6 @@
 #include "listen.h"
 
 #define SUB		"listen"
-#define ANSWER_MS	2000	/* an agent that says nothing by then won't */
 
 int lst_clock_init(struct lst *l, const char *align)
 {
@@ -47,7 +46,7 @@ bool lst_clock_busy(const struct lst *l)
 	return l->clk.want && !l->clk.failed && l->ctl >= 0;
 }
 
-static void give_up(struct lst *l, const char *why)
+void lst_clock_give_up(struct lst *l, const char *why)
 {
 	printf("hyptrace listen: %s: the trace's timestamps stay on the board's clock\n",
 	       why);
@@ -61,13 +60,15 @@ int lst_clock_poll(struct lst *l)
 	struct lst_clock *k = &l->clk;
 	char err[256];
 
-	if (!lst_clock_busy(l))
+	/*
+	 * An asked question waits for its answer, however long: every agent
+	 * of this protocol version (hello's) answers "clock", a slow one (a
+	 * loaded board or host) later, and a timer here would only turn a
+	 * slow answer into a lost alignment. An agent that never answers
+	 * holds only the quit, up to its deadline (listen.c).
+	 */
+	if (!lst_clock_busy(l) || k->asked)
 		return 0;
-	if (k->asked) {
-		if (cs_now(k->host_id) - k->asked > ANSWER_MS * 1000000LL)
-			give_up(l, "the agent did not answer 'clock' in 2 s");
-		return 0;
-	}
 	k->asked = cs_now(k->host_id);
 	if (vt_send_raw(l->ctl, "clock\n", err, sizeof(err))) {
 		ht_err(SUB, "%s: %s", lst_ctl_name(l), err);
@@ -130,14 +131,14 @@ int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 			       &board, err, errlen);
 	if (r < 0)
 		return -1;
-	/* an answer after give_up(), or nobody asked: nothing to time */
+	/* an answer after giving up, or nobody asked: nothing to time */
 	if (!k->asked || k->failed)
 		return 0;
 	if (!r) {
 		snprintf(why, sizeof(why),
 			 "the board's trace clock '%.32s' cannot be read from user space",
 			 k->board);
-		give_up(l, why);
+		lst_clock_give_up(l, why);
 		return 0;
 	}
 	k->s[k->n++] = (struct cs_sample){ k->asked, now, board };

@@ -4,10 +4,14 @@
  * model over TCP (lib/vtproto.h). One connection to `hyptrace agent -N`:
  * the orders go on it as on agent-ctl-path, and the control messages and
  * the pages ("page:N") come back on it; each page goes to its CPU's
- * temporary file as if it had come on trace-path-cpuN (listen.c).
+ * temporary file as if it had come on trace-path-cpuN (listen.c). The
+ * connection opens with the key's challenge-response (lib/vtauth.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 
 #include "errmsg.h"
 #include "hyptrace.h"
@@ -17,12 +21,49 @@
 #define SUB		"listen"
 #define CONNECT_MS	5000
 
+int lst_net_key(struct lst *l, const char *path)
+{
+	char err[512];
+
+	l->key = malloc(sizeof(*l->key));
+	if (!l->key) {
+		ht_err(SUB, "out of memory");
+		return -1;
+	}
+	if (vta_load_key(path, l->key, err, sizeof(err))) {
+		ht_err(SUB, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+void lst_net_free_key(struct lst *l)
+{
+	if (l->key)
+		sodium_memzero(l->key, sizeof(*l->key));
+	free(l->key);
+	l->key = NULL;
+}
+
 int lst_net_connect(struct lst *l)
 {
 	char err[512];
 
 	l->ctl = vtn_connect(l->dir, CONNECT_MS, err, sizeof(err));
 	if (l->ctl < 0) {
+		ht_err(SUB, "%s", err);
+		return -1;
+	}
+	/*
+	 * The key's challenge before anything else (lib/vtauth.h); what
+	 * its reads took of the messages behind it is taken now, as the
+	 * agent may send nothing more to wake the poll up
+	 */
+	if (vta_answer(l->ctl, &l->rd, l->key, CONNECT_MS, err, sizeof(err))) {
+		ht_err(SUB, "%s: %s", l->dir, err);
+		return -1;
+	}
+	if (lst_take_messages(l, err, sizeof(err))) {
 		ht_err(SUB, "%s", err);
 		return -1;
 	}

@@ -95,4 +95,5 @@ void lst_close(struct lst *l)
 		close(l->ctl);
 	lst_free_meta(l);
 	vt_reader_free(&l->rd);
+	lst_net_free_key(l);
 }

@@ -21,6 +21,7 @@ static const struct subcommand {
 	{ "perfetto", cmd_perfetto, "convert a trace.dat for ui.perfetto.dev" },
 	{ "agent", cmd_agent, "board: send the trace over virtio-serial" },
 	{ "listen", cmd_listen, "workstation: take an agent's trace, write a trace.dat" },
+	{ "keygen", cmd_keygen, "a new key for agent -N and listen -N" },
 };
 
 static void usage(FILE *f)

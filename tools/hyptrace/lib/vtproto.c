@@ -84,7 +84,8 @@ enum vt_order vt_next_order(struct vt_orders *o, char *line, size_t len)
 	ord = !n ? VT_ORDER_EMPTY :
 	      n == 1 && *s == '1' ? VT_ORDER_START :
 	      n == 1 && *s == '0' ? VT_ORDER_STOP :
-	      n == 5 && !memcmp(s, "clock", 5) ? VT_ORDER_CLOCK : VT_ORDER_BAD;
+	      n == 5 && !memcmp(s, "clock", 5) ? VT_ORDER_CLOCK :
+	      n == 4 && !memcmp(s, "ping", 4) ? VT_ORDER_PING : VT_ORDER_BAD;
 	if (ord == VT_ORDER_BAD)
 		errmsg_printable(line, len, s, n);
 	n = nl ? (size_t)(nl + 1 - o->buf) : o->have;

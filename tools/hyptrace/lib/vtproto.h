@@ -16,8 +16,10 @@
  *	"clock"	answer at once with clock_now (below): the listener
  *		times these exchanges to line the board's trace clock up
  *		with its own (clksync.h)
- *	Empty lines are ignored; anything else is an error that ends the
- *	agent (one line, exit 1).
+ *	"ping"	nothing but "the client is still there" (over TCP the
+ *		agent drops a client that gives no order for --idle-s)
+ *	Empty lines are ignored (and over TCP do not count as an order);
+ *	anything else is an error that ends the agent (one line, exit 1).
  *
  * agent-ctl-path, board -> host: messages, each a header line
  *	"NAME LEN\n" (NAME: 1-63 of [a-z0-9_:], LEN decimal, at most
@@ -41,14 +43,30 @@
  *			read that clock
  *
  * Over TCP (`hyptrace agent -N ADDR:PORT`, `hyptrace listen -N`) one
- * connection carries both directions: the orders as above, and from the
- * board the same messages plus
+ * connection carries both directions. It opens with a challenge-response
+ * on a shared key (vtauth.h; virtio-serial has none: only QEMU's host end
+ * reaches those ports), before any order:
+ *	agent -> client: "challenge" message, "version=3 nonce=NA", NA 32
+ *		random bytes in hex (getrandom), fresh for each connection;
+ *		"version=3 nonce=none" from an agent run with --no-key,
+ *		which then waits for nothing more
+ *	client -> agent: the line "auth NC MAC", NC 32 random bytes of the
+ *		client's, MAC = HMAC-SHA256(key, "hyptrace-vt3 client\n" ||
+ *		NA || NC), both in hex
+ *	agent -> client: "auth_ok" message, HMAC-SHA256(key, "hyptrace-vt3
+ *		agent\n" || NA || NC) in hex, which the client checks: the
+ *		agent has the key too; or an "error" message (wrong key, no
+ *		answer, none within 5 s) and the connection closed
+ *	The key is the bytes of a file (hyptrace keygen) less one trailing
+ *	newline. Nothing after the handshake is encrypted or signed.
+ * Then the orders as above, and from the board the same messages plus
  *	page:N		one whole page of CPU N (LEN is page_size), in the
  *			order of that CPU's stream; in place of the bytes on
  *			trace-path-cpuN
  *	error		a line saying why the agent will not serve this
- *			connection (another client is served; garbage came);
- *			the agent closes it then
+ *			connection (another client is served; the challenge
+ *			was not answered with the key; garbage came); the
+ *			agent closes it then
  */
 #ifndef HYPTRACE_TOOLS_VTPROTO_H
 #define HYPTRACE_TOOLS_VTPROTO_H
@@ -59,7 +77,7 @@
 
 #define VT_CTL_PORT		"agent-ctl-path"
 #define VT_CPU_PORT_FMT		"trace-path-cpu%u"
-#define VT_VERSION		2	/* 2: the "clock" order */
+#define VT_VERSION		3	/* 2: "clock"; 3: the key, "ping" */
 #define VT_MAX_NAME		63
 #define VT_MAX_PAYLOAD		(4U << 20)
 
@@ -73,10 +91,11 @@ int vt_send_raw(int fd, const char *s, char *err, size_t errlen);
 /* The orders arriving on the agent's end, a line each */
 enum vt_order {
 	VT_ORDER_MORE,		/* no whole line yet */
-	VT_ORDER_EMPTY,		/* an empty line: nothing to do */
+	VT_ORDER_EMPTY,		/* an empty line: nothing to do, keeps no client */
 	VT_ORDER_START,		/* "1" */
 	VT_ORDER_STOP,		/* "0" */
 	VT_ORDER_CLOCK,		/* "clock" */
+	VT_ORDER_PING,		/* "ping": only "still here", keeps a client */
 	VT_ORDER_BAD,		/* anything else */
 };
 
