@@ -15,7 +15,10 @@
 # a loss and at the end. Then the command
 # line (usage errors exit 2, bad files 1, one stderr line each), the text
 # tables, and mutated files, which must never crash it.
-# The pure logic also has a unit test, el2stats_test.c, run first.
+# The pure logic also has unit tests, run first: el2stats_test.c, and
+# loghist_test.c for the percentiles' histogram (p50/p99 are checked
+# within its bound, 1/256), which must also fail on two broken copies of
+# lib/loghist.c.
 #
 # Run by tests/tools/run_tests.sh with BUILD (scratch directory), HYPTRACE
 # (the native hyptrace), GEN_TRACE (optional, default $BUILD/gen_trace) and
@@ -60,11 +63,54 @@ if [ ! -x "$UNIT" ]; then
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$UNIT" \
 		"$HERE/el2stats_test.c" "$TOP/tools/hyptrace/lib/el2stats.c" \
+		"$TOP/tools/hyptrace/lib/loghist.c" \
 		"$TOP/tools/hyptrace/lib/el2names.c" 2>"$W/unit-build.log" ||
 		fail "el2stats_test does not build: $(head -n 3 "$W/unit-build.log")"
 fi
 "$UNIT" >"$W/unit.log" 2>&1 || fail "el2stats_test: $(tail -n 5 "$W/unit.log")"
 say "$(tail -n 1 "$W/unit.log")"
+
+# ---- the percentiles' histogram: its test, and that the test bites ----
+
+# build_loghist_test OUT DIR: loghist_test.c with DIR's loghist.[ch]
+build_loghist_test() {
+	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-I"$2" -o "$1" "$HERE/loghist_test.c" "$2/loghist.c" \
+		2>"$1.build.log"
+}
+
+LH=$BUILD/loghist_test
+if [ ! -x "$LH" ]; then
+	LH=$W/loghist_test
+	build_loghist_test "$LH" "$TOP/tools/hyptrace/lib" ||
+		fail "loghist_test does not build: $(head -n 3 "$LH.build.log")"
+fi
+"$LH" >"$W/loghist.log" 2>&1 || fail "loghist_test: $(tail -n 5 "$W/loghist.log")"
+say "$(tail -n 1 "$W/loghist.log")"
+
+# mutant NAME FILE SED: loghist_test must fail on loghist.[ch] with FILE
+# edited by SED (the edit checked to change something)
+mutant() {
+	local dir=$W/mutant-$1
+	mkdir -p "$dir"
+	cp "$TOP/tools/hyptrace/lib/loghist.c" "$TOP/tools/hyptrace/lib/loghist.h" "$dir/"
+	sed -i "$3" "$dir/$2"
+	cmp -s "$dir/$2" "$TOP/tools/hyptrace/lib/$2" &&
+		fail "mutant $1: the edit '$3' no longer applies to $2"
+	build_loghist_test "$dir/loghist_test" "$dir" ||
+		fail "mutant $1 does not build: $(head -n 3 "$dir/loghist_test.build.log")"
+	if "$dir/loghist_test" >"$dir/run.log" 2>&1; then
+		fail "loghist_test passes with $1 ($2: $3)"
+	fi
+	grep -q 'off by more than 1/256' "$dir/run.log" ||
+		fail "mutant $1: no quantile found out of bounds: $(tail -n 3 "$dir/run.log")"
+}
+# the bucket's low end instead of its midpoint: up to 1/128 off
+mutant low-end loghist.c 's/return lo + ((hi - lo + 1) >> 1);/return lo + (hi - hi);/'
+# 64 buckets per power of two instead of 128: a consistent, coarser layout
+mutant coarse loghist.h 's/^#define LOGHIST_SUB_BITS\t7$/#define LOGHIST_SUB_BITS\t6/'
+say "loghist_test fails on a histogram outside its bound (2 mutants)"
 
 # ---- the generator ----
 

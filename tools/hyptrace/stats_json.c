@@ -252,7 +252,10 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 		json_string(f, r->trace_clock);
 	else
 		fprintf(f, "null");
-	fprintf(f, ",\n  \"time_unit\": \"ns\",\n  \"records\": %" PRIu64
+	/* what p50_ns and p99_ns may be off by, as a share of the exact value */
+	fprintf(f, ",\n  \"time_unit\": \"ns\",\n  \"percentile_rel_error\": %.8f",
+		1.0 / LOGHIST_ERR_DIV);
+	fprintf(f, ",\n  \"records\": %" PRIu64
 		",\n  \"malformed_records\": %" PRIu64 ",\n  \"first_ts\": %"
 		PRIu64 ",\n  \"last_ts\": %" PRIu64 ",\n  \"span_ns\": %" PRIu64
 		",\n", r->records, r->malformed,
