@@ -12,7 +12,8 @@
 # (tests/tools/fixtures), and "unpaired", where the format files rename
 # hyp_exit to hyp_leave and selftest to hyp_exit, so that most enters are
 # followed by enters, an exit comes with no enter, and enters are open at
-# a loss and at the end. Then the command
+# a loss and at the end. Then "big", 800,000 events, whose peak memory
+# must stay under half the file's size; the command
 # line (usage errors exit 2, bad files 1, one stderr line each), the text
 # tables, and mutated files, which must never crash it.
 # The pure logic also has unit tests, run first: el2stats_test.c, and
@@ -23,7 +24,7 @@
 # Run by tests/tools/run_tests.sh with BUILD (scratch directory), HYPTRACE
 # (the native hyptrace), GEN_TRACE (optional, default $BUILD/gen_trace) and
 # FIXTURES (optional, default tests/tools/fixtures) set. Needs trace-cmd,
-# python3 and gcc. The last line says PASS or FAIL.
+# python3, gcc and GNU time. The last line says PASS or FAIL.
 
 set -u
 
@@ -49,6 +50,7 @@ fi
 command -v trace-cmd >/dev/null 2>&1 ||
 	fail "trace-cmd not found (apt-get install trace-cmd)"
 command -v python3 >/dev/null 2>&1 || fail "python3 not found"
+[ -x /usr/bin/time ] || fail "GNU time not found (apt-get install time)"
 
 W=$BUILD/t-stats
 rm -rf "$W"
@@ -179,6 +181,38 @@ scenario unpaired "--events-dir $EV --cpus 3 --pairs 1000 --selftests 60 --pages
 	--want enter_then_enter=100 --want exit_no_enter=1 \
 	--want enter_cut_by_lost=1 --want enter_open_at_end=3
 
+# ---- memory that does not grow with the trace ----
+
+# 800,000 events, 16 MB, 4 MB per CPU: stats must not keep the intervals,
+# nor the pages it has read (a mapped file's pages count as resident until
+# given back), and must still read them all: gen_trace's own counts.
+# GNU time measures the peak: a forked Python would count its own.
+BIG=$W/big.dat
+"$GEN" --cpus 4 --pairs 100000 --drain-every 1000 --summary "$W/big.sum" \
+	"$BIG" >"$W/big.gen.log" 2>&1 || fail "big: gen_trace: $(tail -n 3 "$W/big.gen.log")"
+/usr/bin/time -f %M -o "$W/big.rss" "$HYPTRACE" stats --json "$BIG" \
+	>"$W/big.json" 2>"$W/big.err" || fail "big: hyptrace stats: $(cat "$W/big.err")"
+python3 - "$W/big.json" "$W/big.sum" "$(tail -n 1 "$W/big.rss")" \
+	"$(($(stat -c %s "$BIG") / 1024))" "$HERE" >"$W/big.check" 2>&1 <<'EOF' ||
+import json, sys
+stats, summary, peak_kb, size_kb, here = sys.argv[1:]
+sys.path.insert(0, here)
+from stats_check import Checker, check_gen_summary
+# half the file: before, the intervals alone took 6 MB, the file's pages 16
+if int(peak_kb) > int(size_kb) // 2:
+    sys.exit("peak memory %s KB for a %s KB trace: it grows with the trace"
+             % (peak_kb, size_kb))
+chk = Checker()
+check_gen_summary(summary, json.load(open(stats)), chk)
+if chk.problems:
+    sys.exit("mismatch: %d of %d checks against gen_trace's counts"
+             % (chk.problems, chk.checks))
+print("big: %d checks against gen_trace's counts, peak %s KB for %s KB"
+      % (chk.checks, peak_kb, size_kb))
+EOF
+	fail "$(tail -n 3 "$W/big.check")"
+say "$(tail -n 1 "$W/big.check")"
+
 # ---- the text output ----
 
 TXT=$W/lossy.txt
@@ -306,4 +340,4 @@ EOF
 	fail "$(tail -n 3 "$W/mutants.log")"
 say "$(tail -n 1 "$W/mutants.log")"
 
-echo "PASS: $NAME: stats agree with trace-cmd report on 6 traces, command line, text, mutants"
+echo "PASS: $NAME: stats agree with trace-cmd report on 6 traces, a big one read in bounded memory, command line, text, mutants"
