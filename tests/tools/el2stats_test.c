@@ -392,6 +392,41 @@ static void test_merged_percentiles(void)
 	el2_free(&s);
 }
 
+/* More (reason, function ID)s than the table takes: the rest in one sum */
+static void test_funcs_bounded(void)
+{
+	struct el2_stats s;
+	struct el2_func *top;
+	uint64_t ts = 0;
+	uint32_t id;
+	long n;
+
+	CHECK_EQ(el2_init(&s, 1), 0);
+	for (id = 0; id < EL2_FUNCS_MAX + 100; id++) {
+		el2_enter(&s, 0, ts, HVC, id);
+		CHECK_EQ(el2_exit(&s, 0, ts + 10 + id % 7, HVC), 0);
+		ts += 100;
+	}
+	/* a key already in the table still counts as itself */
+	el2_enter(&s, 0, ts, HVC, 5);
+	el2_exit(&s, 0, ts + 1000, HVC);
+	el2_finish(&s);
+	CHECK_EQ(s.nr_funcs, EL2_FUNCS_MAX);
+	CHECK_EQ(s.funcs_other.count, 100);
+	CHECK_EQ(s.funcs_other.max_ns, 16);
+	n = el2_top_funcs(&s, 1, 1, &top);
+	CHECK_EQ(n, 1);
+	if (n == 1) {
+		CHECK_EQ(top[0].func_id, 5);
+		CHECK_EQ(top[0].count, 2);
+		CHECK_EQ(top[0].max_ns, 1000);
+	}
+	free(top);
+	CHECK_EQ(el2_top_funcs(&s, 0, 0, &top), EL2_FUNCS_MAX);
+	free(top);
+	el2_free(&s);
+}
+
 int main(void)
 {
 	test_histogram_buckets();
@@ -400,6 +435,7 @@ int main(void)
 	test_unmatched();
 	test_many();
 	test_merged_percentiles();
+	test_funcs_bounded();
 	if (failures) {
 		printf("FAIL: el2stats_test: %d of %d checks failed\n", failures,
 		       checks);

@@ -49,7 +49,8 @@ static const char stats_usage[] =
 "  records, malformed_records, first_ts, last_ts, span_ns,\n"
 "  cpus: [ { cpu, records, first_ts, last_ts, lost, el2, reasons } ],\n"
 "  all: { records, lost, el2, reasons }  (every CPU together),\n"
-"  functions: { by_count: [FUNC], by_time: [FUNC] },\n"
+"  functions: { by_count: [FUNC], by_time: [FUNC], unlisted: { count,\n"
+"    total_ns, max_ns } },\n"
 "  events: [ { id, system, name, count, per_cpu: [n per CPU] } ].\n"
 "  lost = { markers, events, unknown_markers }: records that followed a\n"
 "    loss, the events lost as far as known, markers without a count.\n"
@@ -62,7 +63,12 @@ static const char stats_usage[] =
 "    hi_ns, count } for the non-empty buckets ] }.\n"
 "    An unmatched enter counts under its own reason, an exit under its own.\n"
 "  FUNC = { reason, func_id (integer), func_id_hex, name, count, total_ns,\n"
-"    mean_ns (float), max_ns }, one per (enter reason, function ID).\n";
+"    mean_ns (float), max_ns }, one per (enter reason, function ID).\n"
+"  unlisted: the intervals of the (reason, function ID)s after the first\n"
+"    16384, which are not counted one by one (so that memory does not grow\n"
+"    with a trace of made-up IDs); 0 in a hypervisor's trace.\n";
+
+_Static_assert(EL2_FUNCS_MAX == 16384, "stats_usage gives EL2_FUNCS_MAX");
 
 struct stats_reader {
 	struct td_file *td;

@@ -219,6 +219,13 @@ static int json_funcs(FILE *f, const struct stats_report *r, int by_time)
 	return 0;
 }
 
+static void json_funcs_other(FILE *f, const struct el2_func *o)
+{
+	fprintf(f, "    \"unlisted\": {\"count\": %" PRIu64 ", \"total_ns\": %"
+		PRIu64 ", \"max_ns\": %" PRIu64 "}", o->count, o->total_ns,
+		o->max_ns);
+}
+
 static void json_events(FILE *f, const struct stats_report *r)
 {
 	unsigned int cpu;
@@ -269,6 +276,8 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 	fprintf(f, ",\n");
 	if (json_funcs(f, r, 1))
 		return -1;
+	fprintf(f, ",\n");
+	json_funcs_other(f, &r->el2.funcs_other);
 	fprintf(f, "\n  },\n");
 	json_events(f, r);
 	fprintf(f, "}\n");

@@ -265,6 +265,11 @@ static int print_funcs(FILE *f, const struct stats_report *r, int by_time)
 	}
 	if (!n)
 		fprintf(f, "(no interval in EL2)\n");
+	if (r->el2.funcs_other.count)
+		fprintf(f, "(and %" PRIu64 " intervals, %s µs, of function IDs beyond the first %d, not listed)\n",
+			r->el2.funcs_other.count,
+			us(t, sizeof(t), r->el2.funcs_other.total_ns),
+			EL2_FUNCS_MAX);
 	free(funcs);
 	return 0;
 }

@@ -116,11 +116,14 @@ static int func_add(struct el2_stats *s, uint16_t reason, uint32_t func_id,
 {
 	struct el2_func *f;
 
-	/* keep the table at most half full */
-	if ((s->nr_funcs + 1) * 2 > s->funcs_cap && funcs_grow(s))
+	/* keep the table at most half full, so that a search ends */
+	if (s->nr_funcs < EL2_FUNCS_MAX &&
+	    (s->nr_funcs + 1) * 2 > s->funcs_cap && funcs_grow(s))
 		return -1;
 	f = func_slot(s->funcs, s->funcs_cap, reason, func_id);
-	if (!f->count) {
+	if (!f->count && s->nr_funcs >= EL2_FUNCS_MAX) {
+		f = &s->funcs_other;
+	} else if (!f->count) {
 		f->reason = reason;
 		f->func_id = func_id;
 		s->nr_funcs++;

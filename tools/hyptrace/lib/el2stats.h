@@ -92,6 +92,14 @@ struct el2_cpu {
 	uint64_t lost_unknown;		/* markers without a count */
 };
 
+/*
+ * Distinct (reason, function ID) keys counted one by one; the intervals of
+ * any further key go to el2_stats.funcs_other. A hypervisor has a few
+ * hundred at most, but a damaged or made-up trace could bring a new one
+ * with every interval, and memory must not grow with the intervals.
+ */
+#define EL2_FUNCS_MAX		16384
+
 /* The intervals of one (enter reason, function ID) over all CPUs. */
 struct el2_func {
 	uint16_t reason;
@@ -106,7 +114,8 @@ struct el2_stats {
 	struct el2_cpu *cpus;
 	struct el2_func *funcs;		/* open-addressed hash, count 0 = free */
 	size_t funcs_cap;		/* power of two */
-	size_t nr_funcs;
+	size_t nr_funcs;		/* at most EL2_FUNCS_MAX */
+	struct el2_func funcs_other;	/* count, total, max of the rest */
 	int finished;
 };
 
