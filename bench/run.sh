@@ -655,12 +655,12 @@ step "hyptrace report, stats, perfetto and trace-cmd report on $(pretty $((tools
 bash "$HYPTRACE_TOP/bench/host/tools.sh" --pairs "$tools_pairs" "$HT" "$OUT/tools" \
 	>"$OUT/tools.txt" 2>"$OUT/tools.err" ||
 	die "the tools benchmark failed: $(tail -n 1 "$OUT/tools.err")"
-tool_cell() {	# TOOL: "SECONDS s, PEAK MB" of its line in tools.txt
-	awk -v t="$1" '$1 == t { printf "%.2f s, %.1f MB", $2, $3 / 1024; f = 1 }
+tool_cell() {	# TOOL: "SECONDS s (CPU s), PEAK MB" of its line in tools.txt
+	awk -v t="$1" '$1 == t { printf "%.2f s (CPU %.2f s), %.1f MB", $2, $4, $3 / 1024; f = 1 }
 		END { exit !f }' "$OUT/tools.txt" || die "no $1 line in $OUT/tools.txt"
 }
 read -r _ tool_events _ tool_bytes < <(grep '^events ' "$OUT/tools.txt")
-tool_what="$(pretty "$tool_events") generated events, a $((tool_bytes / 1000000)) MB trace.dat of 4 CPUs (wall s, peak resident MB)"
+tool_what="$(pretty "$tool_events") generated events, a $((tool_bytes / 1000000)) MB trace.dat of 4 CPUs (wall s, user + sys s, peak resident MB)"
 row 8a "hyptrace report of $tool_what" "$(tool_cell report)" "–" \
 	"trace-cmd report, same file: $(tool_cell trace-cmd-report)"
 row 8b "hyptrace stats of the same" "$(tool_cell stats)" "–" \

@@ -14,10 +14,11 @@
 # the disk), and prints one line each:
 #
 #   events N bytes N
-#   TOOL SECONDS PEAK_KB      (TOOL: trace-cmd-report, report, stats, perfetto)
+#   TOOL SECONDS PEAK_KB CPU_SECONDS
+#                            (TOOL: trace-cmd-report, report, stats, perfetto)
 #
-# Seconds are wall-clock, peak memory is the maximum resident set (GNU
-# time). The file is removed unless --keep. Needs trace-cmd, GNU time.
+# Seconds are wall-clock, CPU seconds user + sys (what a busy machine
+# disturbs less), peak memory the maximum resident set (GNU time). The file is removed unless --keep. Needs trace-cmd, GNU time.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -47,14 +48,14 @@ dat=$out/big.dat
 	die "tools.sh: gen_trace: $(tail -n 1 "$out/gen.log")"
 echo "events $(awk '$1 == "total" && $2 == "events" { print $3 }' "$out/big.sum") bytes $(stat -c %s "$dat")"
 
-# measure NAME CMD...: "NAME SECONDS PEAK_KB", the output thrown away
+# measure NAME CMD...: "NAME SECONDS PEAK_KB CPU_SECONDS", output thrown away
 measure() {
-	local name=$1 s kb
+	local name=$1 s kb user sys
 	shift
-	/usr/bin/time -f '%e %M' -o "$out/$name.time" "$@" >/dev/null \
+	/usr/bin/time -f '%e %M %U %S' -o "$out/$name.time" "$@" >/dev/null \
 		2>"$out/$name.err" || die "tools.sh: $name failed: $(tail -n 1 "$out/$name.err")"
-	read -r s kb <"$out/$name.time"
-	echo "$name $s $kb"
+	read -r s kb user sys <"$out/$name.time"
+	echo "$name $s $kb $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
 measure trace-cmd-report trace-cmd report -i "$dat"
 measure report "$ht" report "$dat"
