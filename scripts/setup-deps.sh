@@ -22,6 +22,10 @@ PACKAGES=(
 	# HMAC of agent -N's key (tools/hyptrace/lib/vtauth.c): for the
 	# native tool, and libsodium.a for the static arm64 one
 	libsodium-dev libsodium-dev:arm64
+	# make deb and its test (tests/packaging/deb.sh): the package build,
+	# the man pages, lintian, DKMS against stock headers, the arm64 tool
+	# run under qemu-user
+	dpkg-dev debhelper dh-dkms dkms lintian asciidoctor man-db qemu-user
 )
 # The sanitizer and fuzzer runtimes of the release's default clang: Debian 12
 # names its version (clang 14); later releases have libclang-rt-dev for it.

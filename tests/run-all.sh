@@ -106,6 +106,10 @@ main() {
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"
+		# make deb, lintian, the tool from a scratch root, DKMS
+		# against the stock 6.1 headers (tests/packaging/deb.sh)
+		run_test packaging "$logs/packaging.out" \
+			bash "$HYPTRACE_TOP/tests/packaging/deb.sh"
 	fi
 
 	if [ "$invert" = 1 ]; then
