@@ -76,11 +76,17 @@ install-tool: install-build-tool
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 755 $(TOOL_BUILD)/hyptrace $(DESTDIR)$(BINDIR)/hyptrace
 
-# Every page 'make doc' rendered, by its section. A tree without
-# Documentation/man has no 'doc' and installs none.
+# Every page 'make doc' rendered, by its section, of the sections in
+# MAN_SECTIONS (the packages split them: hyptrace.ko(4) goes with the
+# module), less MAN_SKIP: qemu-run.sh stays in the work tree. A tree
+# without Documentation/man has no 'doc' and installs none.
+MAN_SECTIONS	?= 1 2 3 4 5 6 7 8 9
+MAN_SKIP	?= qemu-run.sh.1
 install-man: $(if $(wildcard Documentation/man),doc)
 	@set -e; n=0; for f in $(BUILD)/doc/man/*.[1-9]; do \
 		[ -f "$$f" ] || continue; \
+		case " $(MAN_SECTIONS) " in *" $${f##*.} "*) ;; *) continue ;; esac; \
+		case " $(MAN_SKIP) " in *" $${f##*/} "*) continue ;; esac; \
 		d=$(DESTDIR)$(MANDIR)/man$${f##*.}; \
 		$(INSTALL) -d "$$d"; $(INSTALL) -m 644 "$$f" "$$d/"; \
 		n=$$((n + 1)); \

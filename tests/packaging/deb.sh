@@ -6,12 +6,13 @@
 #
 #   lintian      no error on either .changes (its warnings are shown)
 #   hyptrace     installed into a scratch root with dpkg --root, the tool
-#                runs --help from there, and man finds hyptrace(1) among
-#                the root's man pages and renders every page. A tree
-#                without Documentation/man (the pages are not written yet)
-#                makes no pages: that is said and not counted; once it has
-#                Documentation/man, a package without them fails.
-#                The arm64 package's tool runs --help under qemu-aarch64.
+#                runs --help from there; the arm64 package's tool runs
+#                --help under qemu-aarch64
+#   man pages    man finds hyptrace(1) in that root and renders every page
+#                of the packages, which hold every page of Documentation/man
+#                (but qemu-run.sh's). A tree without Documentation/man (the
+#                pages are not written yet) makes none: that is said and not
+#                counted; once it has Documentation/man, a missing page fails.
 #   hyptrace-hypervisor
 #                hyptrace.bin is an arm64 Image, boot.scr a U-Boot script
 #                image of boot.cmd, hyptrace.env says how to boot
@@ -68,29 +69,41 @@ scratch_install() {
 		>"$T/dpkg-install.log" 2>&1
 }
 
-# check_man ROOT: the installed man pages
+# in_dir DIR PATH: PATH is under DIR
+in_dir() { [ -n "$2" ] && [ "${2#"$1"/}" != "$2" ]; }
+
+# check_man: the man pages, once the packages are unpacked. man finds
+# hyptrace(1) in the tool's scratch root and renders every page of both
+# packages; every page of Documentation/man but qemu-run.sh's (mk/install.mk,
+# MAN_SKIP) is in one of them. Before the tree has Documentation/man there
+# are none: that is said, and not counted.
 check_man() {
-	local root=$1 pages=() p path bad_pages=0
-	mapfile -t pages < <(find "$root/usr/share/man" -type f -name '*.[1-9]*' 2>/dev/null | sort)
-	if [ ${#pages[@]} = 0 ]; then
-		if [ -d "$HYPTRACE_TOP/Documentation/man" ]; then
-			bad "man pages: the package has none, though the tree has Documentation/man"
-		else
-			echo "  --   man pages: none, this tree has no Documentation/man yet (not counted)"
-		fi
+	local dirs=("$T/tool-root/usr/share/man" "$T/dkms-root/usr/share/man")
+	local pages=() missing=() p path want bad_pages=0
+	mapfile -t pages < <(find "${dirs[@]}" -type f -name '*.[1-9]*' 2>/dev/null | sort)
+	if [ ! -d "$HYPTRACE_TOP/Documentation/man" ] && [ ${#pages[@]} = 0 ]; then
+		echo "  --   man pages: none, this tree has no Documentation/man yet (not counted)"
 		return 0
 	fi
-	path=$(MANPATH=$root/usr/share/man man -w hyptrace 2>/dev/null)
-	check "man -w hyptrace finds $path in the scratch root (${#pages[@]} pages)" \
-		[ "${path#"$root"/}" != "$path" ]
+	for want in "$HYPTRACE_TOP"/Documentation/man/*.adoc; do
+		want=$(basename "$want" .adoc)
+		[ "$want" != qemu-run.sh.1 ] || continue
+		[ -n "$(find "${dirs[@]}" -name "$want.*" 2>/dev/null)" ] || missing+=("$want")
+	done
+	check "the packages hold every page of Documentation/man (${#pages[@]})${missing[*]:+; missing: ${missing[*]}}" \
+		[ ${#missing[@]} = 0 ]
+	path=$(MANPATH=${dirs[0]} man -w hyptrace 2>/dev/null)
+	check "man -w hyptrace finds ${path:-nothing} in the tool's scratch root" \
+		in_dir "$T/tool-root" "$path"
 	for p in "${pages[@]}"; do
 		if ! MANWIDTH=80 man -l -P cat "$p" >"$T/man.txt" 2>"$T/man.err" ||
 		   [ -s "$T/man.err" ] || ! grep -q '^NAME' "$T/man.txt"; then
-			bad "man -l ${p#"$root"} renders with a NAME and no warning: $(head -n 1 "$T/man.err")"
+			bad "man -l ${p#"$T"/} renders with a NAME and no warning: $(head -n 1 "$T/man.err")"
 			bad_pages=$((bad_pages + 1))
 		fi
 	done
-	[ "$bad_pages" != 0 ] || ok "man -l renders all ${#pages[@]} pages with a NAME section"
+	[ "$bad_pages" != 0 ] || [ ${#pages[@]} = 0 ] ||
+		ok "man -l renders all ${#pages[@]} pages with a NAME section"
 }
 
 # helps OUT COMMAND...: COMMAND (a hyptrace --help) exits 0 and prints
@@ -107,7 +120,6 @@ check_tool() {
 		scratch_install "$deb" "$root"
 	check "the installed hyptrace --help exits 0 with its usage" \
 		helps "$T/help.txt" "$root/usr/bin/hyptrace" --help
-	check_man "$root"
 
 	root=$T/tool-arm64
 	deb=$DEB_OUT/hyptrace_${version}_arm64.deb
@@ -177,6 +189,9 @@ check_dkms() {
 	ko=$(find "$T/dkms/hyptrace/$version/$release/aarch64/module" -name 'hyptrace.ko*' 2>/dev/null)
 	check "dkms build makes hyptrace.ko for $release (log: $T/dkms-build.log)" \
 		[ "$rc:${ko:+built}" = 0:built ]
+	# dkms keeps the compiler's output in the build directory on failure
+	[ -n "$ko" ] || grep -m 3 -E 'error|Error' \
+		"$T/dkms/hyptrace/$version/build/make.log" 2>/dev/null | sed 's/^/       /'
 	if [ -n "$ko" ]; then
 		vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || /sbin/modinfo -F vermagic "$ko")
 		check "its vermagic is $release's ($vermagic)" [ "${vermagic%% *}" = "$release" ]
@@ -211,6 +226,7 @@ main() {
 	check_tool
 	check_hypervisor
 	check_dkms
+	check_man
 
 	if [ "$nbad" = 0 ]; then
 		echo "PASS: packaging: $nok checks ($((SECONDS - start)) s)"
