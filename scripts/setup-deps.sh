@@ -22,10 +22,6 @@ PACKAGES=(
 	# HMAC of agent -N's key (tools/hyptrace/lib/vtauth.c): for the
 	# native tool, and libsodium.a for the static arm64 one
 	libsodium-dev libsodium-dev:arm64
-	# make deb and its test (tests/packaging/deb.sh): the package build,
-	# the man pages, lintian, DKMS against stock headers, the arm64 tool
-	# run under qemu-user
-	dpkg-dev debhelper dh-dkms dkms lintian asciidoctor man-db qemu-user
 )
 # The sanitizer and fuzzer runtimes of the release's default clang: Debian 12
 # names its version (clang 14); later releases have libclang-rt-dev for it.
@@ -33,6 +29,10 @@ case $(debian_codename) in
 bookworm) PACKAGES+=(libclang-rt-14-dev) ;;
 *) PACKAGES+=(libclang-rt-dev) ;;
 esac
+# make deb and its test (tests/packaging/deb.sh): the package build, the
+# man pages, lintian, DKMS against stock headers, the arm64 tool run under
+# qemu-user
+PACKAGES+=(dpkg-dev debhelper dh-dkms dkms lintian asciidoctor man-db qemu-user)
 
 apt_updated=
 apt_update() {
