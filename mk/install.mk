@@ -11,7 +11,7 @@
 #   make install-dkms [DESTDIR=]
 #	hyptrace.ko's sources with a dkms.conf in /usr/src/hyptrace-VERSION,
 #	for 'dkms install hyptrace/VERSION' on the board
-#   make uninstall [PREFIX=] [DESTDIR=]
+#   make uninstall [PREFIX=] [DESTDIR=], make uninstall-dkms [DESTDIR=]
 #   make deb	Debian packages into $(BUILD)/deb with dpkg-buildpackage
 #	(scripts/make-deb.sh): hyptrace for each of DEB_ARCHS, hyptrace-dkms
 #	and hyptrace-hypervisor
@@ -49,7 +49,8 @@ TOOL_ENV	:= $(if $(TOOL_CFLAGS),CFLAGS='$(TOOL_CFLAGS)') \
 		   $(if $(TOOL_LDFLAGS),LDFLAGS='$(TOOL_LDFLAGS)')
 
 .PHONY: install install-tool install-man install-hyp install-dkms \
-	install-dkms-src install-build-tool install-build-hyp uninstall deb
+	install-dkms-src install-build-tool install-build-hyp uninstall \
+	uninstall-dkms deb
 
 install: install-tool install-man install-hyp
 
@@ -111,6 +112,9 @@ install-dkms-src:
 install-dkms: install-dkms-src
 	sed 's/#MODULE_VERSION#/$(HYPTRACE_VERSION)/' packaging/dkms.conf \
 		>$(DESTDIR)$(DKMS_SRC)/dkms.conf
+
+uninstall-dkms:
+	rm -rf $(DESTDIR)$(DKMS_SRC)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hyptrace $(DESTDIR)$(HYPDIR)/hyptrace.bin

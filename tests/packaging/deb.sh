@@ -24,6 +24,11 @@
 #                headers (scripts/build-stock-module.sh bookworm --headers),
 #                cross-compiling as on the board; it refuses x86_64 and 5.x
 #
+#   make install
+#                make install and make install-dkms (PREFIX=/usr, into a
+#                DESTDIR) install the same files as the packages, and the
+#                packaged hyptrace.bin is the boot tests' image
+#
 #   tests/packaging/deb.sh          (tests/run-all.sh runs it)
 #
 # Prints one line per check and "PASS: packaging: N checks" or "FAIL: ..."
@@ -207,6 +212,33 @@ check_dkms() {
 	check "dkms left /var/lib/dkms and /lib/modules alone" [ "$before" = "$after" ]
 }
 
+# packaged_files: what the three packages install under /usr (their
+# unpacked roots), man pages uncompressed, without /usr/share/doc
+packaged_files() {
+	local r
+	for r in tool-root hyp-root dkms-root; do
+		(cd "$T/$r" && find usr -type f ! -path 'usr/share/doc/*')
+	done | sed -E 's#^(usr/share/man/.*)\.gz$#\1#' | sort
+}
+
+# make install and make install-dkms into a DESTDIR with PREFIX=/usr put
+# what the packages hold, the hypervisor as 'make hyp' builds it for the
+# boot tests
+check_make_install() {
+	local dest=$T/install
+	make --no-print-directory -C "$HYPTRACE_TOP" install install-dkms \
+		DESTDIR="$dest" PREFIX=/usr BUILD="$HYPTRACE_BUILD" \
+		>"$T/make-install.log" 2>&1 ||
+		{ bad "make install: $(tail -n 1 "$T/make-install.log")"; return 0; }
+	check "make install install-dkms PREFIX=/usr: the packages' files" \
+		diff <(cd "$dest" && find usr -type f | sort) <(packaged_files)
+	check "make install-dkms: the package's dkms.conf" \
+		cmp -s "$dest/usr/src/hyptrace-$version/dkms.conf" \
+		"$T/dkms-root/usr/src/hyptrace-$version/dkms.conf"
+	check "the package's hyptrace.bin is the boot tests' ($HYPTRACE_BUILD/hyp/hyptrace.bin)" \
+		cmp -s "$HYPTRACE_BUILD/hyp/hyptrace.bin" "$T/hyp-root/usr/lib/hyptrace/hyptrace.bin"
+}
+
 main() {
 	local start=$SECONDS
 	rm -rf "$T"
@@ -227,6 +259,7 @@ main() {
 	check_hypervisor
 	check_dkms
 	check_man
+	check_make_install
 
 	if [ "$nbad" = 0 ]; then
 		echo "PASS: packaging: $nok checks ($((SECONDS - start)) s)"
