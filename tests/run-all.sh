@@ -97,6 +97,10 @@ main() {
 
 	if [ "$invert" = 0 ] && [ ${#only[@]} = 0 ] &&
 	   [ -f "$HYPTRACE_TOP/tests/ringbuf/Makefile" ]; then
+		# make deb, lintian, the tool from a scratch root, DKMS
+		# against the stock 6.1 headers (tests/packaging/deb.sh)
+		run_test packaging "$logs/packaging.out" \
+			bash "$HYPTRACE_TOP/tests/packaging/deb.sh"
 		run_test ringbuf "$logs/ringbuf.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/ringbuf" test \
 			BUILD="$HYPTRACE_BUILD/ringbuf"
