@@ -8,6 +8,7 @@
  * -mstrict-align for that reason.
  */
 #include <libfdt.h>
+#include "dt_addr.h"
 #include "dt_console.h"
 #include "hyp.h"
 #include "print.h"
