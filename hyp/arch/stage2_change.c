@@ -29,6 +29,7 @@
 #include "spinlock.h"
 #include "stage2.h"
 #include "sysregs.h"
+#include "tlb.h"
 #include "../../shared/hyptrace_abi.h"
 
 /* Two splits of a 1 GiB block down to a page each */
@@ -61,11 +62,11 @@ void stage2_change_init(void)
 static void s2_break(u64 *entry, u64 ipa)
 {
 	WRITE_ONCE(*entry, 0);
-	asm volatile("dsb ishst" : : : "memory");
-	asm volatile("tlbi ipas2e1is, %0" : : "r" (ipa >> 12) : "memory");
-	asm volatile("dsb ish" : : : "memory");
-	asm volatile("tlbi vmalle1is" : : : "memory");
-	asm volatile("dsb ish" : : : "memory");
+	dsb_ishst();
+	tlbi_ipas2e1is(ipa);
+	dsb_ish();
+	tlbi_vmalle1is();
+	dsb_ish();
 	isb();
 }
 
@@ -79,7 +80,7 @@ static void s2_break(u64 *entry, u64 ipa)
 static void s2_make(u64 *entry, u64 val)
 {
 	WRITE_ONCE(*entry, val);
-	asm volatile("dsb ishst" : : : "memory");
+	dsb_ishst();
 }
 
 /* Give the invalid or block @entry at @level a table of the next level */
@@ -93,7 +94,7 @@ static bool s2_split(u64 *entry, u64 ipa, unsigned int level)
 	if (*entry & PTE_VALID)
 		pgtable_split(table, *entry, level);
 	/* The table's entries are visible before the table is */
-	asm volatile("dsb ishst" : : : "memory");
+	dsb_ishst();
 	if (*entry & PTE_VALID)
 		s2_break(entry, ipa);
 	s2_make(entry, (u64)table | PTE_TABLE | PTE_VALID);

@@ -170,6 +170,7 @@ static void test_outside(void)
 static void test_overlap(void)
 {
 	int before = failures;
+
 	CHECK(ranges_overlap(0x40000000, 0x200000, 0x401ff000, 0x1000),
 	      "last page");
 	CHECK(!ranges_overlap(0x40000000, 0x200000, 0x40200000, 0x1000),
