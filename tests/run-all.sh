@@ -107,6 +107,9 @@ main() {
 		run_test uart "$logs/uart.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/uart" test \
 			BUILD="$HYPTRACE_BUILD/uart"
+		run_test mem "$logs/mem.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP/tests/mem" test \
+			BUILD="$HYPTRACE_BUILD/mem"
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"
