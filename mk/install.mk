@@ -102,11 +102,13 @@ install-hyp: install-build-hyp
 		$(DESTDIR)$(BOOTDIR)/hyptrace.env
 
 # The module's sources in the project's layout: its Kbuild reaches the
-# shared headers as ../shared.
+# shared headers as ../shared. Not what a build left there (modpost's
+# hyptrace.mod.c, once 'make' has built the module in the tree).
+DKMS_MOD_SRCS	= $(filter-out %.mod.c,$(wildcard host-driver/*.[ch]))
 install-dkms-src:
 	$(INSTALL) -d $(DESTDIR)$(DKMS_SRC)/host-driver $(DESTDIR)$(DKMS_SRC)/shared
 	$(INSTALL) -m 644 host-driver/Kbuild host-driver/Makefile \
-		$(wildcard host-driver/*.[ch]) $(DESTDIR)$(DKMS_SRC)/host-driver/
+		$(DKMS_MOD_SRCS) $(DESTDIR)$(DKMS_SRC)/host-driver/
 	$(INSTALL) -m 644 $(wildcard shared/*.[ch]) $(DESTDIR)$(DKMS_SRC)/shared/
 
 install-dkms: install-dkms-src
