@@ -11,42 +11,12 @@
 
 #include "pgtable.h"
 #include "print.h"
+#include "mem_check.h"
 
 #define ATTRS	(0xfUL << 2 | 3UL << 6 | PTE_AF)	/* stage-2 RAM */
 
-static int failures;
-
-/* "ok: ..." for a part of the test, if it added no failure since @before */
-#define OK(before, ...) do {						\
-	if (failures == (before)) {					\
-		printf("ok: ");						\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 static jmp_buf panic_jmp;
 static char panic_msg[256];
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		printf("FAIL %s:%d: ", __FILE__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
-void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what)
-{
-	void *p = aligned_alloc(align, size);
-
-	if (!p) {
-		printf("no memory for %s\n", what);
-		abort();
-	}
-	memset(p, 0, size);
-	return p;
-}
 
 void hyp_panic(const char *fmt, ...)
 {

@@ -7,26 +7,7 @@
 #include <string.h>
 
 #include "mem_ranges.h"
-
-static int failures;
-
-/* "ok: ..." for a part of the test, if it added no failure since @before */
-#define OK(before, ...) do {						\
-	if (failures == (before)) {					\
-		printf("ok: ");						\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		printf("FAIL %s:%d: ", __FILE__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
+#include "mem_check.h"
 
 /* The set as "base+size,...", for comparison */
 static const char *show(const struct mem_ranges *set)

@@ -15,6 +15,7 @@
 #include "hyp.h"
 #include "stage2.h"
 #include "../../shared/hyptrace_abi.h"
+#include "mem_check.h"
 
 #define MMIO	(0xfUL << 2 | 3UL << 6 | 3UL << 8 | PTE_AF | 2UL << 53)
 #define RAM	(0xfUL << 2 | 3UL << 6 | 3UL << 8 | PTE_AF)
@@ -22,42 +23,12 @@
 struct hyp_layout hyp_layout = { .hyp_base = 0x40200000 };
 struct pgtable stage2_host_map;
 
-static int failures;
 /* What ran, "|"-separated; a whole 2 MiB changed page by page fits */
 static char events[1 << 17];
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		printf("FAIL %s:%d: ", __FILE__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
-#define OK(before, ...) do {						\
-	if (failures == (before)) {					\
-		printf("ok: ");						\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 u64 stage2_attrs(enum stage2_kind kind)
 {
 	return kind == STAGE2_RAM ? RAM : kind == STAGE2_MMIO ? MMIO : 0;
-}
-
-void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what)
-{
-	void *p = aligned_alloc(align, size);
-
-	if (!p) {
-		printf("no memory for %s\n", what);
-		abort();
-	}
-	memset(p, 0, size);
-	return p;
 }
 
 void hyp_panic(const char *fmt, ...)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/mem: what hyp/core/mem_ranges.c and hyp/arch/pgtable.c use of the
- * hypervisor's types.h, for libc (force-included: the guard keeps the
- * real one out)
+ * The hypervisor's types.h for its code compiled on the host (tests/mem,
+ * tests/uart), over the C library: force-included (-include), so that its
+ * guard keeps the real one out of the code under test.
  */
 #ifndef HYP_TYPES_H
 #define HYP_TYPES_H
