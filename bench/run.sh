@@ -218,11 +218,6 @@ transport_script() {
 	done
 }
 
-# free_port: a TCP port of 127.0.0.1 nobody listens on just now
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # net_clients BOOTPID: while that boot runs, one hyptrace listen -N client
 # after the other for agent -N's trials. Each connects through the
 # hostfwd, starts the round (--start; its stdin, a FIFO we hold open,

@@ -124,3 +124,9 @@ remove_tree() {
 	done < <(awk -v d="$dir/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r)
 	as_root rm -rf --one-file-system "$dir"
 }
+
+# free_port: a TCP port of 127.0.0.1 that nobody listens on just now (the
+# tests and the bench give it to a listener they start next)
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}

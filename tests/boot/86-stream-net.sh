@@ -25,7 +25,7 @@ DATA_PORTS=$(seq 1500 1531)
 
 dir=$TEST_LOGS/$TEST_NAME-files
 rm -rf "$dir" && mkdir -p "$dir/listen"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 setsid trace-cmd listen -p "$port" -d "$dir/listen" -o net >"$dir/listen.log" 2>&1 &
 lpid=$!
 trap '/bin/kill -TERM -- "-$lpid" 2>/dev/null || true; wait "$lpid" 2>/dev/null || true' EXIT
@@ -35,7 +35,7 @@ for _ in $(seq 50); do
 done
 ss -Hltn "sport = :$port" | grep -q . || fail "trace-cmd listen did not start: $(cat "$dir/listen.log")"
 # a forward with nobody behind it, for the error case
-dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+dead=$(free_port)
 
 netdev="user,id=n0,restrict=on,net=10.0.2.0/24"
 netdev+=",guestfwd=tcp:10.0.2.100:$port-cmd:python3 $RELAY $port"

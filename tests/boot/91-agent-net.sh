@@ -60,9 +60,6 @@ QUIET=50	# per CPU while stopped
 
 dir=$TEST_LOGS/$TEST_NAME-files
 rm -rf "$dir" && mkdir -p "$dir"
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 port=$(free_port)
 # the shared key, and another one for the client with the wrong key
 key=$dir/agent.key

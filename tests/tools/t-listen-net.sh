@@ -127,7 +127,7 @@ net_case junk "garbage on the control port"
 net_case gone "closed (the agent gone?) in the middle of a round"
 
 # nobody there: a free port, closed again
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 if one_line_exit "$T/err" 1 "$HYPTRACE" listen -N "127.0.0.1:$port" --key "$T/key" -o "$T/x.dat" &&
    grep -q "cannot connect to 127.0.0.1:$port: Connection refused" "$T/err"; then
 	ok "nobody there: $(cat "$T/err")"

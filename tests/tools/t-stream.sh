@@ -21,10 +21,6 @@
 command -v python3 >/dev/null 2>&1 || die "python3 not found"
 command -v ss >/dev/null 2>&1 || die "ss not found (iproute2)"
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # wait_listening PORT: until something listens on 127.0.0.1:PORT (5 s)
 wait_listening() {
 	_i=0
