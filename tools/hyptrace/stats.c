@@ -18,48 +18,6 @@
 #define STATS_DEFAULT_TOP	10
 #define STATS_NO_EVENT		(-1)
 
-static const char stats_usage[] =
-"usage: hyptrace stats [--json] [--top N] FILE\n"
-"\n"
-"How long each CPU spends in EL2, and why, from the hyp_enter and hyp_exit\n"
-"events of a trace.dat (hyptrace record, or trace-cmd on the hypervisor\n"
-"remote).\n"
-"\n"
-"An interval in EL2 runs from a hyp_enter to the next hyp_exit on the same\n"
-"CPU, with the enter's reason and function ID. Never paired, but counted\n"
-"as unmatched: an enter followed by another enter, an enter open when the\n"
-"CPU lost events, an enter open at the end of the trace, an exit with no\n"
-"open enter, and an enter/exit pair whose time runs backwards.\n"
-"Percentiles are nearest-rank. Histogram bucket b holds the intervals of\n"
-"bit width b: [0,0], [1,1], [2,3], [4,7] ... ns.\n"
-"\n"
-"  --json     one JSON document instead of tables\n"
-"  --top N    how many function IDs to list by count and by time\n"
-"             (default 10, 0 = all)\n"
-"  -h, --help this text\n"
-"\n"
-"Exit status: 0 done, 1 unreadable or corrupt file, 2 bad command line.\n"
-"\n"
-"JSON keys (times are integers in ns of the trace clock unless noted):\n"
-"  version (1), file, nr_cpus, trace_clock (string or null), time_unit\n"
-"  (\"ns\"), records, malformed_records, first_ts, last_ts, span_ns,\n"
-"  cpus: [ { cpu, records, first_ts, last_ts, lost, el2, reasons } ],\n"
-"  all: { records, lost, el2, reasons }  (every CPU together),\n"
-"  functions: { by_count: [FUNC], by_time: [FUNC] },\n"
-"  events: [ { id, system, name, count, per_cpu: [n per CPU] } ].\n"
-"  lost = { markers, events, unknown_markers }: records that followed a\n"
-"    loss, the events lost as far as known, markers without a count.\n"
-"  el2 = SUMMARY of every reason; reasons = { hvc, smc, psci, firmware,\n"
-"    trap, unknown: SUMMARY }, all six always present.\n"
-"  SUMMARY = { count, total_ns, mean_ns (float), min_ns, p50_ns, p99_ns,\n"
-"    max_ns, unmatched: { enter_then_enter, enter_cut_by_lost,\n"
-"    enter_open_at_end, enter_time_backwards, exit_no_enter,\n"
-"    exit_time_backwards, enters, exits }, histogram: [ { bucket, lo_ns,\n"
-"    hi_ns, count } for the non-empty buckets ] }.\n"
-"    An unmatched enter counts under its own reason, an exit under its own.\n"
-"  FUNC = { reason, func_id (integer), func_id_hex, name, count, total_ns,\n"
-"    mean_ns (float), max_ns }, one per (enter reason, function ID).\n";
-
 struct stats_reader {
 	struct td_file *td;
 	struct stats_report *r;
@@ -342,7 +300,7 @@ int cmd_stats(int argc, char **argv)
 			top = n;
 			break;
 		case 'h':
-			fputs(stats_usage, stdout);
+			ht_usage(stdout, "stats");
 			return HT_EXIT_OK;
 		case ':':
 			ht_err("stats", "'%s' needs a value (try --help)",
