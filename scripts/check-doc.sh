@@ -8,7 +8,8 @@
 #  - every long option hyptrace SUB --help prints is described on that
 #    page (a term of a definition list, "*--opt* _ARG_::"; a mention in
 #    an example is not enough), and every one qemu-run.sh --help prints
-#    on qemu-run.sh.1.adoc;
+#    on qemu-run.sh.1.adoc, and every module_param() of host-driver/ on
+#    hyptrace.ko.4.adoc;
 #  - every HVC function ID and return code shared/hyptrace_abi.h defines is
 #    on the ABI page (Documentation/design/hypercall-abi.md) with the value
 #    the compiler gives it, and the page names no call the header lacks;
@@ -68,6 +69,20 @@ long_opts_on() {
 		on_page "$terms" "$opt" ||
 			fault "'$(basename "$1") ${*:2}' prints $opt, $(basename "$page") does not describe it"
 	done
+	rm -f "$terms"
+}
+
+# Every parameter hyptrace.ko declares, as a term of its page
+check_module_params() {
+	local terms p
+	terms=$(mktemp)
+	grep -E '::$' "$MAN/hyptrace.ko.4.adoc" >"$terms" || true
+	while read -r p; do
+		checked=$((checked + 1))
+		on_page "$terms" "$p" ||
+			fault "hyptrace.ko has the parameter $p, hyptrace.ko.4.adoc does not describe it"
+	done < <(sed -nE 's/^module_param\(([a-z0-9_]+),.*/\1/p' \
+		 "$HYPTRACE_TOP"/host-driver/*.c)
 	rm -f "$terms"
 }
 
@@ -133,10 +148,11 @@ check_links() {
 }
 
 check_subcommands
+check_module_params
 check_abi
 check_links
 if [ "$faults" != 0 ]; then
 	echo "check-doc: $faults faults"
 	exit 1
 fi
-echo "check-doc: $checked checks: every subcommand and long option on its man page, the ABI page matches shared/hyptrace_abi.h, every link leads somewhere"
+echo "check-doc: $checked checks: every subcommand, long option and module parameter on its man page, the ABI page matches shared/hyptrace_abi.h, every link leads somewhere"
