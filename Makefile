@@ -44,7 +44,7 @@ export HYPTRACE_MODULES_OUT := $(MODULES_OUT)
 .PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools tools run \
 	test test-unit test-boot \
 	bench bench-build hyp-nosites bench-module kasan kasan-build modules-src \
-	check-style fuzz doc doc-html doc-picture check-doc clean FORCE
+	check-style fuzz doc doc-html doc-tool doc-picture check-doc clean FORCE
 
 all: hyp host-driver modules tools initramfs guest host-tools
 
@@ -123,7 +123,9 @@ initramfs: kernel modules host-driver tools
 run: all
 	./qemu-run.sh --no-build
 
-test: all bench-build doc
+# doc after all: on a fresh machine deps installs asciidoctor first
+test: all bench-build
+	@$(MAKE) --no-print-directory doc
 	@bash tests/run-all.sh
 
 # The man pages: Documentation/man/NAME.SECTION.adoc -> $(BUILD)/doc/man/
@@ -138,7 +140,12 @@ ASCIIDOCTOR	:= asciidoctor --failure-level=WARN -a mansource=hyptrace \
 doc: $(MAN_PAGES)
 doc-html: doc $(MAN_HTML)
 
-$(MAN_PAGES) $(MAN_HTML): | deps
+# Not deps: a package build renders the pages too, and must not install
+# packages or fetch a kernel; make test has run deps by then.
+$(MAN_PAGES) $(MAN_HTML): | doc-tool
+doc-tool:
+	@command -v asciidoctor >/dev/null || { echo "make doc: no asciidoctor;" \
+		"'make deps' (or apt-get install asciidoctor) installs it" >&2; exit 1; }
 $(BUILD)/doc/man/%: Documentation/man/%.adoc
 	@mkdir -p $(@D)
 	@$(ASCIIDOCTOR) -b manpage -o $@ $<
