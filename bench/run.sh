@@ -41,7 +41,8 @@ Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
                                  listen -N, over QEMU's user network
                        proof     7a-7c (never with --smoke)
                      4k-4s show hyptrace record's 4e / 4i beside their
-                     figures when main runs too. 5a, 5c and 6 always run.
+                     figures when main runs too. 5a, 5c, 6 and 8 always
+                     run.
   -- OPTIONS         more qemu-run.sh options for every boot (the tests use
                      it to check that the benchmark fails without the
                      hypervisor: -- --no-hyp)
@@ -645,6 +646,26 @@ fi
 row 6 "host writer, callgrind: reserve+fill+commit 8 B / 16 B payload (instr/event)" \
 	"$(cg 'rb_reserve+fill+rb_commit, 8 B') / $(cg 'rb_reserve+fill+rb_commit, 16 B')" \
 	"–" "≤ 40"
+
+# 8: the host tools on a generated trace, trace-cmd report beside them, in
+# this run (bench/host/tools.sh); --smoke: 800,000 events, not 16 M
+tools_pairs=2000000
+[ "$smoke" = 0 ] || tools_pairs=100000
+step "hyptrace report, stats, perfetto and trace-cmd report on $(pretty $((tools_pairs * 8))) generated events (bench/host/tools.sh)"
+bash "$HYPTRACE_TOP/bench/host/tools.sh" --pairs "$tools_pairs" "$HT" "$OUT/tools" \
+	>"$OUT/tools.txt" 2>"$OUT/tools.err" ||
+	die "the tools benchmark failed: $(tail -n 1 "$OUT/tools.err")"
+tool_cell() {	# TOOL: "SECONDS s (CPU s), PEAK MB" of its line in tools.txt
+	awk -v t="$1" '$1 == t { printf "%.2f s (CPU %.2f s), %.1f MB", $2, $4, $3 / 1024; f = 1 }
+		END { exit !f }' "$OUT/tools.txt" || die "no $1 line in $OUT/tools.txt"
+}
+read -r _ tool_events _ tool_bytes < <(grep '^events ' "$OUT/tools.txt")
+tool_what="$(pretty "$tool_events") generated events, a $((tool_bytes / 1000000)) MB trace.dat of 4 CPUs (wall s, user + sys s, peak resident MB)"
+row 8a "hyptrace report of $tool_what" "$(tool_cell report)" "–" \
+	"trace-cmd report, same file: $(tool_cell trace-cmd-report)"
+row 8b "hyptrace stats of the same" "$(tool_cell stats)" "–" \
+	"memory not growing with the trace"
+row 8c "hyptrace perfetto of the same, to /dev/null" "$(tool_cell perfetto)" "–" ""
 
 # 7: the proof runs, long (tests/boot/57-fuzz.sh, 58-scribble.sh at full
 # speed, not under -icount: they count calls and writes, not time). A smoke

@@ -279,21 +279,33 @@ ensure_host_depends() {
 		"${missing[@]}" || die "$quiet_why"
 }
 
-# copy_sources SRC: SRC, and its sibling ../shared, into a new $work
-# without build products.
+# copy_sources SRC: SRC and the shared/ its sources include into a new
+# $work, without build products, at the same places relative to each other:
+# a directory of this tree keeps its path under the top (host-driver/ and
+# tests/modules/ both reach the top's shared/ as they do here); another
+# directory is copied with its sibling ../shared. Sets $mod (SRC's copy)
+# and $srcparent (what $work stands for).
 copy_sources() {
-	local src=$1 d
+	local src=$1 rel d
 	work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-stock.XXXXXX")
 	chmod 755 "$work"
-	for d in "$src" "$(dirname "$src")/shared"; do
-		[ -d "$d" ] || continue
-		[ "$d" = "$src" ] || [ "$d" != "$(dirname "$src")/$(basename "$src")" ] || continue
-		tar -C "$(dirname "$d")" --exclude='*.o' --exclude='*.ko' \
+	if [[ $src == "$HYPTRACE_TOP"/* ]]; then
+		srcparent=$HYPTRACE_TOP
+		rel=${src#"$HYPTRACE_TOP"/}
+	else
+		srcparent=$(dirname "$src")
+		rel=$(basename "$src")
+	fi
+	for d in "$rel" shared; do
+		[ -d "$srcparent/$d" ] || continue
+		[ "$d" = "$rel" ] || [ "$rel" != shared ] || continue
+		tar -C "$srcparent" --exclude='*.o' --exclude='*.ko' \
 			--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
 			--exclude='modules.order' --exclude='Module.symvers' \
-			--exclude='.tmp_versions' -cf - "$(basename "$d")" |
+			--exclude='.tmp_versions' -cf - "$d" |
 			tar -C "$work" -xf -
 	done
+	mod=$work/$rel
 }
 
 # make_module HDR MODDIR [ROOT]: 'make modules' for MODDIR against HDR, on
@@ -353,7 +365,6 @@ main() {
 		die "unknown suite '$suite': bookworm or trixie-backports"
 	[ -d "$src" ] || die "--src $src: no such directory"
 	src=$(cd "$src" && pwd)
-	srcparent=$(dirname "$src")
 	[ -f "$src/Kbuild" ] || [ -f "$src/Makefile" ] ||
 		die "--src $src has neither a Kbuild nor a Makefile"
 	out=${out:-$HYPTRACE_BUILD/stock/$suite}
@@ -392,7 +403,6 @@ main() {
 	exec 9>&-
 
 	copy_sources "$src"
-	mod=$work/$(basename "$src")
 	make_module "$hdr" "$mod" "$root"
 	compgen -G "$mod/*.ko" >/dev/null || die "make modules made no .ko in $src"
 	vm=$(command -v modinfo || echo /sbin/modinfo)

@@ -16,6 +16,8 @@ PACKAGES=(
 	device-tree-compiler libfdt-dev
 	bc bison flex libssl-dev libelf-dev kmod
 	libtraceevent-dev trace-cmd protobuf-compiler
+	# GNU time: the peak memory of `hyptrace stats` (tests/tools/t-stats.sh)
+	time
 	clang llvm valgrind
 	# HMAC of agent -N's key (tools/hyptrace/lib/vtauth.c): for the
 	# native tool, and libsodium.a for the static arm64 one

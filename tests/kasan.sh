@@ -3,12 +3,21 @@
 #
 # make kasan: the tests that attack what the hypervisor and hyptrace.ko
 # share (57-fuzz: hypercalls with random arguments; 58-scribble: random
-# writes into the shared pages while the module reads them), and two
-# tracing tests as a baseline (80-trace-events, 84-record), under the guest
+# writes into the shared pages while the module reads them; 59-hostile-page:
+# the exact hostile records, live and in the last boot's pages; 89-last-boot:
+# the last boot's files after a panic), and two tracing tests as a baseline
+# (80-trace-events, 84-record), under the guest
 # kernel with KASAN and lockdep that 'make kasan-build' makes in build/kasan
 # (boot/kernel.config plus boot/kasan.config). Then every boot's console is
 # read for what those checkers print: KASAN reports, lockdep and
-# atomic-sleep splats, any other WARNING, BUG or oops.
+# atomic-sleep splats, any other WARNING, BUG or oops. Every boot's console
+# counts, the reboots' (NAME-CASE.log.bootN) too.
+#
+# Some boots crash on purpose (sysrq c, to leave a last boot behind). The
+# guest says so first, on a line of its own: "@deliberate_crash". What the
+# crash prints after it (the oops, its call trace, the panic) is counted
+# apart as deliberate and fails nothing; a KASAN or lockdep report there
+# still does, and so does anything before the line.
 #
 #   HYPTRACE_BUILD=build/kasan tests/kasan.sh [TEST...]    (make kasan)
 #
@@ -26,7 +35,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-TESTS=(57-fuzz 58-scribble 80-trace-events 84-record)
+TESTS=(57-fuzz 58-scribble 59-hostile-page 89-last-boot 80-trace-events 84-record)
 [ $# = 0 ] || TESTS=("$@")
 LOGS=$HYPTRACE_BUILD/test-logs
 REPORT=$HYPTRACE_BUILD/kasan-report.txt
@@ -48,7 +57,8 @@ RE_OTHER='WARNING:|BUG:|Oops|Internal error|Unable to handle kernel|Kernel panic
 # handle", "KASAN: null-ptr-deref" and "Internal error" together), of the
 # gravest kind among them and named by its KASAN line if it has one. A call
 # trace with no header in the 200 lines above it (a stack dumped on its
-# own, or a header this does not know) is a report too.
+# own, or a header this does not know) is a report too. After a line
+# "@deliberate_crash", a report of kind "other" is of kind "deliberate".
 scan() {
 	awk -v k="$RE_KASAN" -v l="$RE_LOCKDEP" -v o="$RE_OTHER" '
 		function flush() {
@@ -58,12 +68,17 @@ scan() {
 		}
 		{
 			sub(/\r$/, "")
+			if (/@deliberate_crash/) {
+				flush()
+				deliberate = 1
+				next
+			}
 			if ($0 ~ k)
 				this = "kasan"
 			else if ($0 ~ l)
 				this = "lockdep"
 			else if ($0 ~ o || (/Call trace:/ && (last == 0 || NR - last > 200)))
-				this = "other"
+				this = deliberate ? "deliberate" : "other"
 			else
 				next
 			if (kind != "" && NR - at <= 15) {
@@ -80,7 +95,10 @@ scan() {
 			last = NR
 		}
 		END { flush() }
-		BEGIN { rank["other"] = 1; rank["lockdep"] = 2; rank["kasan"] = 3 }
+		BEGIN {
+			rank["deliberate"] = 0; rank["other"] = 1
+			rank["lockdep"] = 2; rank["kasan"] = 3
+		}
 	' "$1"
 }
 
@@ -98,7 +116,7 @@ excerpt() {
 
 main() {
 	local t start secs rc line test_verdict kasan lockdep other f hits
-	local kind n text
+	local kind n text deliberate crashes
 	local total_kasan=0 total_lockdep=0 total_other=0 failed=0 where=()
 	local verdicts=() details=()
 
@@ -119,7 +137,7 @@ main() {
 	step "kasan: ${TESTS[*]} under Linux $release (boot timeout ${BOOT_TIMEOUT}s each)"
 	for t in "${TESTS[@]}"; do
 		[ -f "$HYPTRACE_TOP/tests/boot/$t.sh" ] || die "no test tests/boot/$t.sh"
-		rm -f "$LOGS/$t"-*.log
+		rm -f "$LOGS/$t"-*.log "$LOGS/$t"-*.log.boot*
 		step "kasan: $t"
 		start=$SECONDS
 		rc=0
@@ -130,15 +148,17 @@ main() {
 		[ "$rc" = 0 ] || [[ $line == FAIL:* ]] || line="FAIL: exit $rc after: $line"
 		test_verdict=${line%%:*}
 
-		kasan=0 lockdep=0 other=0
-		for f in "$LOGS/$t"-*.log; do
+		kasan=0 lockdep=0 other=0 deliberate=0
+		for f in "$LOGS/$t"-*.log "$LOGS/$t"-*.log.boot*; do
 			[ -f "$f" ] || continue
 			hits=$(scan "$f")
 			[ -n "$hits" ] || continue
 			kasan=$((kasan + $(grep -c '^kasan ' <<<"$hits" || true)))
 			lockdep=$((lockdep + $(grep -c '^lockdep ' <<<"$hits" || true)))
 			other=$((other + $(grep -c '^other ' <<<"$hits" || true)))
+			deliberate=$((deliberate + $(grep -c '^deliberate ' <<<"$hits" || true)))
 			while read -r kind n text; do
+				[ "$kind" != deliberate ] || continue
 				details+=("$kind in $t, $f:$n: $text")
 				details+=("$(excerpt "$f" "$n")")
 			done <<<"$hits"
@@ -146,9 +166,13 @@ main() {
 		total_kasan=$((total_kasan + kasan))
 		total_lockdep=$((total_lockdep + lockdep))
 		total_other=$((total_other + other))
+		crashes=
+		[ "$deliberate" = 0 ] ||
+			crashes=" (and $deliberate in deliberate crashes)"
 		if [ "$test_verdict" = PASS ] && [ $((kasan + lockdep + other)) = 0 ]; then
-			verdicts+=("$(printf 'PASS  %-16s %5ss  no KASAN, lockdep or other reports; test: %s' \
-				"$t" "$secs" "${line#PASS: }")")
+			verdicts+=("$(printf 'PASS  %-16s %5ss  no KASAN, lockdep or other reports%s; test: %s' \
+				"$t" "$secs" "$crashes" \
+				"${line#PASS: }")")
 		else
 			failed=$((failed + 1))
 			where+=("$t")

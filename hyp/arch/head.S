@@ -54,12 +54,13 @@ primary_entry:
 	 * Everything so far, and all the private memory the boot CPU sets up
 	 * before its MMU is on, goes straight to memory. Drop any line a
 	 * previous stage may have left in the caches for the region, so that
-	 * nothing stale shadows it once the MMU and caches are on.
+	 * nothing stale shadows it once the MMU and caches are on. The
+	 * dmb sy orders the non-cacheable stores above before the
+	 * invalidation (Linux's preserve_boot_args: "needed before dc ivac
+	 * with MMU off").
 	 */
-	adr_l	x0, __hyp_start
-	mov	x1, #1
-	add	x1, x0, x1, lsl #HYP_REGION_SHIFT
-	bl	dcache_inval_range
+	dmb	sy
+	bl	region_inval
 
 	/*
 	 * The boot stack is the top of the region: private memory fills from
@@ -72,9 +73,30 @@ primary_entry:
 	mov	x0, x19
 	mov	x1, x21
 	bl	hyp_boot_prepare		/* returns the boot CPU's index */
+	mov	x19, x0
+
+	/*
+	 * The tables and the rest of the private memory were written with
+	 * the MMU off: invalidate the region again to remove any line loaded
+	 * speculatively meanwhile, which the MMU-on would otherwise find
+	 * instead of memory (Linux head.S, after writing its page tables
+	 * with non-cacheable accesses). The boot stack is dead from here.
+	 */
+	dmb	sy
+	bl	region_inval
+	mov	x0, x19
 	mov	x1, #CPU_ENTRY_BOOT
 	b	cpu_entry_common
 SYM_END _head
+
+/* [__hyp_start, + HYP_REGION_SIZE): invalidated to the point of coherency */
+region_inval:
+	mov	x7, x30				/* dcache_by_line uses x0..x5 */
+	adr_l	x0, __hyp_start
+	mov	x1, #1
+	add	x1, x0, x1, lsl #HYP_REGION_SHIFT
+	bl	dcache_inval_range
+	ret	x7
 
 	.text
 /* PSCI CPU_ON lands here with x0 = the context id we chose: the CPU index */
@@ -89,11 +111,19 @@ SYM_FUNC hyp_resume_entry
 	b	cpu_entry_common
 SYM_END hyp_resume_entry
 
-/* x0 = CPU index, x1 = CPU_ENTRY_*: stack, vectors, then C */
+/*
+ * x0 = CPU index, x1 = CPU_ENTRY_*: vectors, MMU, stack, then C. The MMU
+ * goes on before any C code runs on a stack: a CPU back from CPU_OFF or a
+ * power-down suspend may still hold lines of its stack from its previous
+ * life (firmware may flush only its own level of cache), which C code
+ * spilling with the MMU off and reloading with it on would read instead
+ * of what it wrote (boards.md §5; Linux and pKVM do the same).
+ */
 cpu_entry_common:
 	mov	x19, x0
 	mov	x20, x1
 	bl	el2_quiesce
+	bl	el2_mmu_on
 	adr_l	x0, hyp_stacks		/* base, count: set by the boot CPU */
 	ldp	x0, x2, [x0]
 	cmp	x19, x2
@@ -118,6 +148,49 @@ el2_quiesce:
 	msr	vbar_el2, x0
 	isb
 	ret
+
+/*
+ * The EL2 MMU on with the tables and values the boot CPU left in hyp_mmu
+ * (mmu.c), in the order Linux's __enable_mmu/set_sctlr and pKVM's
+ * ___kvm_hyp_init use: the translation registers, isb so that they are in
+ * effect; the TLB entries a previous stage may have left for EL2 dropped,
+ * dsb nsh to complete a local invalidation; SCTLR_EL2, isb; then the local
+ * I-cache invalidated, since what it fetched with the MMU off came from
+ * the point of coherency and may be stale at the PoU, dsb nsh, isb.
+ * The layout is the non-VHE one: E2H is cleared first (el2_setup_cpu()
+ * writes the whole of HCR_EL2 later). A CPU whose E2H is stuck at 1 keeps
+ * its MMU off and reaches setup_hcr(), which says so.
+ */
+el2_mmu_on:
+	mrs	x0, hcr_el2
+	bic	x0, x0, #HCR_E2H
+	msr	hcr_el2, x0
+	isb
+	mrs	x0, hcr_el2
+	tst	x0, #HCR_E2H
+	b.ne	1f
+	adr_l	x0, hyp_mmu
+	ldp	x1, x2, [x0]			/* mair, tcr */
+	ldp	x3, x4, [x0, #16]		/* ttbr0, sctlr */
+	/* TCR_EL2.PS: this CPU's PARange, at most 48 bits (TCR_PS_48BIT) */
+	mrs	x5, id_aa64mmfr0_el1
+	ubfx	x5, x5, #0, #4			/* ID_AA64MMFR0_EL1.PARange */
+	mov	x6, #TCR_PS_48BIT
+	cmp	x5, x6
+	csel	x5, x5, x6, lo
+	bfi	x2, x5, #16, #3			/* TCR_PS, bits [18:16] */
+	msr	mair_el2, x1
+	msr	tcr_el2, x2
+	msr	ttbr0_el2, x3
+	isb
+	tlbi	alle2
+	dsb	nsh
+	msr	sctlr_el2, x4
+	isb
+	ic	iallu
+	dsb	nsh
+	isb
+1:	ret
 
 park:
 	wfe

@@ -6,8 +6,9 @@
  * executable, everything else execute-never. Nothing else is mapped.
  *
  * The boot CPU builds the tables once with its MMU off, in the
- * hypervisor's private memory (hyp_mem.c); every CPU then loads the same
- * tables in mmu_enable().
+ * hypervisor's private memory (hyp_mem.c), and the register values that
+ * go with them into hyp_mmu; every CPU then turns its MMU on with those in
+ * head.S (el2_mmu_on), before any C code of its runs on a stack.
  */
 #include "hyp.h"
 #include "pgtable.h"
@@ -28,6 +29,38 @@
 
 static struct pgtable el2_map;
 
+/* Read by head.S with the MMU off: written by the boot CPU with its off */
+struct hyp_mmu_regs hyp_mmu;
+
+_Static_assert(__builtin_offsetof(struct hyp_mmu_regs, mair) == 0 &&
+	       __builtin_offsetof(struct hyp_mmu_regs, tcr) == 8 &&
+	       __builtin_offsetof(struct hyp_mmu_regs, ttbr0) == 16 &&
+	       __builtin_offsetof(struct hyp_mmu_regs, sctlr) == 24,
+	       "el2_mmu_on in head.S loads struct hyp_mmu_regs as two pairs");
+
+/*
+ * The same values on every CPU but TCR_EL2.PS, which el2_mmu_on sets from
+ * each CPU's own PARange, capped at the 48 bits a 4 KiB granule reaches in
+ * 4 levels (as Linux's tcr_compute_pa_size does per CPU).
+ */
+static void mmu_regs_build(void)
+{
+	hyp_mmu.mair = MAIR_EL2_VALUE;
+	hyp_mmu.tcr = TCR_EL2_RES1 |
+		      /* VA_BITS of input address from TTBR0_EL2 */
+		      FIELD_PREP(TCR_T0SZ, 64 - VA_BITS) |
+		      /* table walks cacheable as RAM is: WBWA, inner shareable */
+		      TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER |
+		      TCR_TG0_4K;
+	hyp_mmu.ttbr0 = (u64)el2_map.root;
+	hyp_mmu.sctlr = SCTLR_EL2_RES1 |
+			SCTLR_EL2_M |	/* stage-1 translation */
+			SCTLR_EL2_C |	/* data accesses cacheable */
+			SCTLR_EL2_I |	/* instruction fetches cacheable */
+			SCTLR_EL2_SA |	/* SP alignment checked */
+			SCTLR_EL2_WXN;	/* writable never executable */
+}
+
 void mmu_build_tables(void)
 {
 	u64 hyp = hyp_layout.hyp_base;
@@ -43,24 +76,5 @@ void mmu_build_tables(void)
 	if (hyp_layout.console.drv)
 		pgtable_map(&el2_map, hyp_layout.console.base,
 			    uart_span(&hyp_layout.console), PROT_DEVICE);
-}
-
-void mmu_enable(void)
-{
-	u64 parange = FIELD_GET(ID_AA64MMFR0_PARANGE,
-				read_sysreg(id_aa64mmfr0_el1));
-	u64 tcr = TCR_EL2_RES1 | FIELD_PREP(TCR_T0SZ, 64 - VA_BITS) |
-		  TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER |
-		  TCR_TG0_4K | FIELD_PREP(TCR_PS, min(parange, (u64)TCR_PS_48BIT));
-
-	write_sysreg(MAIR_EL2_VALUE, mair_el2);
-	write_sysreg(tcr, tcr_el2);
-	write_sysreg((u64)el2_map.root, ttbr0_el2);
-	isb();
-	asm volatile("tlbi alle2" : : : "memory");
-	dsb_ish();
-	isb();
-	write_sysreg(SCTLR_EL2_RES1 | SCTLR_EL2_M | SCTLR_EL2_C | SCTLR_EL2_I |
-		     SCTLR_EL2_SA | SCTLR_EL2_WXN, sctlr_el2);
-	isb();
+	mmu_regs_build();
 }

@@ -105,7 +105,12 @@ void stage2_enable(void)
 	isb();
 	write_sysreg(read_sysreg(hcr_el2) | HCR_VM, hcr_el2);
 	isb();
-	/* Nothing cached from a stage-1-only regime may be used now */
+	/*
+	 * Nothing cached from a stage-1-only regime may be used now. No EL1
+	 * code runs between HCR_EL2.VM and this, so invalidating after it is
+	 * enough; the invalidation is of this PE's TLBs only (no IS), so a
+	 * dsb nsh completes it, as in the kernel's local_flush_tlb_all().
+	 */
 	asm volatile("tlbi vmalls12e1" : : : "memory");
 	asm volatile("dsb nsh" : : : "memory");
 	isb();

@@ -2,12 +2,14 @@
 /*
  * Bring-up. The boot CPU first decides the memory layout (hyp_boot_prepare,
  * MMU off); then every CPU, the boot CPU included, takes the same path
- * through hyp_cpu_start(): per-CPU pointer, EL2 registers, MMU, and the
- * return to Linux at EL1.
+ * through head.S's MMU-on and hyp_cpu_start(): per-CPU pointer, EL2 registers,
+ * stage 2, and the return to Linux at EL1.
  *
  * Rule for CPUs whose MMU is still off: everything they read was written
  * before the boot CPU turned its MMU on, so it is in memory, not only in a
- * cache.
+ * cache. Only the boot CPU runs C with its MMU off (hyp_boot_prepare(),
+ * which builds the tables); every CPU, the boot CPU too, enters
+ * hyp_cpu_start() with its MMU already on (head.S).
  */
 #include "hyp.h"
 #include "print.h"
@@ -157,7 +159,6 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 
 	write_sysreg(cpu, tpidr_el2);
 	el2_setup_cpu();
-	mmu_enable();
 	stage2_enable();
 
 	if (cpu->mpidr != (read_sysreg(mpidr_el1) & MPIDR_HWID_MASK))

@@ -116,9 +116,15 @@ s64 hyp_cpu_mpidr(u64 idx, u64 *mpidr);
 /* el2_regs.c */
 void el2_setup_cpu(void);
 
-/* mmu.c */
+/* mmu.c: the EL2 map, and what head.S's el2_mmu_on loads to turn it on */
+struct hyp_mmu_regs {
+	u64 mair;
+	u64 tcr;
+	u64 ttbr0;
+	u64 sctlr;
+};
+extern struct hyp_mmu_regs hyp_mmu;
 void mmu_build_tables(void);
-void mmu_enable(void);
 
 /* stage2.c; HYP_STAGE2=0 builds without it, the baseline `make bench` uses */
 #ifndef HYP_STAGE2

@@ -25,6 +25,7 @@ mkdir -p "$log"
 qemu=$(bash "$HYPTRACE_TOP/scripts/setup-qemu-new.sh" 2>"$log/setup.log" | tail -n 1)
 [ -x "$qemu" ] || fail "no newest QEMU: $(tail -n 2 "$log/setup.log")"
 stock_board "$SUITE" "$DTB_NAME"
+stock_test_modules "$SUITE"
 [ "$(fdtget "$STOCK_DTB" /chosen stdout-path)" = "$UART_PATH" ] ||
 	fail "$DTB_NAME's stdout-path is no longer $UART_PATH"
 
@@ -38,10 +39,14 @@ for cpu in $(fdtget -l "$work/imx8mp-evk.dtb" /cpus); do
 	fi
 done
 
+mkdir "$work/modules"
+cp "$STOCK_KO" "$STOCK_TEST_KO_DIR"/*.ko "$work/modules/"
+
 # shellcheck disable=SC2016 # expands in the guest
 boot imx8mp --qemu "$qemu" --board imx8mp-evk --dtb "$work/imx8mp-evk.dtb" \
-	--kernel "$STOCK_VMLINUZ" --modules "$STOCK_KO" --cmd '
-dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"'
+	--kernel "$STOCK_VMLINUZ" --modules "$work/modules" --cmd '
+dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"
+'"$(board_guest_sh)"
 expect_ok
 expect_line "^hyptrace: console: imx at 0x30890000, reg-shift 0, reg-io-width 4 \\(stdout-path \"$UART_PATH\"\\)\$" \
 	"UART2 through three buses, on UART2 itself"
@@ -51,6 +56,6 @@ expect_line '^@dmesg hyp: console: imx at 0x30890000' "the log in dmesg"
 expect_line 'CPU: All CPU\(s\) started at EL1'
 expect_no_line 'CPUs started in inconsistent modes'
 expect_no_line 'hyptrace: PANIC'
-expect_no_kernel_trouble
+board_expect
 expect_line '^hyptrace: SYSTEM_OFF from CPU [0-9], memory canary intact'
-pass "i.MX8MP EVK, Debian's tree and stock kernel: console imx at 0x30890000 through three buses, 4 CPUs at EL1, the log in dmesg, SYSTEM_OFF on the UART"
+pass "i.MX8MP EVK, Debian's tree and stock kernel: console imx at 0x30890000 through three buses, 4 CPUs at EL1, the log in dmesg; $BOARD_SUMMARY; SYSTEM_OFF on the UART"

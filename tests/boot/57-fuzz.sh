@@ -35,7 +35,11 @@ WE=$HYPTRACE_BUILD/guest/write_events
 GUEST=$(trace_on_script 64 all)'
 M=/lib/modules/hyptrace
 probe() { insmod $M/hvc_probe.ko "$@" && rmmod hvc_probe; dmesg | grep "hvc_probe: fid=" | tail -n 1 | sed "s/^.*hvc_probe: //; s/ /,/g"; }
-# The real module keeps tracing: selftest events on every CPU at full rate
+# The real module keeps tracing: selftest events on every CPU at full rate,
+# CPU c writing ids c * 100000000 + i; the marks written afterwards must lie
+# outside all four runs (CPU 0 writes 9000..9003 itself once it has written
+# 9004 events, and those may still be in the buffer: "8 of 4")
+MARK=800000000
 writers() {
 	rm -f /tmp/stop
 	wp=
@@ -58,8 +62,8 @@ kill $tp
 stop_writers
 echo "@tp_lines=$(grep -c "selftest id=" /tmp/tp)"
 # Tracing still works as it was: nothing restarted
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((9000 + c)) > write_event"; done
-echo "@after=$(grep -c "selftest id=900[0-3]$" trace)"
+for c in 0 1 2 3; do taskset -c $c sh -c "echo $((MARK + c)) > write_event"; done
+echo "@after=$(grep -c "selftest id=80000000[0-3]$" trace)"
 
 # Hostile round, with the writers going and a reader that must stay killable
 writers
@@ -80,8 +84,8 @@ timeout 60 sh -c "echo 0 > tracing_on"; echo "@r_off=$?"
 timeout 60 sh -c "echo 0 > trace"; echo "@r_clear=$?"
 timeout 60 sh -c "echo 0 > events/enable; echo 1 > events/enable"; echo "@r_events=$?"
 timeout 60 sh -c "echo 1 > tracing_on"; echo "@r_on=$?"
-for c in 0 1 2 3; do timeout 10 taskset -c $c sh -c "echo $((9100 + c)) > write_event"; done
-echo "@recovered=$(timeout 60 cat trace | grep -c "selftest id=910[0-3]$")"
+for c in 0 1 2 3; do timeout 10 taskset -c $c sh -c "echo $((MARK + 100 + c)) > write_event"; done
+echo "@recovered=$(timeout 60 cat trace | grep -c "selftest id=80000010[0-3]$")"
 echo "@sum_after=$(probe fid=0xc600000c)"
 '
 

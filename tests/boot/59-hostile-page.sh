@@ -120,6 +120,7 @@ if [ ! -d \$LB ]; then
 	echo "@boot=1"
 $(trace_on_script 64 selftest)
 	for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $N >/dev/null || exit 1; done
+	echo "@deliberate_crash"
 	echo c > /proc/sysrq-trigger
 	sleep 10
 	echo "@no_panic"

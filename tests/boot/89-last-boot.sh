@@ -58,6 +58,7 @@ if [ ! -d \$LB ]; then
 		echo "@scribble_rc=\$?"
 	fi
 	echo "@panicking"
+	echo "@deliberate_crash"
 	echo c > /proc/sysrq-trigger
 	sleep 10
 	echo "@no_panic"

@@ -363,3 +363,132 @@ selftest_ids() {
 cpu_stat() {
 	awk -v c="CPU: $2" -v k="$3" '$0 == c {on = 1} on && index($0, k) == 1 {print $NF; exit}' "$1"
 }
+
+# stock_test_modules SUITE: tests/modules built for SUITE's stock kernel
+# (scripts/build-stock-module.sh), once per build directory however many
+# tests ask at once, into $STOCK_TEST_KO_DIR
+stock_test_modules() {
+	local log=$TEST_LOGS/$TEST_NAME fd src stale
+	STOCK_TEST_KO_DIR=$HYPTRACE_BUILD/stock/$1-tests
+	mkdir -p "$log" "$STOCK_TEST_KO_DIR"
+	exec {fd}>"$STOCK_TEST_KO_DIR/.lock"
+	flock "$fd"
+	src=$HYPTRACE_TOP/tests/modules
+	stale=$(find "$src" "$HYPTRACE_TOP/shared" \( -name '*.[ch]' -o -name Kbuild \) \
+		-newer "$STOCK_TEST_KO_DIR/.built" 2>/dev/null | head -n 1) || true
+	if [ ! -f "$STOCK_TEST_KO_DIR/.built" ] || [ -n "$stale" ]; then
+		rm -f "$STOCK_TEST_KO_DIR"/*.ko "$STOCK_TEST_KO_DIR/.built"
+		bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$1" --src "$src" \
+			-o "$STOCK_TEST_KO_DIR" >/dev/null 2>"$log/build-tests.log" ||
+			{ exec {fd}>&-; fail "scripts/build-stock-module.sh --src tests/modules: $(tail -n 1 "$log/build-tests.log")"; }
+		touch "$STOCK_TEST_KO_DIR/.built"
+	fi
+	exec {fd}>&-
+}
+
+# fw_answer NAME: "x0 x2 kept" of fwcall_probe.ko's call NAME
+fw_answer() {
+	grep -a "fwcall_probe: $1 fid=" "$BOOT_LOG" | tail -n 1 |
+		sed -E 's/.* x0=(0x[0-9a-f]+) x2=(0x[0-9a-f]+) kept=([01]).*/\1 \2 \3/'
+}
+
+# fw_passed NAME FID TRACE: fwcall_probe.ko's call NAME (function FID)
+# reached firmware with x1..x17 kept, and TRACE (the hypervisor's trace
+# lines) shows it forwarded and firmware's answer; QEMU's firmware answers
+# NOT_SUPPORTED to what it does not implement
+fw_passed() {
+	local got fid
+	got=$(fw_answer "$1")
+	fid=$(printf '0x%x' "$2")
+	[ "${got%% *}" = 0xffffffffffffffff ] ||
+		fail "$1: x0 came back '${got%% *}', want firmware's NOT_SUPPORTED (-1)"
+	[ "${got##* }" = 1 ] || fail "$1: x1..x17 did not come back as they went"
+	grep -q "hyp_exit reason=firmware func_id=$fid " <<<"$3" ||
+		fail "$1: no 'hyp_exit reason=firmware func_id=$fid' in the trace: not passed to firmware"
+	grep -q "hyp_enter reason=firmware func_id=$fid\$" <<<"$3" ||
+		fail "$1: no 'hyp_enter reason=firmware func_id=$fid': firmware's answer not traced"
+}
+
+# What a board model must do under the hypervisor, beyond booting (issue
+# 22 part 5): board_guest_sh is the guest's script (with the stock kernel,
+# hyptrace.ko and tests/modules built for it, stock_test_modules),
+# board_expect the checks of its console. Tracing on every CPU, before and
+# after BOARD_HOTPLUG rounds of CPUs 1-3 off and on through the relay; a
+# SiP and a yielding call to firmware (fwcall_probe.ko); last, a write into
+# the hypervisor's private memory from CPU 1 (hyp_poke.ko), which must
+# fault in Linux, kill only the writer and leave the guest running.
+BOARD_HOTPLUG=5
+BOARD_POKE=0x100000	# inside the region, past the image, as 44-stage2
+board_guest_sh() {
+	cat <<EOF
+set +e
+M=/lib/modules/hyptrace
+($(trace_on_script 64 all)) || echo "@tracing=off"
+D=\$(hyptrace-dir)
+for c in 0 1 2 3; do taskset -c \$c sh -c "echo \$((c + 700)) > \$D/write_event"; done
+n=0
+for i in \$(seq $BOARD_HOTPLUG); do
+	for c in 1 2 3; do
+		echo 0 > /sys/devices/system/cpu/cpu\$c/online &&
+		echo 1 > /sys/devices/system/cpu/cpu\$c/online && n=\$((n + 1))
+	done
+done
+echo "@hotplug=\$n"
+for c in 0 1 2 3; do taskset -c \$c sh -c "echo \$((c + 800)) > \$D/write_event"; done
+insmod \$M/fwcall_probe.ko
+echo "@fwcall=\$?"
+insmod \$M/hyp_poke.ko || echo "@poke=noload"
+echo "@poke_start"
+taskset -c 1 sh -c "echo w $BOARD_POKE > /sys/kernel/debug/hyp_poke"
+echo "@poke=\$?"
+taskset -c 2 sh -c "echo 900 > \$D/write_event"
+echo 0 > \$D/tracing_on
+grep -a -E "selftest id=[789]0[0-3]\\\$|reason=(firmware|psci)|host_abort" \$D/trace | sed "s/^/@T /"
+echo "@alive=\$((6 * 7))"
+EOF
+}
+
+board_expect() {
+	local full=$BOOT_LOG trace c n want fid base
+	[ "$(value alive)" = 42 ] || fail "the guest ran no command after the checks"
+	[ -z "$(value tracing)" ] || fail "tracing did not start (log $BOOT_LOG)"
+	trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
+	for c in 0 1 2 3; do
+		for want in $((c + 700)) $((c + 800)); do
+			grep -q "^\[00$c\].*selftest id=$want\$" <<<"$trace" ||
+				fail "CPU $c: selftest id=$want not in the trace"
+		done
+	done
+	want=$((3 * BOARD_HOTPLUG))
+	[ "$(value hotplug)" = "$want" ] ||
+		fail "$(value hotplug) of $want CPU off/on rounds worked"
+	# Each CPU_OFF passed on to firmware on the CPU going off; each CPU_ON
+	# ends with the started CPU's entry through the hypervisor
+	for fid in "hyp_exit reason=firmware func_id=0x84000002 " \
+		   "hyp_enter reason=psci func_id=0xc4000003\$"; do
+		n=$(grep -c "$fid" <<<"$trace" || true)
+		[ "$n" -ge "$want" ] ||
+			fail "$n '${fid%\$}' in the trace, want $want or more"
+	done
+	[ "$(value fwcall)" = 0 ] || fail "fwcall_probe.ko did not load (status '$(value fwcall)')"
+	fw_passed sip 0x82000010 "$trace"
+	fw_passed tos_yield 0x32000010 "$trace"
+	[ "$(value poke)" = 139 ] ||
+		fail "the write into the hypervisor's memory ended with status '$(value poke)', want 139 (killed by the abort)"
+	base=$(grep -a -o 'hyp_poke: the hypervisor.s region is 0x[0-9a-f]*' "$BOOT_LOG" |
+		head -n 1 | sed 's/.* //')
+	[ -n "$base" ] || fail "hyp_poke found no hypervisor region"
+	grep -q "^\[001\].*host_abort ipa=$(printf '0x%x' $((base + BOARD_POKE))) " <<<"$trace" ||
+		fail "no host_abort for the write on CPU 1 in the trace"
+	grep -q "^\[002\].*selftest id=900\$" <<<"$trace" ||
+		fail "tracing did not go on after the abort"
+	n=$(count_lines 'Internal error: synchronous external abort')
+	[ "$n" = 1 ] || fail "$n synchronous external aborts reported, want 1 (the write)"
+	expect_no_line 'Kernel panic'
+	# Nothing else the kernel complains about, up to the write
+	BOOT_LOG=$TEST_LOGS/$TEST_NAME-before-poke.log
+	sed -n '1,/@poke_start/p' "$full" >"$BOOT_LOG"
+	expect_no_kernel_trouble
+	BOOT_LOG=$full
+	BOARD_SUMMARY="hyptrace.ko traced on 4 CPUs; $want CPU_OFF/CPU_ON through the relay; SiP and yielding calls passed to firmware with x1..x17 kept; a write into the hypervisor's memory faulted and the guest ran on"
+}

@@ -12,15 +12,19 @@
 # (tests/tools/fixtures), and "unpaired", where the format files rename
 # hyp_exit to hyp_leave and selftest to hyp_exit, so that most enters are
 # followed by enters, an exit comes with no enter, and enters are open at
-# a loss and at the end. Then the command
+# a loss and at the end. Then "big", 800,000 events, whose peak memory
+# must stay under half the file's size; the command
 # line (usage errors exit 2, bad files 1, one stderr line each), the text
 # tables, and mutated files, which must never crash it.
-# The pure logic also has a unit test, el2stats_test.c, run first.
+# The pure logic also has unit tests, run first: el2stats_test.c, and
+# loghist_test.c for the percentiles' histogram (p50/p99 are checked
+# within its bound, 1/256), which must also fail on two broken copies of
+# lib/loghist.c.
 #
 # Run by tests/tools/run_tests.sh with BUILD (scratch directory), HYPTRACE
 # (the native hyptrace), GEN_TRACE (optional, default $BUILD/gen_trace) and
 # FIXTURES (optional, default tests/tools/fixtures) set. Needs trace-cmd,
-# python3 and gcc. The last line says PASS or FAIL.
+# python3, gcc and GNU time. The last line says PASS or FAIL.
 
 set -u
 
@@ -46,6 +50,7 @@ fi
 command -v trace-cmd >/dev/null 2>&1 ||
 	fail "trace-cmd not found (apt-get install trace-cmd)"
 command -v python3 >/dev/null 2>&1 || fail "python3 not found"
+[ -x /usr/bin/time ] || fail "GNU time not found (apt-get install time)"
 
 W=$BUILD/t-stats
 rm -rf "$W"
@@ -60,11 +65,54 @@ if [ ! -x "$UNIT" ]; then
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$UNIT" \
 		"$HERE/el2stats_test.c" "$TOP/tools/hyptrace/lib/el2stats.c" \
+		"$TOP/tools/hyptrace/lib/loghist.c" \
 		"$TOP/tools/hyptrace/lib/el2names.c" 2>"$W/unit-build.log" ||
 		fail "el2stats_test does not build: $(head -n 3 "$W/unit-build.log")"
 fi
 "$UNIT" >"$W/unit.log" 2>&1 || fail "el2stats_test: $(tail -n 5 "$W/unit.log")"
 say "$(tail -n 1 "$W/unit.log")"
+
+# ---- the percentiles' histogram: its test, and that the test bites ----
+
+# build_loghist_test OUT DIR: loghist_test.c with DIR's loghist.[ch]
+build_loghist_test() {
+	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-I"$2" -o "$1" "$HERE/loghist_test.c" "$2/loghist.c" \
+		2>"$1.build.log"
+}
+
+LH=$BUILD/loghist_test
+if [ ! -x "$LH" ]; then
+	LH=$W/loghist_test
+	build_loghist_test "$LH" "$TOP/tools/hyptrace/lib" ||
+		fail "loghist_test does not build: $(head -n 3 "$LH.build.log")"
+fi
+"$LH" >"$W/loghist.log" 2>&1 || fail "loghist_test: $(tail -n 5 "$W/loghist.log")"
+say "$(tail -n 1 "$W/loghist.log")"
+
+# mutant NAME FILE SED: loghist_test must fail on loghist.[ch] with FILE
+# edited by SED (the edit checked to change something)
+mutant() {
+	local dir=$W/mutant-$1
+	mkdir -p "$dir"
+	cp "$TOP/tools/hyptrace/lib/loghist.c" "$TOP/tools/hyptrace/lib/loghist.h" "$dir/"
+	sed -i "$3" "$dir/$2"
+	cmp -s "$dir/$2" "$TOP/tools/hyptrace/lib/$2" &&
+		fail "mutant $1: the edit '$3' no longer applies to $2"
+	build_loghist_test "$dir/loghist_test" "$dir" ||
+		fail "mutant $1 does not build: $(head -n 3 "$dir/loghist_test.build.log")"
+	if "$dir/loghist_test" >"$dir/run.log" 2>&1; then
+		fail "loghist_test passes with $1 ($2: $3)"
+	fi
+	grep -q 'off by more than 1/256' "$dir/run.log" ||
+		fail "mutant $1: no quantile found out of bounds: $(tail -n 3 "$dir/run.log")"
+}
+# the bucket's low end instead of its midpoint: up to 1/128 off
+mutant low-end loghist.c 's/return lo + ((hi - lo + 1) >> 1);/return lo + (hi - hi);/'
+# 64 buckets per power of two instead of 128: a consistent, coarser layout
+mutant coarse loghist.h 's/^#define LOGHIST_SUB_BITS\t7$/#define LOGHIST_SUB_BITS\t6/'
+say "loghist_test fails on a histogram outside its bound (2 mutants)"
 
 # ---- the generator ----
 
@@ -132,6 +180,38 @@ fi
 scenario unpaired "--events-dir $EV --cpus 3 --pairs 1000 --selftests 60 --pages 3 --drain-every 600 --seed 5" \
 	--want enter_then_enter=100 --want exit_no_enter=1 \
 	--want enter_cut_by_lost=1 --want enter_open_at_end=3
+
+# ---- memory that does not grow with the trace ----
+
+# 800,000 events, 16 MB, 4 MB per CPU: stats must not keep the intervals,
+# nor the pages it has read (a mapped file's pages count as resident until
+# given back), and must still read them all: gen_trace's own counts.
+# GNU time measures the peak: a forked Python would count its own.
+BIG=$W/big.dat
+"$GEN" --cpus 4 --pairs 100000 --drain-every 1000 --summary "$W/big.sum" \
+	"$BIG" >"$W/big.gen.log" 2>&1 || fail "big: gen_trace: $(tail -n 3 "$W/big.gen.log")"
+/usr/bin/time -f %M -o "$W/big.rss" "$HYPTRACE" stats --json "$BIG" \
+	>"$W/big.json" 2>"$W/big.err" || fail "big: hyptrace stats: $(cat "$W/big.err")"
+python3 - "$W/big.json" "$W/big.sum" "$(tail -n 1 "$W/big.rss")" \
+	"$(($(stat -c %s "$BIG") / 1024))" "$HERE" >"$W/big.check" 2>&1 <<'EOF' ||
+import json, sys
+stats, summary, peak_kb, size_kb, here = sys.argv[1:]
+sys.path.insert(0, here)
+from stats_check import Checker, check_gen_summary
+# half the file: before, the intervals alone took 6 MB, the file's pages 16
+if int(peak_kb) > int(size_kb) // 2:
+    sys.exit("peak memory %s KB for a %s KB trace: it grows with the trace"
+             % (peak_kb, size_kb))
+chk = Checker()
+check_gen_summary(summary, json.load(open(stats)), chk)
+if chk.problems:
+    sys.exit("mismatch: %d of %d checks against gen_trace's counts"
+             % (chk.problems, chk.checks))
+print("big: %d checks against gen_trace's counts, peak %s KB for %s KB"
+      % (chk.checks, peak_kb, size_kb))
+EOF
+	fail "$(tail -n 3 "$W/big.check")"
+say "$(tail -n 1 "$W/big.check")"
 
 # ---- the text output ----
 
@@ -260,4 +340,4 @@ EOF
 	fail "$(tail -n 3 "$W/mutants.log")"
 say "$(tail -n 1 "$W/mutants.log")"
 
-echo "PASS: $NAME: stats agree with trace-cmd report on 6 traces, command line, text, mutants"
+echo "PASS: $NAME: stats agree with trace-cmd report on 6 traces, a big one read in bounded memory, command line, text, mutants"

@@ -15,6 +15,7 @@
 
 #include "record.h"
 #include "vtauth.h"
+#include "vtgate.h"
 
 enum agent_state {
 	AGENT_IDLE,		/* waiting for the host's "1" */
@@ -49,6 +50,8 @@ struct agent_auth {
 	long long window;		/* the minute the lines are counted in */
 	unsigned int said;		/* refusal lines said in it */
 	unsigned long unsaid;		/* refusals not said since the last */
+	struct vt_gate gate;		/* the handshakes under way */
+	bool gate_open;
 };
 
 struct agent {
@@ -114,8 +117,13 @@ int agent_clock_now(struct agent *a, int ctl);
 int agent_control(struct agent *a, int ctl, bool start_now);
 
 /* agent_auth.c */
-/* The new connection @fd answered the challenge; else refused, counted */
-bool agent_auth_client(struct agent *a, int fd);
+/*
+ * Wait up to @wait_ms for a connection on a->listen_fd that answers the
+ * challenge: its fd, or -1. Those refused are counted and said.
+ */
+int agent_auth_next(struct agent *a, int wait_ms);
+/* End the handshakes under way, telling each client @why */
+void agent_auth_close(struct agent *a, const char *why);
 /* One line of the refusals, if any, for the end */
 void agent_auth_summary(const struct agent *a);
 

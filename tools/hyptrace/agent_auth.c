@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace agent -N: who may be served. Every connection must answer the
- * challenge (lib/vtauth.h) before any order is read; the ones that do
- * not are refused, counted by kind and said on stderr, a line each, at
- * most SAY_MAX lines a minute so that a flood of them cannot flood the
- * log too (the rest are counted, and the next line says how many).
+ * challenge (lib/vtauth.h) before any order is read; the handshakes run
+ * side by side (lib/vtgate.h), so that a client that connects and says
+ * nothing delays nobody. The ones that fail are refused, counted by kind
+ * and said on stderr, a line each, at most SAY_MAX lines a minute so that
+ * a flood of them cannot flood the log too (the rest are counted, and the
+ * next line says how many).
  */
 #include <stdio.h>
 
@@ -18,8 +20,9 @@
 #define SAY_MAX		10
 
 /* @r happened: counted, and said unless too many were said this minute */
-static void refused(struct agent *a, enum vta_result r, const char *why)
+static void refused(void *ctx, enum vta_result r, const char *why)
 {
+	struct agent *a = ctx;
 	struct agent_auth *au = &a->auth;
 	long long now = mono_ms();
 
@@ -40,17 +43,22 @@ static void refused(struct agent *a, enum vta_result r, const char *why)
 	au->unsaid = 0;
 }
 
-bool agent_auth_client(struct agent *a, int fd)
+int agent_auth_next(struct agent *a, int wait_ms)
 {
-	enum vta_result r;
-	char err[256];
+	struct agent_auth *au = &a->auth;
 
-	r = vta_serve(fd, a->auth.no_key ? NULL : &a->auth.key, AUTH_MS, err,
-		      sizeof(err));
-	if (r == VTA_OK)
-		return true;
-	refused(a, r, err);
-	return false;
+	if (!au->gate_open) {
+		vtg_init(&au->gate, a->listen_fd, au->no_key ? NULL : &au->key,
+			 AUTH_MS, refused, a);
+		au->gate_open = true;
+	}
+	return vtg_next(&au->gate, wait_ms);
+}
+
+void agent_auth_close(struct agent *a, const char *why)
+{
+	if (a->auth.gate_open)
+		vtg_close_all(&a->auth.gate, why);
 }
 
 void agent_auth_summary(const struct agent *a)

@@ -38,6 +38,7 @@
 #define SUB		"agent"
 #define SEND_MS		5000
 #define REFUSE_MS	1000
+#define BUSY		"another client is being served: one at a time"
 #define PIPE_BYTES	(1 << 20)
 
 /*
@@ -370,8 +371,7 @@ void agent_net_close(int fd)
 
 void agent_net_refuse(struct agent *a)
 {
-	static const char why[] =
-		"another client is being served: one at a time";
+	static const char why[] = BUSY;
 	char err[128];
 	int fd = accept4(a->listen_fd, NULL, NULL,
 			 SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -395,19 +395,11 @@ int agent_net_serve(struct agent *a, const char *where)
 	}
 	printf("hyptrace agent: listening on %s\n", where);
 	while (!*a->stop) {
-		struct pollfd pfd = { .fd = a->listen_fd, .events = POLLIN };
-		int fd;
+		int fd = agent_auth_next(a, 200);
 
-		if (poll(&pfd, 1, 200) <= 0)
-			continue;
-		fd = accept4(a->listen_fd, NULL, NULL,
-			     SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			continue;
-		if (!agent_auth_client(a, fd)) {
-			agent_net_close(fd);
-			continue;
-		}
+		agent_auth_close(a, BUSY);
 		printf("hyptrace agent: a client connected\n");
 		agent_net_client(a, fd);
 		r = agent_control(a, fd, false);
@@ -419,6 +411,7 @@ int agent_net_serve(struct agent *a, const char *where)
 			printf("hyptrace agent: the client is gone; listening on %s\n",
 			       where);
 	}
+	agent_auth_close(a, "the agent is stopping");
 	close(a->listen_fd);
 	a->listen_fd = -1;
 	agent_auth_summary(a);

@@ -18,6 +18,9 @@
 #define STATS_DEFAULT_TOP	10
 #define STATS_NO_EVENT		(-1)
 
+/* hyptrace-stats(1) says how many (reason, function ID)s are listed */
+_Static_assert(EL2_FUNCS_MAX == 16384, "hyptrace-stats.1.adoc gives EL2_FUNCS_MAX");
+
 struct stats_reader {
 	struct td_file *td;
 	struct stats_report *r;

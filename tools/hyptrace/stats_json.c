@@ -219,6 +219,13 @@ static int json_funcs(FILE *f, const struct stats_report *r, int by_time)
 	return 0;
 }
 
+static void json_funcs_other(FILE *f, const struct el2_func *o)
+{
+	fprintf(f, "    \"unlisted\": {\"count\": %" PRIu64 ", \"total_ns\": %"
+		PRIu64 ", \"max_ns\": %" PRIu64 "}", o->count, o->total_ns,
+		o->max_ns);
+}
+
 static void json_events(FILE *f, const struct stats_report *r)
 {
 	unsigned int cpu;
@@ -252,7 +259,10 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 		json_string(f, r->trace_clock);
 	else
 		fprintf(f, "null");
-	fprintf(f, ",\n  \"time_unit\": \"ns\",\n  \"records\": %" PRIu64
+	/* what p50_ns and p99_ns may be off by, as a share of the exact value */
+	fprintf(f, ",\n  \"time_unit\": \"ns\",\n  \"percentile_rel_error\": %.8f",
+		1.0 / LOGHIST_ERR_DIV);
+	fprintf(f, ",\n  \"records\": %" PRIu64
 		",\n  \"malformed_records\": %" PRIu64 ",\n  \"first_ts\": %"
 		PRIu64 ",\n  \"last_ts\": %" PRIu64 ",\n  \"span_ns\": %" PRIu64
 		",\n", r->records, r->malformed,
@@ -266,6 +276,8 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 	fprintf(f, ",\n");
 	if (json_funcs(f, r, 1))
 		return -1;
+	fprintf(f, ",\n");
+	json_funcs_other(f, &r->el2.funcs_other);
 	fprintf(f, "\n  },\n");
 	json_events(f, r);
 	fprintf(f, "}\n");

@@ -153,7 +153,8 @@ static int print_times(FILE *f, const struct stats_report *r)
 {
 	unsigned int cpu;
 
-	fprintf(f, "\nTime in EL2 per CPU and reason (µs; %%span: share of the trace's time span, for \"all\" of all CPUs' time)\n");
+	fprintf(f, "\nTime in EL2 per CPU and reason (µs; p50, p99 within %.1f%%; %%span: share of the trace's time span, for \"all\" of all CPUs' time)\n",
+		100.0 / LOGHIST_ERR_DIV);
 	fprintf(f, "%3s  %-8s %9s %14s %10s %10s %10s %10s %8s\n", "CPU",
 		"reason", "count", "total", "mean", "p50", "p99", "max",
 		"%span");
@@ -264,6 +265,11 @@ static int print_funcs(FILE *f, const struct stats_report *r, int by_time)
 	}
 	if (!n)
 		fprintf(f, "(no interval in EL2)\n");
+	if (r->el2.funcs_other.count)
+		fprintf(f, "(and %" PRIu64 " intervals, %s µs, of function IDs beyond the first %d, not listed)\n",
+			r->el2.funcs_other.count,
+			us(t, sizeof(t), r->el2.funcs_other.total_ns),
+			EL2_FUNCS_MAX);
 	free(funcs);
 	return 0;
 }

@@ -3,6 +3,8 @@
  * Time spent in EL2: pairing hyp_enter with hyp_exit per CPU, then the
  * totals, percentiles and histograms `hyptrace stats` prints. The rules
  * are in el2stats.h; this file holds no I/O so the unit test can drive it.
+ * No interval is kept: each goes into its group's counters and log-linear
+ * histogram (loghist.c), so that an hour's trace fits as well as a second's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +33,7 @@ void el2_free(struct el2_stats *s)
 
 	for (cpu = 0; s->cpus && cpu < s->nr_cpus; cpu++)
 		for (r = 0; r < EL2_NR_REASONS; r++)
-			free(s->cpus[cpu].reason[r].durations);
+			loghist_free(&s->cpus[cpu].reason[r].lengths);
 	free(s->cpus);
 	free(s->funcs);
 	memset(s, 0, sizeof(*s));
@@ -69,21 +71,6 @@ uint64_t el2_hist_hi(unsigned int bucket)
 	if (bucket >= EL2_HIST_BUCKETS - 1)
 		return UINT64_MAX;
 	return (1ULL << bucket) - 1;
-}
-
-uint64_t el2_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
-{
-	size_t rank;
-
-	if (!n)
-		return 0;
-	if (pct > 100)
-		pct = 100;
-	/* ceil(pct * n / 100), at least 1; n * 100 fits for any real n */
-	rank = (n * pct + 99) / 100;
-	if (!rank)
-		rank = 1;
-	return sorted[rank - 1];
 }
 
 static size_t func_hash(uint16_t reason, uint32_t func_id, size_t cap)
@@ -129,11 +116,14 @@ static int func_add(struct el2_stats *s, uint16_t reason, uint32_t func_id,
 {
 	struct el2_func *f;
 
-	/* keep the table at most half full */
-	if ((s->nr_funcs + 1) * 2 > s->funcs_cap && funcs_grow(s))
+	/* keep the table at most half full, so that a search ends */
+	if (s->nr_funcs < EL2_FUNCS_MAX &&
+	    (s->nr_funcs + 1) * 2 > s->funcs_cap && funcs_grow(s))
 		return -1;
 	f = func_slot(s->funcs, s->funcs_cap, reason, func_id);
-	if (!f->count) {
+	if (!f->count && s->nr_funcs >= EL2_FUNCS_MAX) {
+		f = &s->funcs_other;
+	} else if (!f->count) {
 		f->reason = reason;
 		f->func_id = func_id;
 		s->nr_funcs++;
@@ -147,16 +137,8 @@ static int func_add(struct el2_stats *s, uint16_t reason, uint32_t func_id,
 
 static int group_add(struct el2_group *g, uint64_t ns)
 {
-	if (g->nr == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		uint64_t *d = realloc(g->durations, cap * sizeof(*d));
-
-		if (!d)
-			return -1;
-		g->durations = d;
-		g->cap = cap;
-	}
-	g->durations[g->nr++] = ns;
+	if (loghist_add(&g->lengths, ns))
+		return -1;
 	g->total_ns += ns;
 	g->hist[el2_hist_bucket(ns)]++;
 	return 0;
@@ -254,16 +236,9 @@ int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	return func_add(s, c->open_reason, c->open_func_id, ns);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 void el2_finish(struct el2_stats *s)
 {
-	unsigned int cpu, r;
+	unsigned int cpu;
 
 	if (s->finished)
 		return;
@@ -272,10 +247,6 @@ void el2_finish(struct el2_stats *s)
 
 		if (el2_pair_end(&c->pairing))
 			count_dropped(c, EL2_ENTER_OPEN_AT_END);
-		for (r = 0; r < EL2_NR_REASONS; r++)
-			if (c->reason[r].nr)
-				qsort(c->reason[r].durations, c->reason[r].nr,
-				      sizeof(uint64_t), cmp_u64);
 	}
 	s->finished = 1;
 }
@@ -285,7 +256,7 @@ static void summary_add_counts(struct el2_summary *out,
 {
 	unsigned int i;
 
-	out->count += g->nr;
+	out->count += g->lengths.count;
 	out->total_ns += g->total_ns;
 	for (i = 0; i < EL2_HIST_BUCKETS; i++)
 		out->hist[i] += g->hist[i];
@@ -318,7 +289,7 @@ static unsigned int count_groups(const struct el2_stats *s, int want_cpu,
 			if (!selected(want_cpu, want_reason, cpu, r))
 				continue;
 			summary_add_counts(out, g);
-			if (g->nr) {
+			if (g->lengths.count) {
 				*only = g;
 				nr_groups++;
 			}
@@ -336,45 +307,37 @@ void el2_count(const struct el2_stats *s, int want_cpu, int want_reason,
 	count_groups(s, want_cpu, want_reason, out, &only);
 }
 
+static void take_lengths(struct el2_summary *out, const struct loghist *h)
+{
+	out->min_ns = h->min;
+	out->max_ns = h->max;
+	out->p50_ns = loghist_quantile(h, 50);
+	out->p99_ns = loghist_quantile(h, 99);
+}
+
 int el2_summarize(const struct el2_stats *s, int want_cpu, int want_reason,
 		  struct el2_summary *out)
 {
 	const struct el2_group *only = NULL;
-	unsigned int cpu, r, nr_groups;
-	uint64_t *merged = NULL;
-	const uint64_t *sorted;
-	size_t at = 0;
+	struct loghist merged = { 0 };
+	unsigned int cpu, r;
+	int ret = 0;
 
-	nr_groups = count_groups(s, want_cpu, want_reason, out, &only);
-	if (!out->count)
+	if (count_groups(s, want_cpu, want_reason, out, &only) <= 1) {
+		if (only)
+			take_lengths(out, &only->lengths);
 		return 0;
-	if (nr_groups == 1) {
-		sorted = only->durations;
-	} else {
-		merged = malloc(out->count * sizeof(*merged));
-		if (!merged)
-			return -1;
-		for (cpu = 0; cpu < s->nr_cpus; cpu++)
-			for (r = 0; r < EL2_NR_REASONS; r++) {
-				const struct el2_group *g =
-					&s->cpus[cpu].reason[r];
-
-				if (!g->nr ||
-				    !selected(want_cpu, want_reason, cpu, r))
-					continue;
-				memcpy(merged + at, g->durations,
-				       g->nr * sizeof(*merged));
-				at += g->nr;
-			}
-		qsort(merged, at, sizeof(*merged), cmp_u64);
-		sorted = merged;
 	}
-	out->min_ns = sorted[0];
-	out->max_ns = sorted[out->count - 1];
-	out->p50_ns = el2_percentile(sorted, out->count, 50);
-	out->p99_ns = el2_percentile(sorted, out->count, 99);
-	free(merged);
-	return 0;
+	/* several groups: their sum, at most 58 KiB, for this call only */
+	for (cpu = 0; cpu < s->nr_cpus && !ret; cpu++)
+		for (r = 0; r < EL2_NR_REASONS && !ret; r++)
+			if (selected(want_cpu, want_reason, cpu, r))
+				ret = loghist_merge(&merged,
+						    &s->cpus[cpu].reason[r].lengths);
+	if (!ret)
+		take_lengths(out, &merged);
+	loghist_free(&merged);
+	return ret;
 }
 
 static int cmp_func_key(const struct el2_func *a, const struct el2_func *b)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Time spent in EL2, computed from the hypervisor's hyp_enter and hyp_exit
- * events: the pairing of enters with exits, percentiles, a log2 histogram
- * and per-function totals. No I/O and no trace.dat here, so that the rules
+ * events: the pairing of enters with exits, percentiles (from a log-linear
+ * histogram, loghist.h), a log2 histogram and per-function totals. Memory
+ * grows with the CPUs and function IDs, not with the intervals. No I/O and no trace.dat here, so that the rules
  * can be unit tested on hand-made sequences (tests/tools/el2stats_test.c);
  * `hyptrace stats` (stats.c) feeds it records and prints the result.
  *
@@ -22,6 +23,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "loghist.h"
 
 /* Slots 1..5 are enum hyp_reason; slot 0 takes any other value. */
 #define EL2_NR_REASONS		6
@@ -46,8 +49,7 @@ enum el2_unmatched_exit {
 
 /* The intervals of one CPU and one reason. */
 struct el2_group {
-	uint64_t *durations;		/* ns; sorted after el2_finish() */
-	size_t nr, cap;
+	struct loghist lengths;		/* ns; count, min, max exact */
 	uint64_t total_ns;
 	uint64_t hist[EL2_HIST_BUCKETS];
 	/* by the enter's (resp. the exit's) own reason */
@@ -90,6 +92,14 @@ struct el2_cpu {
 	uint64_t lost_unknown;		/* markers without a count */
 };
 
+/*
+ * Distinct (reason, function ID) keys counted one by one; the intervals of
+ * any further key go to el2_stats.funcs_other. A hypervisor has a few
+ * hundred at most, but a damaged or made-up trace could bring a new one
+ * with every interval, and memory must not grow with the intervals.
+ */
+#define EL2_FUNCS_MAX		16384
+
 /* The intervals of one (enter reason, function ID) over all CPUs. */
 struct el2_func {
 	uint16_t reason;
@@ -104,7 +114,8 @@ struct el2_stats {
 	struct el2_cpu *cpus;
 	struct el2_func *funcs;		/* open-addressed hash, count 0 = free */
 	size_t funcs_cap;		/* power of two */
-	size_t nr_funcs;
+	size_t nr_funcs;		/* at most EL2_FUNCS_MAX */
+	struct el2_func funcs_other;	/* count, total, max of the rest */
 	int finished;
 };
 
@@ -112,7 +123,8 @@ struct el2_summary {
 	uint64_t count;
 	uint64_t total_ns;
 	uint64_t min_ns, max_ns;	/* 0 when count is 0 */
-	uint64_t p50_ns, p99_ns;	/* nearest rank, el2_percentile() */
+	/* nearest rank, within 1/256 of the exact value (loghist.h) */
+	uint64_t p50_ns, p99_ns;
 	double mean_ns;
 	uint64_t hist[EL2_HIST_BUCKETS];
 	uint64_t unmatched_enter[EL2_NR_UNMATCHED_ENTER];
@@ -134,7 +146,7 @@ int el2_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	     uint16_t reason);
 
-/* End of the trace: close the open enters, sort. Feeding stops here. */
+/* End of the trace: close the open enters. Feeding stops here. */
 void el2_finish(struct el2_stats *s);
 
 /*
@@ -143,7 +155,7 @@ void el2_finish(struct el2_stats *s);
  */
 int el2_summarize(const struct el2_stats *s, int cpu, int reason,
 		  struct el2_summary *out);
-/* The same without min, max and percentiles (left 0): no sorting, no memory */
+/* The same without min, max and percentiles (left 0): no memory */
 void el2_count(const struct el2_stats *s, int cpu, int reason,
 	       struct el2_summary *out);
 
@@ -161,12 +173,6 @@ long el2_top_funcs(const struct el2_stats *s, int by_time, size_t max,
 /* Slot of a reason value: itself for 1..5, EL2_REASON_UNKNOWN otherwise. */
 unsigned int el2_reason_slot(uint64_t reason);
 const char *el2_reason_name(unsigned int slot);	/* "hvc", ..., "unknown" */
-
-/*
- * Nearest-rank percentile of @n sorted values: the smallest value that at
- * least @pct percent of them do not exceed. 0 when @n is 0.
- */
-uint64_t el2_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 
 unsigned int el2_hist_bucket(uint64_t ns);
 uint64_t el2_hist_lo(unsigned int bucket);	/* smallest value in it */

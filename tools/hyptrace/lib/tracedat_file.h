@@ -25,12 +25,14 @@ struct td_cpu {
 	int have;		/* rec is this CPU's next record */
 	struct td_record rec;
 	uint64_t lost;		/* reported by pages before the next record */
+	uint64_t released;	/* bytes from off given back (td_next.c) */
 };
 
 struct td_file {
 	const uint8_t *data;		/* the whole file */
 	size_t size;
 	int mapped;			/* data is our mmap() of it */
+	size_t map_page;		/* the system's page size when mapped */
 	unsigned int page_size;
 	unsigned int nr_cpus;
 	char *clock;			/* the name in brackets, or NULL */

@@ -3,10 +3,13 @@
  * The records of an open trace.dat: every CPU's pages walked in file order
  * (page.c checks each one), the CPUs merged by timestamp as trace_remote
  * merges them, and the lost-event marks of the pages carried to the next
- * record of their CPU.
+ * record of their CPU. Pages walked are given back to the kernel as the
+ * walk goes, so that reading a file takes memory in proportion to its CPUs,
+ * not its size.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "page.h"
 #include "tracedat.h"
@@ -34,6 +37,35 @@ static void add_lost(uint64_t *sum, uint64_t lost)
 		*sum = *sum + lost < *sum ? TD_LOST_UNKNOWN - 1 : *sum + lost;
 }
 
+/* Give back the mapped pages at least this far behind a CPU's walk */
+#define TD_RELEASE_BYTES	(64U << 10)
+
+/*
+ * A mapped file's pages, once read, count in the process's resident memory
+ * until unmapped: `hyptrace stats` of a 321 MB file peaked at 320 MB for
+ * that alone. MADV_DONTNEED drops the ones this CPU has walked past (the
+ * records in them are no longer valid, td_next()'s contract); the page
+ * cache keeps them, and a read mapping refills from the file if touched
+ * again. Whole system pages only, within the CPU's own data; @all at the
+ * end of the CPU's data, else only once a whole TD_RELEASE_BYTES is due.
+ */
+static void release_behind(struct td_file *td, struct td_cpu *cpu, int all)
+{
+	uint64_t walked = cpu->page * td->page_size, lo, hi;
+	uint64_t mask = td->map_page - 1;
+
+	if (!td->map_page || td->map_page & mask ||
+	    (!all && walked - cpu->released < TD_RELEASE_BYTES))
+		return;
+	/* the mapping starts on a page: offsets and addresses align alike */
+	lo = (cpu->off + cpu->released + mask) & ~mask;
+	hi = (cpu->off + walked) & ~mask;
+	if (hi <= lo)
+		return;
+	madvise((void *)(td->data + lo), hi - lo, MADV_DONTNEED);
+	cpu->released = hi - cpu->off;
+}
+
 /* Find CPU @n's next record; 0 (found, or no more), -1 corrupt */
 static int cpu_fill(struct td_file *td, unsigned int n)
 {
@@ -47,6 +79,7 @@ static int cpu_fill(struct td_file *td, unsigned int n)
 		if (!cpu->walking) {
 			if (cpu->page >= pages) {
 				cpu->done = 1;
+				release_behind(td, cpu, 1);
 				break;
 			}
 			if (pg_open(&cpu->walk, td->data + cpu->off +
@@ -62,6 +95,7 @@ static int cpu_fill(struct td_file *td, unsigned int n)
 		if (!r) {
 			cpu->walking = 0;
 			cpu->page++;
+			release_behind(td, cpu, 0);
 			continue;
 		}
 		if (ev.size < 2) {

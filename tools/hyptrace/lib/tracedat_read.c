@@ -576,6 +576,7 @@ struct td_file *td_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	td->mapped = 1;
+	td->map_page = (size_t)sysconf(_SC_PAGESIZE);
 	return td_finish(td, path, err, errlen);
 }
 

@@ -157,33 +157,27 @@ static bool unhex(unsigned char *bin, size_t len, const char *hex, size_t n)
 }
 
 /*
- * The client's line, a byte at a time so that nothing after it is taken
- * from the orders: 1 with it in @line, 0 after @deadline, -1 at the end
- * of the stream, a read error or a line too long.
+ * What has arrived of the client's line, a byte at a time so that nothing
+ * after it is taken from the orders: 1 with the whole line in @p->line, 0
+ * while it is not all there yet, -1 at the end of the stream, a read error
+ * or a line too long.
  */
-static int read_line(int fd, char *line, size_t cap, long long deadline)
+static int read_line(struct vta_pending *p)
 {
-	size_t have = 0;
-
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline - mono_ms();
-		ssize_t n;
+		ssize_t n = read(p->fd, p->line + p->have, 1);
 
-		if (left <= 0)
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
 			return 0;
-		if (poll(&pfd, 1, (int)left) <= 0)
-			continue;
-		n = read(fd, line + have, 1);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
 		if (n <= 0)
 			return -1;
-		if (line[have] == '\n') {
-			line[have] = '\0';
+		if (p->line[p->have] == '\n') {
+			p->line[p->have] = '\0';
 			return 1;
 		}
-		if (++have == cap - 1)
+		if (++p->have == sizeof(p->line) - 1)
 			return -1;
 	}
 }
@@ -199,38 +193,40 @@ static enum vta_result refuse(int fd, enum vta_result r, const char *why,
 	return r;
 }
 
-enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
+enum vta_result vta_start(struct vta_pending *p, int fd,
+			  const struct vta_key *key, int timeout_ms,
 			  char *err, size_t errlen)
 {
-	unsigned char na[VTA_NONCE], nc[VTA_NONCE], want[VTA_MAC],
-		      got[VTA_MAC];
-	char payload[64 + HEX(VTA_NONCE)], line[VTA_LINE_MAX + 1];
-	char *nc_hex, *mac_hex;
-	long long deadline = mono_ms() + timeout_ms;
+	char payload[64 + HEX(VTA_NONCE)];
 	int r;
 
+	p->fd = fd;
+	p->key = key;
+	p->have = 0;
+	p->deadline = mono_ms() + timeout_ms;
 	/* getrandom() does not fail once the pool is up: no reply then */
-	if (key && random_bytes(na, sizeof(na), err, errlen))
+	if (key && random_bytes(p->na, sizeof(p->na), err, errlen))
 		return VTA_NO_AUTH;
 	r = snprintf(payload, sizeof(payload), "version=%u nonce=", VT_VERSION);
 	if (key)
-		sodium_bin2hex(payload + r, sizeof(payload) - r, na, sizeof(na));
+		sodium_bin2hex(payload + r, sizeof(payload) - r, p->na,
+			       sizeof(p->na));
 	else
 		snprintf(payload + r, sizeof(payload) - r, "none");
 	if (vt_send(fd, "challenge", payload, strlen(payload), SEND_MS, err,
 		    errlen))
 		return VTA_NO_AUTH;
-	if (!key)
-		return VTA_OK;
-	r = read_line(fd, line, sizeof(line), deadline);
-	if (!r)
-		return refuse(fd, VTA_SILENT,
-			      "no answer to the challenge in time", err, errlen,
-			      "nothing in time");
-	if (r < 0) {
-		errmsg(err, errlen, "the client went away or sent a line too long before answering the challenge");
-		return VTA_NO_AUTH;
-	}
+	return key ? VTA_PENDING : VTA_OK;
+}
+
+/* The answer in @p->line checked, and the agent's own proof sent back */
+static enum vta_result check_answer(struct vta_pending *p, char *err,
+				    size_t errlen)
+{
+	unsigned char nc[VTA_NONCE], want[VTA_MAC], got[VTA_MAC];
+	char payload[HEX(VTA_MAC)], *line = p->line, *nc_hex, *mac_hex;
+	int i;
+
 	/* "auth NONCE MAC", each VTA_NONCE / VTA_MAC bytes in hex */
 	nc_hex = strncmp(line, "auth ", 5) ? NULL : line + 5;
 	mac_hex = nc_hex ? strchr(nc_hex, ' ') : NULL;
@@ -238,25 +234,58 @@ enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
 	    !unhex(got, sizeof(got), mac_hex + 1, strlen(mac_hex + 1))) {
 		char said[64];
 
-		for (r = 0; line[r]; r++)
-			if (line[r] < 0x20 || line[r] > 0x7e)
-				line[r] = '?';
+		for (i = 0; line[i]; i++)
+			if (line[i] < 0x20 || line[i] > 0x7e)
+				line[i] = '?';
 		snprintf(said, sizeof(said), "'%.20s' instead of an answer",
 			 line);
-		return refuse(fd, VTA_NO_AUTH,
+		return refuse(p->fd, VTA_NO_AUTH,
 			      "this agent wants the key first (hyptrace listen --key FILE)",
 			      err, errlen, said);
 	}
-	mac(key, LABEL_CLIENT, na, nc, want);
+	mac(p->key, LABEL_CLIENT, p->na, nc, want);
 	if (crypto_verify_32(want, got))
-		return refuse(fd, VTA_WRONG_KEY, "wrong key", err, errlen,
+		return refuse(p->fd, VTA_WRONG_KEY, "wrong key", err, errlen,
 			      "a MAC that is not the key's: another key, or an answer replayed");
-	mac(key, LABEL_AGENT, na, nc, want);
+	mac(p->key, LABEL_AGENT, p->na, nc, want);
 	sodium_bin2hex(payload, sizeof(payload), want, sizeof(want));
-	if (vt_send(fd, "auth_ok", payload, strlen(payload), SEND_MS, err,
+	if (vt_send(p->fd, "auth_ok", payload, strlen(payload), SEND_MS, err,
 		    errlen))
 		return VTA_NO_AUTH;
 	return VTA_OK;
+}
+
+enum vta_result vta_step(struct vta_pending *p, char *err, size_t errlen)
+{
+	int r = read_line(p);
+
+	if (r > 0)
+		return check_answer(p, err, errlen);
+	if (r < 0) {
+		errmsg(err, errlen, "the client went away or sent a line too long before answering the challenge");
+		return VTA_NO_AUTH;
+	}
+	if (mono_ms() < p->deadline)
+		return VTA_PENDING;
+	return refuse(p->fd, VTA_SILENT, "no answer to the challenge in time",
+		      err, errlen, "nothing in time");
+}
+
+enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
+			  char *err, size_t errlen)
+{
+	struct vta_pending p;
+	enum vta_result r = vta_start(&p, fd, key, timeout_ms, err, errlen);
+
+	while (r == VTA_PENDING) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = p.deadline - mono_ms();
+
+		if (left > 0)
+			poll(&pfd, 1, (int)left);
+		r = vta_step(&p, err, errlen);
+	}
+	return r;
 }
 
 /* The next whole message from @fd by @deadline: 0, or -1 with why */

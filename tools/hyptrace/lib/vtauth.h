@@ -49,6 +49,7 @@ enum vta_result {
 	VTA_NO_AUTH,	/* an order, an empty line, garbage, or gone */
 	VTA_SILENT,	/* no answer within the time */
 	VTA_NR_RESULTS,
+	VTA_PENDING = VTA_NR_RESULTS,	/* vta_step(): not yet */
 };
 
 /* "wrong key" ... for the agent's lines */
@@ -62,6 +63,27 @@ extern const char *const vta_result_name[VTA_NR_RESULTS];
  */
 enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
 			  char *err, size_t errlen);
+
+/*
+ * The same in steps, so that one agent can have several handshakes under
+ * way and none waits for another (vtgate.h): vta_start() sends the
+ * challenge, vta_step() takes what has arrived of the answer whenever @fd
+ * is readable, and once more after the deadline. Both answer VTA_PENDING
+ * until the handshake is over either way; the key must outlive it.
+ */
+struct vta_pending {
+	int fd;
+	const struct vta_key *key;
+	long long deadline;		/* mono_ms() */
+	unsigned char na[VTA_NONCE];	/* the challenge's nonce */
+	char line[VTA_LINE_MAX + 1];	/* the answer so far */
+	size_t have;
+};
+
+enum vta_result vta_start(struct vta_pending *p, int fd,
+			  const struct vta_key *key, int timeout_ms,
+			  char *err, size_t errlen);
+enum vta_result vta_step(struct vta_pending *p, char *err, size_t errlen);
 
 /*
  * The client's end on @fd (non-blocking), reading with @rd (what comes
