@@ -22,6 +22,10 @@
 #                   runs it)
 #   make fuzz       every fuzz target (FUZZ_TARGETS) for FUZZ_TIME seconds
 #                   each (default 60); host only, no guest build
+#   make install    the tool, its man pages, the hypervisor image and an
+#                   example boot.scr (PREFIX, DESTDIR; mk/install.mk);
+#                   make install-dkms: hyptrace.ko's sources for DKMS
+#   make deb        Debian packages into build/deb (scripts/make-deb.sh)
 #
 # Long steps print progress; the kernel build is cached outside the tree
 # (HYPTRACE_CACHE, default ~/.cache/hyptrace).
@@ -258,6 +262,9 @@ check-style: kernel
 	@. $(KENV) && git ls-files '*.c' '*.h' | grep -v '^tests/' | \
 		xargs perl $$KERNEL_SRC/scripts/checkpatch.pl --no-tree --terse \
 		$(addprefix --ignore ,$(CHECKPATCH_IGNORE)) -f
+
+# make install, make deb
+include mk/install.mk
 
 clean:
 	$(MAKE) -s -C hyp clean BUILD=$(BUILD)/hyp

@@ -5,6 +5,7 @@
 # kernel, on this amd64 machine:
 #
 #   scripts/build-stock-module.sh SUITE [--src DIR] [-o OUT_DIR]
+#   scripts/build-stock-module.sh SUITE --headers
 #
 #   SUITE        bookworm (Debian 12's 6.1) or trixie-backports (the newest
 #                7.x), as for scripts/fetch-stock-kernel.sh, which this runs
@@ -15,6 +16,10 @@
 #                together with its sibling ../shared when there is one (the
 #                host driver includes ../shared), so DIR is never written to.
 #   -o OUT_DIR   where the .ko files go; default $HYPTRACE_BUILD/stock/SUITE/
+#   --headers    build nothing: fetch the headers and the compiler as for a
+#                build, then print the headers' directory (the kernel build
+#                directory, linux-headers-RELEASE), for another tool to
+#                build against (tests/packaging/deb.sh runs DKMS with it)
 #   -h, --help   show this text
 #
 # The headers (linux-headers-RELEASE for arm64, its -common package and the
@@ -268,8 +273,11 @@ ensure_root_depends() {
 ensure_host_depends() {
 	local p missing=()
 	[ -f "$(headers_dir)/kbuild-depends" ] || return 0
+	# dpkg-query, not dpkg -s, which fails on a package installed for
+	# two architectures (libc6 with libc6:arm64, as make deps has it).
 	while read -r p; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+		dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null |
+			grep -qx installed || missing+=("$p")
 	done <"$(headers_dir)/kbuild-depends"
 	[ ${#missing[@]} = 0 ] && return 0
 	step "installing on this machine what kbuild needs: ${missing[*]}"
@@ -348,6 +356,7 @@ make_module() {
 
 main() {
 	local src=$HYPTRACE_TOP/host-driver out='' rel gcc hdr mod root='' ko vm kos=()
+	local headers_only=0
 	suite=
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -355,6 +364,7 @@ main() {
 		--src) [ $# -ge 2 ] || die "--src needs a directory"; src=$2; shift ;;
 		--src=*) src=${1#--src=} ;;
 		-o) [ $# -ge 2 ] || die "-o needs a directory"; out=$2; shift ;;
+		--headers) headers_only=1 ;;
 		-*) die "unknown option '$1' (see --help)" ;;
 		*) [ -z "$suite" ] || die "one suite only (see --help)"; suite=$1 ;;
 		esac
@@ -401,6 +411,10 @@ main() {
 		ensure_root_depends "$root"
 	fi
 	exec 9>&-
+	if [ "$headers_only" = 1 ]; then
+		echo "$hdr"
+		return 0
+	fi
 
 	copy_sources "$src"
 	make_module "$hdr" "$mod" "$root"

@@ -98,12 +98,19 @@ main() {
 
 	if [ "$invert" = 0 ] && [ ${#only[@]} = 0 ] &&
 	   [ -f "$HYPTRACE_TOP/tests/ringbuf/Makefile" ]; then
+		# make deb, lintian, the tool from a scratch root, DKMS
+		# against the stock 6.1 headers (tests/packaging/deb.sh)
+		run_test packaging "$logs/packaging.out" \
+			bash "$HYPTRACE_TOP/tests/packaging/deb.sh"
 		run_test ringbuf "$logs/ringbuf.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/ringbuf" test \
 			BUILD="$HYPTRACE_BUILD/ringbuf"
 		run_test uart "$logs/uart.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/uart" test \
 			BUILD="$HYPTRACE_BUILD/uart"
+		run_test mem "$logs/mem.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP/tests/mem" test \
+			BUILD="$HYPTRACE_BUILD/mem"
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"

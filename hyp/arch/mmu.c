@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The EL2 stage-1 identity map. RAM is Normal write-back inner-shareable,
- * the attributes Linux uses, so pages shared with Linux stay coherent on
- * real hardware; the console UART, if there is one, is Device; our own text is read-only and
- * executable, everything else execute-never. Nothing else is mapped.
+ * The EL2 stage-1 identity map, of what the hypervisor touches and nothing
+ * else: its own region (its text read-only and executable, everything else
+ * execute-never), the trace carve-out it writes, the 2 MiB block where it
+ * writes Linux's copy of the device tree and the loader's tree it copies
+ * from (read-only), and the console UART, if there is one. Memory is Normal
+ * write-back inner-shareable, the attributes Linux uses, so that pages
+ * shared with Linux stay coherent on real hardware; the UART is Device.
+ *
+ * The rest of RAM is not mapped: it holds memory the firmware keeps
+ * (/memreserve/, no-map /reserved-memory: TF-A, OP-TEE), which must not
+ * be mapped cacheable here, as speculative fills into it can raise
+ * external aborts on real cores (../shared/reference/boards.md, 5), and
+ * the hypervisor has no business in the rest.
  *
  * The boot CPU builds the tables once with its MMU off, in the
  * hypervisor's private memory (hyp_mem.c), and the register values that
@@ -61,20 +70,25 @@ static void mmu_regs_build(void)
 			SCTLR_EL2_WXN;	/* writable never executable */
 }
 
-void mmu_build_tables(void)
+void mmu_build_tables(u64 loader_fdt, u64 fdt_size)
 {
-	u64 hyp = hyp_layout.hyp_base;
+	const struct hyp_layout *l = &hyp_layout;
+	u64 hyp = l->hyp_base;
 
 	pgtable_init(&el2_map, VA_BITS, "EL2 map");
-	pgtable_map_ram(&el2_map, PROT_DATA);
 	pgtable_map(&el2_map, hyp, (u64)__text_end - hyp, PROT_TEXT);
 	pgtable_map(&el2_map, (u64)__text_end,
 		    (u64)__rodata_end - (u64)__text_end, PROT_RODATA);
 	pgtable_map(&el2_map, (u64)__rodata_end,
 		    hyp + HYP_REGION_SIZE - (u64)__rodata_end, PROT_DATA);
+	/* dt.c placed these in RAM, apart from each other and from us */
+	pgtable_map(&el2_map, l->carveout_base, l->carveout_size, PROT_DATA);
+	pgtable_map(&el2_map, l->dtb_base, SZ_2M, PROT_DATA);
+	pgtable_map(&el2_map, loader_fdt, fdt_size, PROT_RODATA);
 	/* dt.c made sure it is outside RAM and below VA_BITS */
-	if (hyp_layout.console.drv)
-		pgtable_map(&el2_map, hyp_layout.console.base,
-			    uart_span(&hyp_layout.console), PROT_DEVICE);
+	if (l->console.drv)
+		pgtable_map(&el2_map, l->console.base,
+			    uart_span(&l->console), PROT_DEVICE);
 	mmu_regs_build();
 }
+

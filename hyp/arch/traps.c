@@ -10,6 +10,7 @@
 #include "hyp.h"
 #include "../../shared/hyptrace_abi.h"
 #include "print.h"
+#include "stage2.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
@@ -206,8 +207,12 @@ static noinline void handle_unknown_trap(struct trap_frame *frame)
 
 /*
  * EL1 or EL0 reached for memory stage 2 keeps from it (stage2.c): the
- * hypervisor's own region, or an address beyond the stage-2 input range.
- * Nothing is accessed on its behalf; it gets the abort a bus error gives.
+ * hypervisor's own region, a debug window, or an address beyond the
+ * stage-2 input range. Nothing is accessed on its behalf. A load or store
+ * in a debug window is skipped, loads reading zero: Linux's AMBA bus reads
+ * the ID registers of every primecell the device tree names, at boot, and
+ * takes all zeros for no device, where an abort would kill whatever task
+ * probed (init, at boot). Anything else gets the abort a bus error gives.
  * Traced as a trap, with the address in a host_abort event between the
  * two; printed on the console once per kind (data, instruction).
  */
@@ -216,15 +221,32 @@ static noinline void handle_host_abort(struct trap_frame *frame, u32 ec)
 	bool data = ec == ESR_EC_DABT_LOW;
 	u64 va = frame->esr & ESR_ABT_FNV ? 0 : frame->far;
 	u64 ipa = stage2_fault_ipa(frame->far);
+	u32 rt = FIELD_GET(ESR_ABT_SRT, frame->esr);
+	bool raz;
 
+	/* A translation fault while stage2_change() was at that address */
+	if ((FIELD_GET(ESR_ABT_FSC, frame->esr) & ~ESR_FSC_LEVEL) ==
+	    ESR_FSC_TRANSLATION && stage2_fault_retry(ipa))
+		return;
+	/* Only an access the syndrome describes can be skipped */
+	raz = data && frame->esr & ESR_ABT_ISV && stage2_in_debug_window(ipa);
 	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ec);
 	hyp_trace(host_abort, .esr = (u32)frame->esr, .ipa = ipa, .va = va);
 	if (first_of_its_kind(ec))
-		hyp_info("CPU %u: %s at 0x%lx %s IPA 0x%lx (VA 0x%lx), which stage 2 keeps from the host: synchronous external abort at EL1 (reported once per EC)\n",
+		hyp_info("CPU %u: %s at 0x%lx %s IPA 0x%lx (VA 0x%lx), which stage 2 keeps from the host: %s (reported once per EC)\n",
 			 this_cpu()->idx, trap_origin(frame), frame->elr,
 			 !data ? "fetched from" :
-			 frame->esr & ESR_ABT_WNR ? "wrote" : "read", ipa, va);
-	inject_sea(frame, data);
+			 frame->esr & ESR_ABT_WNR ? "wrote" : "read", ipa, va,
+			 raz ? "reads as zero, writes ignored" :
+			 "synchronous external abort at EL1");
+	if (raz) {
+		/* Register 31 of a load is the zero register */
+		if (!(frame->esr & ESR_ABT_WNR) && rt < 31)
+			frame->regs[rt] = 0;
+		frame->elr += frame->esr & ESR_IL ? 4 : 2;
+	} else {
+		inject_sea(frame, data);
+	}
 	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ec);
 }
 

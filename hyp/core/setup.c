@@ -11,6 +11,7 @@
  * which builds the tables); every CPU, the boot CPU too, enters
  * hyp_cpu_start() with its MMU already on (head.S).
  */
+#include <libfdt.h>
 #include "hyp.h"
 #include "print.h"
 #include "psci.h"
@@ -59,7 +60,7 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 						  HYP_STACK_SIZE, SZ_4K,
 						  "CPU stacks");
 	hyp_stacks.count = hyp_layout.nr_cpus;
-	mmu_build_tables();
+	mmu_build_tables(dtb, fdt_totalsize(loader_fdt));
 	stage2_build();
 	/* As in Linux, the boot CPU is CPU 0 (dt.c, parse_cpus()). */
 	return 0;

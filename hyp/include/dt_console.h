@@ -20,7 +20,4 @@ struct dt_console {
  */
 const char *dt_console_find(const void *fdt, struct dt_console *c);
 
-/* A big-endian number of @cells 32-bit cells (at most 2) at @p */
-u64 dt_read_cells(const fdt32_t *p, int cells);
-
 #endif /* HYP_DT_CONSOLE_H */

@@ -7,6 +7,7 @@
 #define HYP_HYP_H
 
 #include "layout.h"
+#include "mem_ranges.h"
 #include "types.h"
 #include "uart.h"
 #include "../../shared/ring_buffer.h"
@@ -25,7 +26,9 @@
 /* Just below it, the log (hyp_log.c), for the next boot too */
 #define HYP_LOG_SIZE		(2 * SZ_4K)
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
-#define HYP_MAX_MEM_RANGES	8
+#define HYP_MAX_MEM_RANGES	8	/* merged (dt_mem.c) */
+/* Debug and trace register windows stage 2 keeps from EL1 (dt_mem.c) */
+#define HYP_MAX_DEBUG_WINDOWS	32
 /* The EL2 map's input (and so output) addresses: three levels from 1 */
 #define HYP_EL2_VA_BITS		39
 
@@ -56,11 +59,6 @@ struct hyp_cpu {
 	struct el1_entry suspend_entry;
 };
 
-struct mem_range {
-	u64 base;
-	u64 size;
-};
-
 /* The layout the boot CPU decides before any other CPU runs */
 struct hyp_layout {
 	phys_addr_t hyp_base;		/* HYP_REGION_SIZE, no-map for Linux */
@@ -70,8 +68,11 @@ struct hyp_layout {
 	u64 dtb_room;
 	phys_addr_t kernel;		/* Linux Image to enter */
 	struct uart console;		/* drv NULL: none (dt.c) */
-	struct mem_range mem[HYP_MAX_MEM_RANGES];
+	struct mem_range mem[HYP_MAX_MEM_RANGES];	/* sorted, merged */
 	unsigned int nr_mem;
+	struct mem_range debug[HYP_MAX_DEBUG_WINDOWS];	/* sorted, merged */
+	unsigned int nr_debug;
+	bool allow_debug;		/* hyptrace.allow_debug (dt.c) */
 	unsigned int nr_cpus;
 	/* hyptrace.early= (dt.c): events (bit n = id n), bytes per CPU */
 	u64 early_events;
@@ -124,7 +125,7 @@ struct hyp_mmu_regs {
 	u64 sctlr;
 };
 extern struct hyp_mmu_regs hyp_mmu;
-void mmu_build_tables(void);
+void mmu_build_tables(u64 loader_fdt, u64 fdt_size);
 
 /* stage2.c; HYP_STAGE2=0 builds without it, the baseline `make bench` uses */
 #ifndef HYP_STAGE2
@@ -149,6 +150,11 @@ struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
 /* dt.c */
 void dt_parse(const void *fdt);
 void dt_prepare_for_linux(const void *fdt);
+
+/* dt_mem.c */
+void dt_parse_memory(const void *fdt);
+void dt_parse_debug_windows(const void *fdt);
+void dt_check_kept(const void *fdt);
 
 /* hyp_log.c */
 void hyp_log_init(void);

@@ -32,9 +32,18 @@ struct pgtable {
 
 /* Give @pt an empty root for @ia_bits (30..40) of input address */
 void pgtable_init(struct pgtable *pt, unsigned int ia_bits, const char *name);
-/* Map [pa, pa + size) 1:1 with @attrs, in the largest blocks that fit */
+/*
+ * Map [pa, pa + size) 1:1 with @attrs, in the largest blocks that fit, at
+ * boot: over nothing already mapped (pgtable.c panics otherwise)
+ */
 void pgtable_map(struct pgtable *pt, u64 pa, u64 size, u64 attrs);
-/* Every RAM range of the device tree but the hypervisor's region */
-void pgtable_map_ram(struct pgtable *pt, u64 attrs);
+/*
+ * The entry where a walk for @ia stops, its level in *@level: a leaf
+ * (block or page), or an invalid entry, which then covers the whole
+ * block of that level
+ */
+u64 *pgtable_walk(const struct pgtable *pt, u64 ia, unsigned int *level);
+/* Fill @table with the 512 next-level entries @block at @level maps */
+void pgtable_split(u64 *table, u64 block, unsigned int level);
 
 #endif /* HYP_PGTABLE_H */

@@ -466,7 +466,11 @@ static inline void dsb_ish(void)
 #define ESR_ABT_WNR	BIT(6)		/* data: the access was a write */
 #define ESR_ABT_S1PTW	BIT(7)		/* on a stage-1 table walk */
 #define ESR_ABT_FNV	BIT(10)		/* FAR is not valid */
+#define ESR_ABT_SRT	GENMASK(20, 16)	/* data, with ISV: the register */
+#define ESR_ABT_ISV	BIT(24)		/* data: ISS describes the access */
 #define ESR_FSC_SEA	0x10		/* synchronous external abort */
+#define ESR_FSC_TRANSLATION	0x04	/* translation fault, at ... */
+#define ESR_FSC_LEVEL		0x03	/* ... the level in these bits */
 
 /* MPIDR_EL1: the affinity fields that name a CPU */
 #define MPIDR_HWID_MASK	0xff00ffffffUL

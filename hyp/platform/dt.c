@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device tree: what the hypervisor learns from it (RAM, CPUs, the
- * console, initrd, options) and how it hands Linux an edited copy that
+ * The device tree: what the hypervisor learns from it (CPUs, the console,
+ * initrd, options; memory in dt_mem.c) and how it hands Linux an edited copy that
  * reserves the hypervisor's memory and the trace carve-out.
  *
  * dt_parse() runs on the boot CPU with the MMU off; libfdt is built with
  * -mstrict-align for that reason.
  */
 #include <libfdt.h>
+#include "dt_addr.h"
 #include "dt_console.h"
 #include "hyp.h"
 #include "print.h"
@@ -22,6 +23,8 @@
 #define CHOSEN_KERNEL		"hyptrace,kernel"
 #define CHOSEN_CARVEOUT_SIZE	"hyptrace,carveout-size"
 #define BOOTARG_CARVEOUT	"hyptrace.carveout="
+/* Leave the debug and trace register windows to EL1 (stage2.c) */
+#define BOOTARG_ALLOW_DEBUG	"hyptrace.allow_debug"
 /* Test only: lose the first CPU_ON start of this CPU (psci_relay.c) */
 #define BOOTARG_LOSE_CPU_ON	"hyptrace.test_lose_cpu_on="
 #define BOOTARG_STALL_CPU_ON	"hyptrace.test_stall_cpu_on="
@@ -49,34 +52,6 @@ static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
 		return false;
 	*val = dt_read_cells(p, len / 4);
 	return true;
-}
-
-static void parse_memory(const void *fdt)
-{
-	int ac = fdt_address_cells(fdt, 0), sc = fdt_size_cells(fdt, 0);
-	int node, len;
-
-	fdt_for_each_subnode(node, fdt, 0) {
-		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
-		const fdt32_t *reg;
-
-		if (!type || strncmp(type, "memory", 7))
-			continue;
-		reg = fdt_getprop(fdt, node, "reg", &len);
-		for (; reg && len >= (ac + sc) * 4; len -= (ac + sc) * 4) {
-			struct mem_range *m = &hyp_layout.mem[hyp_layout.nr_mem];
-
-			if (hyp_layout.nr_mem == HYP_MAX_MEM_RANGES)
-				break;
-			m->base = dt_read_cells(reg, ac);
-			m->size = dt_read_cells(reg + ac, sc);
-			reg += ac + sc;
-			if (m->size)
-				hyp_layout.nr_mem++;
-		}
-	}
-	if (!hyp_layout.nr_mem)
-		hyp_panic("no memory node in the device tree");
 }
 
 /* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
@@ -172,9 +147,13 @@ static bool parse_decimal(const char **s, const char *end,
 	return true;
 }
 
-/* "32M", "65536K", "1G" or plain bytes; 0 if malformed */
+/*
+ * "32M", "65536K", "1G" or plain bytes; 0 if malformed or not below 2^64
+ * (17592186044414M must not come out as 2^64 - 2 MiB)
+ */
 static u64 parse_size(const char *s, const char *end)
 {
+	unsigned int shift;
 	u64 v;
 
 	if (!parse_decimal(&s, end, SIZE_MAX_DIGITS, &v))
@@ -185,13 +164,18 @@ static u64 parse_size(const char *s, const char *end)
 		return 0;
 	switch (*s | 0x20) {	/* either case */
 	case 'k':
-		return v << 10;
+		shift = 10;
+		break;
 	case 'm':
-		return v << 20;
+		shift = 20;
+		break;
 	case 'g':
-		return v << 30;
+		shift = 30;
+		break;
+	default:
+		return 0;
 	}
-	return 0;
+	return v > ~0UL >> shift ? 0 : v << shift;
 }
 
 /*
@@ -258,6 +242,24 @@ static void lose_cpu_on_from_bootargs(const char *args, int len,
 	if (!cpu || cpu >= hyp_layout.nr_cpus)
 		hyp_panic("malformed %s (want a secondary CPU's number)", name);
 	psci_lose_first_start((unsigned int)cpu, stall);
+}
+
+/*
+ * hyptrace.allow_debug, a flag: anything after it (hyptrace.allow_debug=1)
+ * is refused with a line, and the windows stay out of stage 2
+ */
+static void allow_debug_from_bootargs(const char *args, int len)
+{
+	const char *v, *e;
+
+	if (!find_bootarg(args, len, BOOTARG_ALLOW_DEBUG, &v, &e))
+		return;
+	if (v != e) {
+		hyp_info("%s takes no value: debug windows stay kept from EL1\n",
+			 BOOTARG_ALLOW_DEBUG);
+		return;
+	}
+	hyp_layout.allow_debug = true;
 }
 
 #define EARLY_ALL		"all"
@@ -404,7 +406,7 @@ static void parse_chosen(const void *fdt)
 	if (args) {
 		if (!carveout_from_bootargs(args, len, &size,
 					    &hyp_layout.carveout_base))
-			hyp_panic("malformed %s (want e.g. 64M or 64M@1536M)",
+			hyp_panic("malformed %s (want e.g. 64M or 64M@1536M, each below 2^64)",
 				  BOOTARG_CARVEOUT);
 		lose_cpu_on_from_bootargs(args, len, BOOTARG_LOSE_CPU_ON,
 					  false);
@@ -412,6 +414,7 @@ static void parse_chosen(const void *fdt)
 					  true);
 		early_from_bootargs(args, len);
 		panic_from_bootargs(args, len);
+		allow_debug_from_bootargs(args, len);
 	}
 	if (size) {
 		if (size < SZ_2M || size & (SZ_2M - 1))
@@ -421,21 +424,16 @@ static void parse_chosen(const void *fdt)
 	}
 }
 
-static bool overlaps(u64 a, u64 a_size, u64 b, u64 b_size)
-{
-	return a < b + b_size && b < a + a_size;
-}
-
 static void check_free(const char *what, u64 base, u64 size,
 		       const void *fdt)
 {
 	u64 kernel_size = *(u64 *)(hyp_layout.kernel + 16);
 
-	if (overlaps(base, size, hyp_layout.hyp_base, HYP_REGION_SIZE) ||
-	    overlaps(base, size, hyp_layout.kernel, kernel_size) ||
-	    overlaps(base, size, (u64)fdt, fdt_totalsize(fdt)) ||
+	if (ranges_overlap(base, size, hyp_layout.hyp_base, HYP_REGION_SIZE) ||
+	    ranges_overlap(base, size, hyp_layout.kernel, kernel_size) ||
+	    ranges_overlap(base, size, (u64)fdt, fdt_totalsize(fdt)) ||
 	    (initrd.end > initrd.start &&
-	     overlaps(base, size, initrd.start, initrd.end - initrd.start)))
+	     ranges_overlap(base, size, initrd.start, initrd.end - initrd.start)))
 		hyp_panic("%s at 0x%lx..0x%lx overlaps the hypervisor, kernel, initrd or device tree: load those lower (U-Boot: fdt_high, initrd_high), or give the guest more memory or a smaller carve-out",
 			  what, base, base + size - 1);
 }
@@ -464,10 +462,12 @@ static void place_regions(const void *fdt)
 		hyp_panic("hypervisor at 0x%lx is not inside RAM",
 			  hyp_layout.hyp_base);
 
+	/* Sizes are compared with what is left, never added: no sum wraps */
 	top = ALIGN_DOWN(bank->base + bank->size, SZ_2M);
-	if (top - bank->base < hyp_layout.carveout_size + 2 * SZ_2M)
-		hyp_panic("RAM too small for a 0x%lx-byte carve-out",
-			  hyp_layout.carveout_size);
+	if (top - bank->base < 2 * SZ_2M ||
+	    hyp_layout.carveout_size > top - bank->base - 2 * SZ_2M)
+		hyp_panic("RAM too small for a 0x%lx-byte carve-out (bank 0x%lx..0x%lx)",
+			  hyp_layout.carveout_size, bank->base, top - 1);
 	if (!hyp_layout.carveout_base)
 		hyp_layout.carveout_base = top - hyp_layout.carveout_size;
 	else if (hyp_layout.carveout_base & (SZ_2M - 1) ||
@@ -503,10 +503,10 @@ static const char *console_clash(const struct uart *u)
 	if (end < u->base || end > 1UL << bits)
 		return "its registers are beyond the addresses the hypervisor maps";
 	for (i = 0; i < hyp_layout.nr_mem; i++)
-		if (overlaps(u->base, end - u->base, hyp_layout.mem[i].base,
+		if (ranges_overlap(u->base, end - u->base, hyp_layout.mem[i].base,
 			     hyp_layout.mem[i].size))
 			return "its registers are in RAM";
-	if (overlaps(u->base, end - u->base, hyp_layout.hyp_base,
+	if (ranges_overlap(u->base, end - u->base, hyp_layout.hyp_base,
 		     HYP_REGION_SIZE))
 		return "its registers are in the hypervisor's region";
 	return NULL;
@@ -550,7 +550,7 @@ void dt_parse(const void *fdt)
 	if (!fdt || fdt_check_header(fdt))
 		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
 
-	parse_memory(fdt);
+	dt_parse_memory(fdt);
 	parse_console(fdt);
 	parse_cpus(fdt);
 	parse_chosen(fdt);
@@ -558,6 +558,8 @@ void dt_parse(const void *fdt)
 		hyp_panic("no Linux Image at 0x%lx (set /chosen/%s)",
 			  hyp_layout.kernel, CHOSEN_KERNEL);
 	place_regions(fdt);
+	dt_check_kept(fdt);
+	dt_parse_debug_windows(fdt);
 }
 
 /* /reserved-memory, created as booting Linux expects it if missing */

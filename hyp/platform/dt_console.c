@@ -4,9 +4,8 @@
  * drivers/tty/serial/earlycon.c): /chosen/stdout-path (or the older
  * linux,stdout-path) is a full path or an alias, possibly followed by
  * ":options", which are for Linux; the node must be enabled; its reg is
- * translated to a CPU address through every parent bus's ranges (no
- * ranges, or an empty one, is 1:1, as in Linux's flat-tree translation);
- * reg-offset, reg-shift and reg-io-width apply. Anything else, or a
+ * translated to a CPU address (dt_addr.c); reg-offset, reg-shift and
+ * reg-io-width apply. Anything else, or a
  * compatible no driver claims, means no console: the hypervisor then
  * writes to its log only (hyp_log.c). Nothing here touches the device.
  *
@@ -14,19 +13,8 @@
  */
 #include <libfdt.h>
 #include <string.h>
+#include "dt_addr.h"
 #include "dt_console.h"
-
-/* An address or size wider than this many cells is not a UART's */
-#define DT_MAX_CELLS	2
-
-u64 dt_read_cells(const fdt32_t *p, int cells)
-{
-	u64 v = 0;
-
-	while (cells--)
-		v = (v << 32) | fdt32_ld(p++);
-	return v;
-}
 
 /* The C library's strcmp() == 0, from what the hypervisor's has */
 static bool streq(const char *a, const char *b)
@@ -64,13 +52,6 @@ static const struct uart_driver *find_driver(const void *fdt, int node)
 	return NULL;
 }
 
-static bool node_enabled(const void *fdt, int node)
-{
-	const char *status = fdt_stringlist_get(fdt, node, "status", 0, NULL);
-
-	return !status || streq(status, "okay") || streq(status, "ok");
-}
-
 static bool get_u32(const void *fdt, int node, const char *name, u32 *val)
 {
 	int len;
@@ -80,60 +61,6 @@ static bool get_u32(const void *fdt, int node, const char *name, u32 *val)
 		return false;
 	*val = fdt32_ld(p);
 	return true;
-}
-
-/*
- * @addr, an address in the space of @bus's children, in the space of
- * @bus's parent: through @bus's ranges, entries of (child address, parent
- * address, size). False if no entry holds it.
- */
-static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
-{
-	int na = fdt_address_cells(fdt, bus), ns = fdt_size_cells(fdt, bus);
-	int pna = fdt_address_cells(fdt, parent), len, entry;
-	const fdt32_t *r = fdt_getprop(fdt, bus, "ranges", &len);
-
-	if (!r || !len)
-		return true;
-	if (na < 1 || na > DT_MAX_CELLS || pna < 1 || pna > DT_MAX_CELLS ||
-	    ns < 0 || ns > DT_MAX_CELLS)
-		return false;
-	entry = (na + pna + ns) * 4;
-	for (; len >= entry; len -= entry, r += na + pna + ns) {
-		u64 child = dt_read_cells(r, na);
-		u64 size = dt_read_cells(r + na + pna, ns);
-
-		if (*addr >= child && *addr - child < size) {
-			*addr = dt_read_cells(r + na, pna) + (*addr - child);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The CPU address of @node's first reg entry */
-static const char *node_address(const void *fdt, int node, u64 *addr)
-{
-	int bus = fdt_parent_offset(fdt, node), na, len;
-	const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
-
-	if (bus < 0)
-		return "it has no parent";
-	na = fdt_address_cells(fdt, bus);
-	if (na < 1 || na > DT_MAX_CELLS)
-		return "its bus's #address-cells is not 1 or 2";
-	if (!reg || len < na * 4)
-		return "it has no reg";
-	*addr = dt_read_cells(reg, na);
-	/* Up through each bus to the root, whose space is the CPU's */
-	while (bus > 0) {
-		int parent = fdt_parent_offset(fdt, bus);
-
-		if (parent < 0 || !translate_one(fdt, bus, parent, addr))
-			return "its reg is outside its bus's ranges";
-		bus = parent;
-	}
-	return NULL;
 }
 
 /* reg-offset, reg-shift and reg-io-width, where the driver takes them */
@@ -187,12 +114,12 @@ const char *dt_console_find(const void *fdt, struct dt_console *c)
 	if (node < 0)
 		return "stdout-path names no node";
 	c->compatible = fdt_stringlist_get(fdt, node, "compatible", 0, NULL);
-	if (!node_enabled(fdt, node))
+	if (!dt_node_enabled(fdt, node))
 		return "its node is disabled";
 	drv = find_driver(fdt, node);
 	if (!drv)
 		return "no driver for its compatible";
-	why = node_address(fdt, node, &addr);
+	why = dt_node_reg(fdt, node, &addr, NULL);
 	if (why)
 		return why;
 	c->uart.drv = drv;

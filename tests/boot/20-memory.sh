@@ -75,9 +75,16 @@ check_carveout_base() {
 	[ "$BOOT_RC" = 125 ] || fail "a carve-out at 1537M booted (exit $BOOT_RC)"
 	expect_line 'hyptrace: PANIC.*hyptrace.carveout= base 0x60100000: the carve-out must start on 2 MiB' \
 		"one line refusing a base off 2 MiB"
+	# (2^44 - 2) MiB is 2^64 - 2 MiB: a size that wraps any sum with it
+	# (the carve-out was placed over the hypervisor at 1026M)
+	boot carveout-wrap --append 'hyptrace.carveout=17592186044414M@1026M' \
+		--cmd 'true'
+	[ "$BOOT_RC" = 125 ] || fail "a carve-out of 2^64 - 2 MiB booted (exit $BOOT_RC)"
+	expect_line 'hyptrace: PANIC.*RAM too small for a 0xffffffffffe00000-byte carve-out \(bank 0x40000000\.\.0x7fffffff\)' \
+		"one line refusing a size that wraps"
 }
 
 check_default
 check_carveout
 check_carveout_base
-pass "hyptrace-hyp@40200000 and hyptrace-trace (32 MiB, 64 MiB with --carveout 64M, at 0x60000000 with 32M@1536M; 1537M refused) reserved nomap, canary intact"
+pass "hyptrace-hyp@40200000 and hyptrace-trace (32 MiB, 64 MiB with --carveout 64M, at 0x60000000 with 32M@1536M; 1537M and 17592186044414M@1026M refused) reserved nomap, canary intact"

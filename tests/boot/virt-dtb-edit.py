@@ -10,11 +10,82 @@
 #		alias with options, "hypuart:115200n8"
 #   none	stdout-path naming a UART no driver claims, "/serial@9100000"
 #		(compatible "acme,uart"); the PL011 stays for Linux
+# and for the firmware-memory test (41-fw-memory):
+#   fwmem	memory the firmware keeps: /memreserve/ 0x4c000000 64 KiB, a
+#		no-map /reserved-memory node optee@4e000000 (2 MiB) and a
+#		CMA pool with a size only; a second RAM node, ram@40300000
+#		(256 MiB, device_type "memory": QEMU replaces the nodes named
+#		memory), overlapping the upper half of the hypervisor's region
+#		at 0x40200000; and the PL061 GPIO at 0x9030000 turned into a
+#		CPU debug window ("arm,coresight-cpu-debug", not a primecell,
+#		so that no Linux driver probes it; gpio-keys, its user, gone)
+#   fwclash	a no-map node over the default carve-out's last 2 MiB
+#		(0x7fe00000, at the top of 1 GiB of RAM at 0x40000000)
 import re
 import sys
 
+
+def add_root_nodes(text, nodes):
+    """The nodes at the end of the root node, after its properties"""
+    end = text.rindex('\n};')
+    return text[:end] + '\n\n' + nodes + text[end:]
+
+
+def fwmem(text):
+    text = text.replace('/dts-v1/;\n',
+                        '/dts-v1/;\n\n/memreserve/ 0x4c000000 0x10000;\n', 1)
+    text, n = re.subn(r'^\tgpio-keys \{\n.*?^\t\};\n', '', text,
+                      flags=re.M | re.S)
+    if n != 1:
+        sys.exit('no /gpio-keys node in ' + src)
+    m = re.search(r'^\tpl061@9030000 \{\n(.*?)^\t\};\n', text,
+                  re.M | re.S)
+    if not m:
+        sys.exit('no /pl061@9030000 node in ' + src)
+    text = text[:m.start()] + text[m.end():]
+    return add_root_nodes(text, (
+        '\treserved-memory {\n'
+        '\t\t#address-cells = <0x02>;\n'
+        '\t\t#size-cells = <0x02>;\n'
+        '\t\tranges;\n\n'
+        '\t\toptee@4e000000 {\n'
+        '\t\t\treg = <0x00 0x4e000000 0x00 0x200000>;\n'
+        '\t\t\tno-map;\n'
+        '\t\t};\n\n'
+        '\t\tpool {\n'
+        '\t\t\tcompatible = "shared-dma-pool";\n'
+        '\t\t\tsize = <0x00 0x400000>;\n'
+        '\t\t\treusable;\n'
+        '\t\t};\n'
+        '\t};\n\n'
+        '\tram@40300000 {\n'
+        '\t\tdevice_type = "memory";\n'
+        '\t\treg = <0x00 0x40300000 0x00 0x10000000>;\n'
+        '\t};\n\n'
+        '\tdebug@9030000 {\n'
+        '\t\tcompatible = "arm,coresight-cpu-debug";\n'
+        '\t\treg = <0x00 0x9030000 0x00 0x1000>;\n'
+        '\t};\n'))
+
+
+def fwclash(text):
+    return add_root_nodes(text, (
+        '\treserved-memory {\n'
+        '\t\t#address-cells = <0x02>;\n'
+        '\t\t#size-cells = <0x02>;\n'
+        '\t\tranges;\n\n'
+        '\t\ttee@7fe00000 {\n'
+        '\t\t\treg = <0x00 0x7fe00000 0x00 0x200000>;\n'
+        '\t\t\tno-map;\n'
+        '\t\t};\n'
+        '\t};\n'))
+
+
 case, src, dst = sys.argv[1:4]
 text = open(src).read()
+if case in ('fwmem', 'fwclash'):
+    open(dst, 'w').write(fwmem(text) if case == 'fwmem' else fwclash(text))
+    sys.exit(0)
 m = re.search(r'^\tpl011@9000000 \{\n(.*?)^\t\};\n', text, re.M | re.S)
 if not m:
     sys.exit('no /pl011@9000000 node in ' + src)
@@ -46,8 +117,6 @@ else:
            '\t\treg = <0x00 0x9100000 0x00 0x1000>;\n'
            '\t};\n')
     path = '/serial@9100000'
-# At the end of the root node: its properties come before its nodes
-end = text.rindex('\n};')
-text = text[:end] + '\n\n' + bus + text[end:]
+text = add_root_nodes(text, bus)
 text = re.sub(r'stdout-path = "[^"]*";', 'stdout-path = "%s";' % path, text)
 open(dst, 'w').write(text)

@@ -340,6 +340,17 @@ b=$(awk '$1 == "E" { n[$5]++ } END { printf "%d %d 0 0", n[588], n[584] }' "$D/f
 	fail "-o - failed"
 cmp -s "$D/stdout.pftrace" "$D/out.pftrace" || fail "-o - wrote other bytes"
 
+# -o a FIFO (or a device: /dev/null) is written to, not replaced by a
+# renamed file (which, as root, would replace /dev/null for everyone)
+mkfifo "$D/fifo" || fail "mkfifo"
+timeout 60 cat "$D/fifo" >"$D/fifo.pftrace" &
+reader=$!
+timeout 60 "$HYPTRACE" perfetto "$D/in.dat" -o "$D/fifo" 2>/dev/null ||
+	fail "-o FIFO failed"
+wait "$reader" || fail "nothing read from the FIFO"
+[ -p "$D/fifo" ] || fail "-o FIFO replaced the FIFO with a file"
+cmp -s "$D/fifo.pftrace" "$D/out.pftrace" || fail "-o FIFO wrote other bytes"
+
 # default output name: FILE without .dat, plus .perfetto-trace
 "$HYPTRACE" perfetto "$D/in.dat" 2>/dev/null && [ -f "$D/in.perfetto-trace" ] ||
 	fail "no default output in.perfetto-trace"

@@ -60,9 +60,16 @@ static char *default_output(const char *in)
 	return out;
 }
 
-/* A temporary file beside @out, renamed over it once complete */
+/*
+ * A temporary file beside @out, renamed over it once complete, so that a
+ * failed conversion leaves no half file. Not when @out exists and is not
+ * a regular file: a device or a FIFO (/dev/null, a pipe to a viewer) is
+ * written as it is, never replaced (run as root, the rename would turn
+ * /dev/null into a regular file for the whole machine).
+ */
 static int open_output(struct pf *p, const char *out, char **tmp)
 {
+	struct stat st;
 	mode_t mask;
 	int fd;
 
@@ -73,6 +80,18 @@ static int open_output(struct pf *p, const char *out, char **tmp)
 		return 0;
 	}
 	p->out_name = out;
+	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			ht_err(PF_SUB, "%s: a directory", out);
+			return -1;
+		}
+		p->f = fopen(out, "w");
+		if (!p->f) {
+			ht_err(PF_SUB, "%s: %s", out, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
 		*tmp = NULL;
 		ht_err(PF_SUB, "out of memory");
@@ -104,10 +123,13 @@ static int close_output(struct pf *p, const char *out, const char *tmp,
 			int ok)
 {
 	if (!tmp) {
-		if (ok && fflush(p->f)) {
+		if (ok && (p->f == stdout ? fflush(p->f) : fclose(p->f))) {
 			ht_err(PF_SUB, "%s: %s", p->out_name, strerror(errno));
 			return -1;
 		}
+		if (p->f != stdout && !ok)
+			fclose(p->f);
+		p->f = NULL;
 		return ok ? 0 : -1;
 	}
 	if (p->f && fclose(p->f) && ok) {

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host's stage 2 after boot (stage2_change.c), and what it shares with
+ * the code that builds it (stage2.c)
+ */
+#ifndef HYP_STAGE2_H
+#define HYP_STAGE2_H
+
+#include "pgtable.h"
+#include "types.h"
+
+/* What an IPA range becomes: stage2.c's attributes, or nothing */
+enum stage2_kind {
+	STAGE2_ABSENT,		/* EL1 gets a synchronous external abort */
+	STAGE2_RAM,		/* Normal write-back, executable */
+	STAGE2_MMIO,		/* Normal write-back, execute-never: stage 1 decides */
+};
+
+extern struct pgtable stage2_host_map;
+
+/* stage2.c: the attributes of each kind */
+u64 stage2_attrs(enum stage2_kind kind);
+
+/* Whether @ipa is in a debug window stage 2 keeps from EL1 */
+bool stage2_in_debug_window(u64 ipa);
+
+/* At boot, MMU off: the tables stage2_change() splits blocks with */
+void stage2_change_init(void);
+
+/*
+ * Make [@ipa, @ipa + @size) (page-aligned) @kind, on a live stage 2 that
+ * every CPU may be using: break-before-make, the TLBs of every CPU
+ * invalidated. Blocks are split as needed. 0, or HYPTRACE_RET_NO_MEMORY
+ * when no spare table is left for a split (nothing changed then past the
+ * pages done), HYPTRACE_RET_INVALID for a range outside stage 2.
+ */
+s64 stage2_change(u64 ipa, u64 size, enum stage2_kind kind);
+
+/*
+ * A stage-2 fault at @ipa: true if stage 2 maps it now (a change was
+ * under way), so that the access is simply retried
+ */
+bool stage2_fault_retry(u64 ipa);
+
+#endif /* HYP_STAGE2_H */
