@@ -13,6 +13,13 @@
 #                   guest kernel with KASAN and lockdep (tests/kasan.sh),
 #                   built into build/kasan; fails on any report
 #   make check-style  checkpatch over the C sources
+#   make doc        the man pages (Documentation/man/*.adoc) into
+#                   $(BUILD)/doc/man/, with asciidoctor; make doc-html also
+#                   puts them as HTML into $(BUILD)/doc/html/
+#   make doc-picture  the README's picture from a new recording in QEMU
+#   make check-doc  the man pages against the tool's --help, the ABI page
+#                   against shared/hyptrace_abi.h, the links (make test
+#                   runs it)
 #   make fuzz       every fuzz target (FUZZ_TARGETS) for FUZZ_TIME seconds
 #                   each (default 60); host only, no guest build
 #   make install    the tool, its man pages, the hypervisor image and an
@@ -41,7 +48,7 @@ export HYPTRACE_MODULES_OUT := $(MODULES_OUT)
 .PHONY: all deps kernel hyp modules host-driver initramfs guest host-tools tools run \
 	test test-unit test-boot \
 	bench bench-build hyp-nosites bench-module kasan kasan-build modules-src \
-	check-style fuzz clean FORCE
+	check-style fuzz doc doc-html doc-tool doc-picture check-doc clean FORCE
 
 all: hyp host-driver modules tools initramfs guest host-tools
 
@@ -120,8 +127,42 @@ initramfs: kernel modules host-driver tools
 run: all
 	./qemu-run.sh --no-build
 
+# doc after all: on a fresh machine deps installs asciidoctor first
 test: all bench-build
+	@$(MAKE) --no-print-directory doc
 	@bash tests/run-all.sh
+
+# The man pages: Documentation/man/NAME.SECTION.adoc -> $(BUILD)/doc/man/
+# NAME.SECTION (troff) and, for doc-html, $(BUILD)/doc/html/NAME.SECTION.html.
+# A warning from asciidoctor (a broken table, an unknown attribute) fails.
+MAN_SRCS	:= $(wildcard Documentation/man/*.adoc)
+MAN_PAGES	:= $(patsubst Documentation/man/%.adoc,$(BUILD)/doc/man/%,$(MAN_SRCS))
+MAN_HTML	:= $(patsubst Documentation/man/%.adoc,$(BUILD)/doc/html/%.html,$(MAN_SRCS))
+ASCIIDOCTOR	:= asciidoctor --failure-level=WARN -a mansource=hyptrace \
+		   -a manmanual='hyptrace manual'
+
+doc: $(MAN_PAGES)
+doc-html: doc $(MAN_HTML)
+
+# Not deps: a package build renders the pages too, and must not install
+# packages or fetch a kernel; make test has run deps by then.
+$(MAN_PAGES) $(MAN_HTML): | doc-tool
+doc-tool:
+	@command -v asciidoctor >/dev/null || { echo "make doc: no asciidoctor;" \
+		"'make deps' (or apt-get install asciidoctor) installs it" >&2; exit 1; }
+$(BUILD)/doc/man/%: Documentation/man/%.adoc
+	@mkdir -p $(@D)
+	@$(ASCIIDOCTOR) -b manpage -o $@ $<
+
+$(BUILD)/doc/html/%.html: Documentation/man/%.adoc
+	@mkdir -p $(@D)
+	@$(ASCIIDOCTOR) -b html5 -o $@ $<
+
+check-doc: tools doc
+	@bash scripts/check-doc.sh
+
+doc-picture: all
+	@bash scripts/doc-picture.sh
 
 # The benchmark's parts: the hypervisor with its trace sites compiled out
 # (the baseline for the cost of a disabled site), the null-hypercall module,

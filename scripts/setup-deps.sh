@@ -22,6 +22,8 @@ PACKAGES=(
 	# HMAC of agent -N's key (tools/hyptrace/lib/vtauth.c): for the
 	# native tool, and libsodium.a for the static arm64 one
 	libsodium-dev libsodium-dev:arm64
+	# make doc: the man pages from Documentation/man/*.adoc
+	asciidoctor
 )
 # The sanitizer and fuzzer runtimes of the release's default clang: Debian 12
 # names its version (clang 14); later releases have libclang-rt-dev for it.

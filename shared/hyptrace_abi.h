@@ -255,7 +255,7 @@
 
 /*
  * The kernel command line option that starts early capture, read by the
- * hypervisor from /chosen/bootargs (README, "Early capture"):
+ * hypervisor from /chosen/bootargs (Documentation/guides/early-capture.md):
  *	hyptrace.early=EVENTS[,size=KB]
  * EVENTS is "all" or event names joined by '+'; KB is per CPU.
  */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run every test: the ring-buffer unit tests (when present), then the boot
+# Run every test: the host checks (the ring-buffer, UART and tool unit
+# tests, and scripts/check-doc.sh on the documentation), then the boot
 # tests in tests/boot/, one after the other (each boot already keeps the
 # machine's cores busy), except the few long ones that mostly wait on the
 # guest (LONG_TESTS below): those run one after the other beside the rest.
@@ -86,7 +87,7 @@ main() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--no-hyp) invert=1 ;;
-		-h|--help) sed -n '4,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+		-h|--help) sed -n '4,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
 		-*) die "unknown option $1" ;;
 		*) only+=("$1") ;;
 		esac
@@ -113,6 +114,8 @@ main() {
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"
+		run_test check-doc "$logs/check-doc.out" \
+			bash "$HYPTRACE_TOP/scripts/check-doc.sh"
 	fi
 
 	if [ "$invert" = 1 ]; then

@@ -26,7 +26,7 @@
  * given a buffer of their own. What it cannot know, it cannot check: the
  * memory an FF-A transaction descriptor names, or what an unknown SiP
  * service writes where the kernel tells it (as a DMA master could). The
- * README's threat model says so.
+ * threat model (Documentation/design/threat-model.md) says so.
  */
 #include "hyp.h"
 #include "trap.h"

@@ -15,7 +15,7 @@
 # it reads them in place and trusts their commit and event lengths, which
 # a concurrent writer can change after any check (seen: oops in
 # rb_buffer_peek, WARNING at ring_buffer.c:6148): a known limit, in the
-# README. After each round:
+# threat model (Documentation/design/threat-model.md). After each round:
 # - the hypervisor wrote nowhere else: the carve-out's unused bytes (the
 #   descriptor page's tail, every page beyond the loaded ones) keep the
 #   pattern the module put there, its image checksum (IMAGE_SUM) is the one

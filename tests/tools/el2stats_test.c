@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit test of tools/hyptrace/lib/el2stats.c, the pairing and arithmetic
- * behind `hyptrace stats`: hand-made enter/exit sequences (the README's
+ * behind `hyptrace stats`: hand-made enter/exit sequences (the tracing guide's
  * firmware round trips, lost events, unpaired enters and exits, time
  * running backwards) with the figures worked out by hand, plus the
  * histogram and naming helpers on their edge values. Percentiles come
@@ -125,7 +125,7 @@ static void test_names(void)
 	CHECK(strlen(el2_func_name(HVC, 0xc6000004, buf, 5)) == 4);
 }
 
-/* The README's hotplug excerpt, timestamps in ns */
+/* The hotplug excerpt of Documentation/guides/tracing.md, timestamps in ns */
 static void test_readme_sequence(void)
 {
 	struct el2_stats s;

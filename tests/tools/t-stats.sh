@@ -279,8 +279,8 @@ expect_exit() {
 
 expect_exit 0 --help
 if ! grep -q '^usage: hyptrace stats' "$W/cli.out" ||
-	! grep -q 'JSON keys' "$W/cli.out"; then
-	fail "cli: --help does not give the usage and the JSON keys"
+	! grep -q 'hyptrace-stats(1)' "$W/cli.out"; then
+	fail "cli: --help does not give the usage and the man page"
 fi
 expect_exit 2
 expect_exit 2 --bogus "$W/plain.dat"

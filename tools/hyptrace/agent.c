@@ -56,64 +56,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: hyptrace agent [-N ADDR:PORT --key FILE] [OPTIONS]\n"
-"\n"
-"The board's end of virtio-trace: wait for the host's orders on the\n"
-"virtio-serial port agent-ctl-path (\"1\" start, \"0\" stop, one a line) and,\n"
-"while started, send each CPU's pages of the hypervisor's trace whole on\n"
-"port trace-path-cpuN, from a thread pinned to that CPU, with splice(2).\n"
-"The order \"clock\" is answered at once with the trace clock's time, so\n"
-"that the listener can line the trace up with its own clock.\n"
-"On the workstation, `hyptrace listen --virtio DIR` gives the orders and\n"
-"writes the trace.dat; qemu-run.sh --virtio-trace DIR makes the ports.\n"
-"Runs until SIGINT or SIGTERM (a round under way is stopped and sent).\n"
-"\n"
-"With -N ADDR:PORT, the same over TCP instead: listen on ADDR:PORT (that\n"
-"address only; 0.0.0.0 if it must be every one), serve one client at a\n"
-"time (`hyptrace listen -N ADDR:PORT` on the workstation), the orders and\n"
-"messages on its connection and each page as a page:N message there.\n"
-"Each connection must first answer a challenge with the shared key\n"
-"(HMAC-SHA256 of a fresh nonce); one that answers wrong, not at all, or\n"
-"not within 5 s is refused with an error message, counted, and said on\n"
-"stderr. A second client while one is served gets an error message and\n"
-"is closed; a client that sends garbage gets one too (and a line on\n"
-"stderr) and is dropped; one that goes away ends its round. Then the\n"
-"next client. The virtio-serial ports need no key: only QEMU's host end\n"
-"reaches them.\n"
-"\n"
-"  -N ADDR:PORT     over TCP, listening there (no virtio-serial ports)\n"
-"  --key FILE       with -N: the shared key (hyptrace keygen FILE makes\n"
-"                   one; mode 600, yours, 16 bytes at least); the\n"
-"                   listener gives the same file\n"
-"  --no-key         with -N, instead of --key: serve anyone who reaches\n"
-"                   ADDR:PORT, who can then start and stop tracing, read\n"
-"                   the trace (host kernel addresses in it), the board's\n"
-"                   uname and stats, and keep other clients out\n"
-"  --idle-s S       with -N: a client that gives no order for S seconds\n"
-"                   (hyptrace listen sends \"ping\" every 2 s; empty lines\n"
-"                   do not count) is dropped, its round stopped (default\n"
-"                   60; 0: never)\n"
-"  -e EVENT         trace this hypervisor event; repeatable; default: all\n"
-"  -b KB            buffer size per CPU in KiB (default: the remote's)\n"
-"  --no-overwrite   a full buffer drops the newest events (and counts them)\n"
-"  --stall-ms MS    a page the host has not taken after MS ms is dropped\n"
-"                   whole and counted, and so is every further page the\n"
-"                   port (with -N, the client) cannot take at once, until\n"
-"                   it takes one (default 1000)\n"
-"  --start          start at once, as if the host had sent 1 (the host\n"
-"                   must be reading: the metadata goes first)\n"
-"  --ports DIR      where the ports are (default /dev/virtio-ports; without\n"
-"                   it, the names in " SYS_PORTS "/*/name)\n"
-"  -h, --help       this text\n"
-"\n"
-"Exit status: 0 after a signal; 1 if setting up, tracing or the control\n"
-"port failed, or the host sent an order that is not 1 or 0 (one line says\n"
-"which); 2 for a bad command line.\n");
-}
-
 static int parse_args(int argc, char **argv, struct agent_opts *o)
 {
 	static const struct option longopts[] = {
@@ -185,10 +127,10 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->no_key = true;
 			break;
 		case 'h':
-			usage(stdout);
+			ht_usage(stdout, "agent");
 			exit(HT_EXIT_OK);
 		default:
-			usage(stderr);
+			ht_usage(stderr, "agent");
 			return -1;
 		}
 	}

@@ -8,6 +8,7 @@
 #define HYPTRACE_TOOLS_HYPTRACE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "compiler.h"
 
@@ -35,5 +36,12 @@ bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
 bool ht_parse_size(const char *arg, unsigned long long *out);
 void ht_err(const char *sub, const char *fmt, ...)
 	__printf(2, 3);
+
+/*
+ * help.c: @sub's --help (synopsis, options, a pointer to its man page)
+ * on @f, and its one-line summary for hyptrace's own list
+ */
+void ht_usage(FILE *f, const char *sub);
+const char *ht_summary(const char *sub);
 
 #endif /* HYPTRACE_TOOLS_HYPTRACE_H */

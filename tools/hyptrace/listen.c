@@ -38,67 +38,6 @@ static void on_signal(int sig)
 		  sig == SIGUSR2 ? CMD_STOP : CMD_QUIT;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: hyptrace listen --virtio DIR | -N HOST:PORT --key FILE [OPTIONS]\n"
-"\n"
-"The workstation's end of virtio-trace: connect to the UNIX sockets that\n"
-"QEMU's virtio-serial chardevs listen on in DIR (agent-ctl-path and\n"
-"trace-path-cpuN, as `qemu-run.sh --virtio-trace DIR` makes them), start\n"
-"and stop `hyptrace agent` on the board when asked, take every CPU's pages\n"
-"and, at the end, write a trace.dat (all rounds, in order). Its CPUSTAT\n"
-"per CPU (trace-cmd report --stat) holds the board's stats file and\n"
-"\"agent dropped pages: N\" / \"agent dropped events: N\": pages the agent\n"
-"dropped whole because this side did not take them in time.\n"
-"\n"
-"While it runs, on standard input (a line each):\n"
-"  start, s, 1      start tracing (SIGUSR1 does the same)\n"
-"  stop, t, 0       stop tracing; every page of the round arrives first\n"
-"                   (SIGUSR2)\n"
-"  quit, q          stop if started, write the file and exit (Ctrl-C,\n"
-"                   SIGTERM, or the end of standard input with --start)\n"
-"QEMU closing the sockets between rounds (the guest powered off) ends it\n"
-"too, with the file written.\n"
-"\n"
-"  --virtio DIR     the directory of the sockets\n"
-"  -N HOST:PORT     over TCP instead: connect to `hyptrace agent -N` there;\n"
-"                   orders, messages and pages all on that connection\n"
-"                   (the agent serves one client at a time: a busy one\n"
-"                   says so, and this exits 1)\n"
-"  --key FILE       with -N: the key the agent has (its --key FILE; made\n"
-"                   by hyptrace keygen FILE, mode 600): answer its\n"
-"                   challenge, and check that it has the key too\n"
-"  --no-key         with -N, instead of --key: talk to an agent that runs\n"
-"                   with --no-key (one anybody could be, or talk to)\n"
-"  -o FILE          output (default trace.dat); FILE.cpuN meanwhile\n"
-"  --start          start at once\n"
-"  --max-size SIZE  stop when the pages reach SIZE bytes (K, M, G: KiB, MiB,\n"
-"                   GiB; default 1G, 0 for no limit): the round is stopped,\n"
-"                   the file keeps the pages before the limit, and this\n"
-"                   exits 1 saying so\n"
-"  --align CLOCK    write the timestamps on this machine's CLOCK (boot, mono,\n"
-"                   mono_raw, realtime) instead of the board's, so that they\n"
-"                   line up with a trace taken here (trace-cmd record -C\n"
-"                   CLOCK); see \"Clocks\" below\n"
-"  -h, --help       this text\n"
-"\n"
-"Clocks: after every round the listener asks the agent for its trace\n"
-"clock 16 times and keeps the quickest exchange: the board read its clock\n"
-"within that round trip, so the offset is known to half of it. It prints\n"
-"the offset and that bound, and at the end the trace-cmd report\n"
-"--ts-offset that lines the file up with this machine's boot clock; with\n"
-"--align it writes the offset into the file (trace-cmd's OFFSET option).\n"
-"This holds while both clocks run at the same rate: QEMU's guest clock\n"
-"does, unless QEMU runs with -icount; the listener says so when the\n"
-"rounds' offsets disagree.\n"
-"\n"
-"Exit status: 0 with the file written; 1 if a socket is missing, the\n"
-"agent's messages or pages are corrupt or more than the listener keeps\n"
-"(metadata of tens of MiB), pages did not arrive, or --max-size was\n"
-"reached (one line says which); 2 for a bad command line.\n");
-}
-
 static int connect_unix(const char *dir, const char *name)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -471,11 +410,11 @@ int cmd_listen(int argc, char **argv)
 			l->max_size = size;
 			break;
 		case 'h':
-			usage(stdout);
+			ht_usage(stdout, "listen");
 			free(l);
 			return HT_EXIT_OK;
 		default:
-			usage(stderr);
+			ht_usage(stderr, "listen");
 			free(l);
 			return HT_EXIT_USAGE;
 		}

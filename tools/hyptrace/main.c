@@ -13,15 +13,14 @@
 static const struct subcommand {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
 } subcommands[] = {
-	{ "record", cmd_record, "trace the hypervisor into a trace.dat" },
-	{ "report", cmd_report, "print a trace.dat's events as text" },
-	{ "stats", cmd_stats, "time spent in EL2, per CPU and per reason" },
-	{ "perfetto", cmd_perfetto, "convert a trace.dat for ui.perfetto.dev" },
-	{ "agent", cmd_agent, "board: send the trace over virtio-serial" },
-	{ "listen", cmd_listen, "workstation: take an agent's trace, write a trace.dat" },
-	{ "keygen", cmd_keygen, "a new key for agent -N and listen -N" },
+	{ "record", cmd_record },
+	{ "report", cmd_report },
+	{ "stats", cmd_stats },
+	{ "perfetto", cmd_perfetto },
+	{ "agent", cmd_agent },
+	{ "listen", cmd_listen },
+	{ "keygen", cmd_keygen },
 };
 
 static void usage(FILE *f)
@@ -31,8 +30,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: hyptrace SUBCOMMAND [OPTIONS] [ARGS]\n\n");
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name,
-			subcommands[i].summary);
-	fprintf(f, "\n'hyptrace SUBCOMMAND --help' describes each one.\n");
+			ht_summary(subcommands[i].name));
+	fprintf(f, "\n'hyptrace SUBCOMMAND --help' lists its options; see hyptrace(1)\n"
+		"and hyptrace-SUBCOMMAND(1).\n");
 }
 
 int main(int argc, char **argv)

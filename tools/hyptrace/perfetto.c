@@ -44,31 +44,6 @@ static void summary(const struct pf *p)
 			gaps, lost);
 }
 
-static void print_help(FILE *f)
-{
-	fprintf(f,
-"usage: hyptrace perfetto [-o OUT] [--hyp-group GROUP] FILE\n"
-"\n"
-"Convert the trace.dat FILE into a Perfetto trace (protobuf) for\n"
-"ui.perfetto.dev and trace_processor.\n"
-"\n"
-"hyp_enter and hyp_exit become Perfetto's typed pKVM hypervisor events:\n"
-"slices named \"hyp\" on \"pKVM Hypervisor CPU N\" tracks. Those carry no\n"
-"fields, so each is also written as a generic ftrace event with all its\n"
-"fields, as every other event is (table ftrace_event, the UI's Ftrace\n"
-"Events tracks). An enter whose exit never comes is a zero-length slice.\n"
-"sched_switch becomes Perfetto's own (CPU scheduling tracks). Losses mark\n"
-"the next bundle of their CPU and count as ring-buffer overruns in the\n"
-"trace's stats. Timestamps are taken as CLOCK_BOOTTIME.\n"
-"\n"
-"  -o, --output OUT    write OUT; - for standard output (default: FILE\n"
-"                      without .dat, plus .perfetto-trace)\n"
-"      --hyp-group G   hypervisor: the mainline group's typed events,\n"
-"                      Perfetto v52 or later (default); hyp: Android's,\n"
-"                      for older trace_processor builds (v34 or later)\n"
-"  -h, --help          this text\n");
-}
-
 static char *default_output(const char *in)
 {
 	static const char ext[] = ".perfetto-trace";
@@ -191,7 +166,7 @@ int cmd_perfetto(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			print_help(stdout);
+			ht_usage(stdout, "perfetto");
 			return HT_EXIT_OK;
 		case 'o':
 			out = optarg;

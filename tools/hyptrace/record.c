@@ -60,57 +60,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: hyptrace record [OPTIONS] [-- COMMAND [ARGS...]]\n"
-"\n"
-"Trace the hypervisor from an empty buffer until COMMAND exits (or, with\n"
-"no command, until Ctrl-C or SIGTERM), then write a trace.dat. It uses\n"
-"the hypervisor's files in " TRACEFS_HYP_REMOTE ", or in\n"
-DEBUGFS_HYP " on a kernel without trace_remote.\n"
-"\n"
-"  -o FILE          output (default trace.dat); per-CPU temporary files\n"
-"                   FILE.cpuN sit beside it while recording\n"
-"  -N HOST:PORT     send the recording, as it is made, to `trace-cmd listen\n"
-"                   -p PORT` on HOST (trace-cmd's network protocol v3, CPU\n"
-"                   data over TCP); the listener writes the trace.dat.\n"
-"                   No local file unless -o is given too. [IPV6]:PORT and\n"
-"                   PORT alone (localhost) work as well\n"
-"  -e EVENT         record this hypervisor event (hyp_enter, hyp_exit,\n"
-"                   selftest); repeatable; default: all of them\n"
-"  -b KB            buffer size per CPU in KiB (buffer_size_kb); default:\n"
-"                   what the remote has (7 KiB unless changed)\n"
-"  --no-overwrite   when a buffer is full, drop the newest events and count\n"
-"                   them (default: overwrite the oldest, a flight recorder)\n"
-"  --keep           start from what the buffer holds instead of emptying\n"
-"                   it: the early buffer of hyptrace.early=, or a trace\n"
-"                   already running; its size, overwrite mode and events\n"
-"                   stay as they are (-e adds events; not with -b or\n"
-"                   --no-overwrite)\n"
-"  --last-boot      record the previous boot's trace instead, the one the\n"
-"                   hypervisor kept across a warm reset (a panic with\n"
-"                   panic=N, a watchdog, a reboot) from " TRACEFS_HYP_LAST_BOOT "\n"
-"                   (or " DEBUGFS_HYP_LAST_BOOT "): every kept page\n"
-"                   of every CPU, then it stops by itself; tracing is not\n"
-"                   touched (only -o and -C go with it). Fails if there\n"
-"                   is no last boot (a cold boot, or its pages released)\n"
-"  -C CPU           record only this CPU; repeatable; default: every CPU\n"
-"  -k SYSTEM[:EVENT]  also record the host kernel's events (e.g. sched,\n"
-"                   irq:irq_handler_entry) into FILE's -host twin\n"
-"                   (trace.dat -> trace-host.dat), on the boot clock\n"
-"  -h, --help       this text\n"
-"\n"
-"At the end it prints, per CPU: events recorded (with -N: sent), events lost (overwritten\n"
-"before they were read), events dropped (--no-overwrite), events the\n"
-"hypervisor wrote (all of them, lost ones included), bytes and pages\n"
-"recorded. Exit status: 0, or\n"
-"1 if tracing, writing or sending failed (with -N: no listener, connection\n"
-"refused, not a trace-cmd listener, protocol mismatch, the listener gone\n"
-"mid-stream; one line says which), 2 for a bad command line; with a COMMAND,\n"
-"the trace is written whatever the command's status.\n");
-}
-
 static int parse_cpu(const char *s, unsigned int *cpu)
 {
 	unsigned long v;
@@ -182,10 +131,10 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			o->host[o->nr_host++] = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			ht_usage(stdout, "record");
 			exit(HT_EXIT_OK);
 		default:
-			usage(stderr);
+			ht_usage(stderr, "record");
 			return -1;
 		}
 	}

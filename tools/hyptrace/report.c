@@ -15,23 +15,6 @@
 
 #define MAX_CPU_ARGS	256
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: hyptrace report [--cpu N]... FILE\n"
-		"\n"
-		"Print every event of the trace.dat FILE, all CPUs merged by time,\n"
-		"as the kernel's tracefs 'trace' file shows them:\n"
-		"  [001]\t   12.345678: hyp_enter reason=hvc func_id=0x84000000\n"
-		"with 'CPU:N [LOST n EVENTS]' before an event that followed lost ones.\n"
-		"\n"
-		"  --cpu N     only CPU N's events (may be given more than once)\n"
-		"  -h, --help  this text\n"
-		"\n"
-		"Exit status: 0 done, 1 the file is missing, not a trace.dat or\n"
-		"corrupt (one line on stderr says why), 2 bad usage.\n");
-}
-
 struct report_opts {
 	unsigned int cpus[MAX_CPU_ARGS];
 	unsigned int nr_cpus;
@@ -52,7 +35,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			ht_usage(stdout, "report");
 			return HT_EXIT_OK;
 		case 'c':
 			if (!ht_parse_ulong(optarg, 0, 65535, &v)) {

@@ -18,57 +18,8 @@
 #define STATS_DEFAULT_TOP	10
 #define STATS_NO_EVENT		(-1)
 
-static const char stats_usage[] =
-"usage: hyptrace stats [--json] [--top N] FILE\n"
-"\n"
-"How long each CPU spends in EL2, and why, from the hyp_enter and hyp_exit\n"
-"events of a trace.dat (hyptrace record, or trace-cmd on the hypervisor\n"
-"remote).\n"
-"\n"
-"An interval in EL2 runs from a hyp_enter to the next hyp_exit on the same\n"
-"CPU, with the enter's reason and function ID. Never paired, but counted\n"
-"as unmatched: an enter followed by another enter, an enter open when the\n"
-"CPU lost events, an enter open at the end of the trace, an exit with no\n"
-"open enter, and an enter/exit pair whose time runs backwards.\n"
-"Count, total, mean, min and max are exact. p50 and p99 are nearest-rank,\n"
-"from a log-linear histogram (no interval is kept, so memory does not grow\n"
-"with the trace): exact below 256 ns, else within 1/256 (0.4 %) of the\n"
-"exact value. Histogram bucket b holds the intervals of bit width b:\n"
-"[0,0], [1,1], [2,3], [4,7] ... ns.\n"
-"\n"
-"  --json     one JSON document instead of tables\n"
-"  --top N    how many function IDs to list by count and by time\n"
-"             (default 10, 0 = all)\n"
-"  -h, --help this text\n"
-"\n"
-"Exit status: 0 done, 1 unreadable or corrupt file, 2 bad command line.\n"
-"\n"
-"JSON keys (times are integers in ns of the trace clock unless noted):\n"
-"  version (1), file, nr_cpus, trace_clock (string or null), time_unit\n"
-"  (\"ns\"), percentile_rel_error (float, 1/256: the bound above),\n"
-"  records, malformed_records, first_ts, last_ts, span_ns,\n"
-"  cpus: [ { cpu, records, first_ts, last_ts, lost, el2, reasons } ],\n"
-"  all: { records, lost, el2, reasons }  (every CPU together),\n"
-"  functions: { by_count: [FUNC], by_time: [FUNC], unlisted: { count,\n"
-"    total_ns, max_ns } },\n"
-"  events: [ { id, system, name, count, per_cpu: [n per CPU] } ].\n"
-"  lost = { markers, events, unknown_markers }: records that followed a\n"
-"    loss, the events lost as far as known, markers without a count.\n"
-"  el2 = SUMMARY of every reason; reasons = { hvc, smc, psci, firmware,\n"
-"    trap, unknown: SUMMARY }, all six always present.\n"
-"  SUMMARY = { count, total_ns, mean_ns (float), min_ns, p50_ns, p99_ns,\n"
-"    max_ns, unmatched: { enter_then_enter, enter_cut_by_lost,\n"
-"    enter_open_at_end, enter_time_backwards, exit_no_enter,\n"
-"    exit_time_backwards, enters, exits }, histogram: [ { bucket, lo_ns,\n"
-"    hi_ns, count } for the non-empty buckets ] }.\n"
-"    An unmatched enter counts under its own reason, an exit under its own.\n"
-"  FUNC = { reason, func_id (integer), func_id_hex, name, count, total_ns,\n"
-"    mean_ns (float), max_ns }, one per (enter reason, function ID).\n"
-"  unlisted: the intervals of the (reason, function ID)s after the first\n"
-"    16384, which are not counted one by one (so that memory does not grow\n"
-"    with a trace of made-up IDs); 0 in a hypervisor's trace.\n";
-
-_Static_assert(EL2_FUNCS_MAX == 16384, "stats_usage gives EL2_FUNCS_MAX");
+/* hyptrace-stats(1) says how many (reason, function ID)s are listed */
+_Static_assert(EL2_FUNCS_MAX == 16384, "hyptrace-stats.1.adoc gives EL2_FUNCS_MAX");
 
 struct stats_reader {
 	struct td_file *td;
@@ -352,7 +303,7 @@ int cmd_stats(int argc, char **argv)
 			top = n;
 			break;
 		case 'h':
-			fputs(stats_usage, stdout);
+			ht_usage(stdout, "stats");
 			return HT_EXIT_OK;
 		case ':':
 			ht_err("stats", "'%s' needs a value (try --help)",

@@ -2,7 +2,7 @@
 /*
  * `hyptrace stats --json`: the figures of the text tables as one JSON
  * document, for tests and scripts. The keys are stable and listed in
- * `hyptrace stats --help` (stats.c); all times are integer ns but the means.
+ * hyptrace-stats(1) (Documentation/man/hyptrace-stats.1.adoc); all times are integer ns but the means.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -24,8 +24,9 @@
  * agent-ctl-path, board -> host: messages, each a header line
  *	"NAME LEN\n" (NAME: 1-63 of [a-z0-9_:], LEN decimal, at most
  *	VT_MAX_PAYLOAD) and then LEN bytes of payload:
- *	hello		"version=1 cpus=N page_size=P"; starts a new set of
- *			metadata (sent before every "started")
+ *	hello		"version=3 cpus=N page_size=P" (3: VT_VERSION);
+ *			starts a new set of metadata (sent before every
+ *			"started")
  *	header_page, header_event	events/header_page, header_event
  *	format:SYSTEM	one events/SYSTEM/EVENT/format file
  *	clock		trace_clock ("[boot]")
