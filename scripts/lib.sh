@@ -128,5 +128,5 @@ remove_tree() {
 # free_port: a TCP port of 127.0.0.1 that nobody listens on just now (the
 # tests and the bench give it to a listener they start next)
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	python3 "$HYPTRACE_TOP/scripts/free-port.py"
 }

@@ -16,13 +16,11 @@
 #   listen_fails WHAT RC WANT DAT: count whether the listener's run just
 #                        done failed as it should
 #   usage_fails "ARGS"   count whether hyptrace ARGS exits 2, with a line
-#   free_port            from scripts/lib.sh, as the boot tests have it
+#   free_port            scripts/free-port.py, as the boot tests have it
 
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
-# shellcheck source=scripts/lib.sh
-. "$TOP/scripts/lib.sh"
 # trace-cmd report with the same columns from every Debian trace-cmd
 TC_REPORT=$TOP/tests/tracecmd-report
 NAME=$(basename "$0" .sh)
@@ -32,6 +30,10 @@ nbad=0
 die() {
 	echo "FAIL: $NAME: $*"
 	exit 1
+}
+
+free_port() {
+	python3 "$TOP/scripts/free-port.py"
 }
 
 ok() {
