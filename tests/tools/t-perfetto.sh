@@ -53,12 +53,7 @@ for g in "${GEN_TRACE:-}" "$BUILD/gen_trace" "$BUILD/tests/gen_trace" \
 done
 if [ -z "$GEN" ]; then
 	GEN=$T/gen_trace
-	L=$TOP/tools/hyptrace/lib
-	${CC:-gcc} -O1 -D_GNU_SOURCE -I"$HERE" -I"$TOP/shared" -I"$L" \
-		-I"$TOP/tools/hyptrace" -o "$GEN" "$HERE/gen_trace.c" \
-		"$HERE/gen_formats.c" "$TOP/shared/ring_buffer.c" \
-		"$L/tracedat_write.c" "$L/fdio.c" "$L/errmsg.c" "$L/tcmsg.c" \
-		"$L/tcnet.c" -ltraceevent 2>"$T/gen.log" ||
+	make -s -C "$HERE" BUILD="$T" "$GEN" >"$T/gen.log" 2>&1 ||
 		fail "no gen_trace in $BUILD and building one failed: $(head -1 "$T/gen.log")"
 fi
 

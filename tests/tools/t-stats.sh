@@ -119,13 +119,7 @@ say "loghist_test fails on a histogram outside its bound (2 mutants)"
 GEN=${GEN_TRACE:-$BUILD/gen_trace}
 if [ ! -x "$GEN" ]; then
 	GEN=$W/gen_trace
-	gcc -std=gnu11 -D_GNU_SOURCE -O2 -I"$HERE" \
-		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$GEN" \
-		"$HERE/gen_trace.c" "$HERE/gen_formats.c" \
-		"$TOP/shared/ring_buffer.c" \
-		"$TOP"/tools/hyptrace/lib/{tracedat_write,fdio,errmsg,tcmsg,tcnet}.c \
-		-ltraceevent \
-		2>"$W/gen-build.log" ||
+	make -s -C "$HERE" BUILD="$W" "$GEN" >"$W/gen-build.log" 2>&1 ||
 		fail "gen_trace does not build: $(head -n 3 "$W/gen-build.log")"
 fi
 
