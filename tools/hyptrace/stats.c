@@ -55,7 +55,7 @@ static const char stats_usage[] =
 "  lost = { markers, events, unknown_markers }: records that followed a\n"
 "    loss, the events lost as far as known, markers without a count.\n"
 "  el2 = SUMMARY of every reason; reasons = { hvc, smc, psci, firmware,\n"
-"    trap, unknown: SUMMARY }, all six always present.\n"
+"    trap, psci_local, unknown: SUMMARY }, all seven always present.\n"
 "  SUMMARY = { count, total_ns, mean_ns (float), min_ns, p50_ns, p99_ns,\n"
 "    max_ns, unmatched: { enter_then_enter, enter_cut_by_lost,\n"
 "    enter_open_at_end, enter_time_backwards, exit_no_enter,\n"
