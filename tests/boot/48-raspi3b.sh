@@ -18,8 +18,13 @@
 # BOARD_SPIN): tracing on 4 CPUs, CPUs 1-3 off and on BOARD_HOTPLUG times
 # through the hypervisor's PSCI (reason psci_local in the trace), writes
 # into the hypervisor's memory and to CPU 3's release address fault, and
-# the guest runs on. Poweroff: no firmware to ask, the hypervisor says so
-# and qemu-run.sh ends QEMU once it has (Linux has no other handler here).
+# the guest runs on. Before those, psci_probe.ko's CPU_ONs with CPU 2
+# offline (as 31-psci-cpu-on makes them through the relay): bad target_cpu
+# bits, no such CPU, CPU 1 already on, an entry outside RAM and one in the
+# hypervisor's region each answer their PSCI error code, and 20 rounds of
+# two back-to-back CPU_ONs start CPU 2 once each and settle. Poweroff: no
+# firmware to ask, the hypervisor says so and qemu-run.sh ends QEMU once
+# it has (Linux has no other handler here).
 #
 # Before issue 23 the CPUs jumped into Linux at EL2 when Linux released
 # them (this test then ran with nosmp): without it, "CPUs started in
@@ -31,6 +36,9 @@ SUITE=trixie-backports
 DTB_NAME=broadcom/bcm2837-rpi-3-b.dtb
 BOARD_HOTPLUG=20
 BOARD_SPIN=0xf0		# CPU 3's cpu-release-addr
+ROUNDS=20
+OUTSIDE_RAM=0x3f000000	# the BCM2837's peripherals
+HYP_REGION=0x200000	# where the hypervisor runs: 2 MiB into RAM
 
 stock_board "$SUITE" "$DTB_NAME"
 stock_test_modules "$SUITE"
@@ -48,6 +56,16 @@ cp "$STOCK_KO" "$STOCK_TEST_KO_DIR"/*.ko "$work/modules/"
 boot raspi3b --board raspi3b --dtb "$STOCK_DTB" --kernel "$STOCK_VMLINUZ" \
 	--modules "$work/modules" --cmd '
 dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"
+P=/lib/modules/hyptrace/psci_probe.ko
+echo 0 > /sys/devices/system/cpu/cpu2/online
+for args in "bad=1" "rounds='"$ROUNDS"'" "once=1 pc='"$OUTSIDE_RAM"'" \
+	"once=1 pc='"$HYP_REGION"'"; do
+	insmod $P mpidr=0x2 $args && rmmod psci_probe
+done
+insmod $P mpidr=0x1 once=1 && rmmod psci_probe
+insmod $P mpidr=0x7 once=1 && rmmod psci_probe
+echo 1 > /sys/devices/system/cpu/cpu2/online
+echo "@cpu2_online=$?"
 '"$(board_guest_sh)"
 expect_ok
 expect_line '^hyptrace: console: bcm2835-aux at 0x3f215040, reg-shift 2, reg-io-width 4 \(stdout-path "serial1"\)$' \
@@ -62,10 +80,21 @@ expect_line 'SMP: Total of 4 processors activated'
 expect_line 'CPU: All CPU\(s\) started at EL1'
 expect_no_line 'CPUs started in inconsistent modes'
 expect_no_line 'hyptrace: PANIC'
+# The hypervisor's own PSCI checks what CPU_ON is given
+n=$(grep -a -c -E 'psci_probe: bad target=0x[0-9a-f]+ ret=-2$' "$BOOT_LOG" || true)
+[ "$n" = 5 ] || fail "$n of 5 CPU_ONs with bad target_cpu bits answered INVALID_PARAMETERS (-2)"
+expect_no_line 'psci_probe: bad: [0-9]+ starts arrived' "a bad CPU_ON started the CPU"
+expect_line "psci_probe: once target=0x2 pc=$OUTSIDE_RAM ret=-9\$" "an entry outside RAM: INVALID_ADDRESS"
+expect_line "psci_probe: once target=0x2 pc=$HYP_REGION ret=-9\$" "an entry in the hypervisor: INVALID_ADDRESS"
+expect_line 'psci_probe: once target=0x1 ret=-4$' "CPU 1, on: ALREADY_ON"
+expect_line 'psci_probe: once target=0x7 ret=-2$' "no such CPU: INVALID_PARAMETERS"
+expect_line "psci_probe: rounds=$ROUNDS first_ok=$ROUNDS second: .* other=0 .*settled=$ROUNDS\$" \
+	"back-to-back CPU_ONs: each first started CPU 2, each second answered ON_PENDING, ALREADY_ON or (CPU 2 off again) SUCCESS"
+[ "$(value cpu2_online)" = 0 ] || fail "CPU 2 did not come back online after the probes"
 board_expect
 expect_line '^hyptrace: SYSTEM_OFF from CPU [0-9], memory canary intact' \
 	"the hypervisor's own SYSTEM_OFF"
 expect_line '^hyptrace: no firmware to power off or reset' "said once"
 [ "$(count_lines 'no firmware to power off or reset')" = 1 ] ||
 	fail "the hypervisor said more than once that it has no firmware"
-pass "Raspberry Pi 3B, Debian's tree and stock kernel: console bcm2835-aux at 0x3f215040 (reg-shift 2, 32-bit), 4 spin-table CPUs at EL1 through the hypervisor's own PSCI, the log in dmesg; $BOARD_SUMMARY; SYSTEM_OFF left to Linux"
+pass "Raspberry Pi 3B, Debian's tree and stock kernel: console bcm2835-aux at 0x3f215040 (reg-shift 2, 32-bit), 4 spin-table CPUs at EL1 through the hypervisor's own PSCI, the log in dmesg; CPU_ON's bad target, no such CPU, already on, entry outside RAM or in the hypervisor answered -2/-2/-4/-9/-9, $ROUNDS back-to-back rounds settled; $BOARD_SUMMARY; SYSTEM_OFF left to Linux"
