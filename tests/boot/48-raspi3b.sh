@@ -22,9 +22,10 @@
 # offline (as 31-psci-cpu-on makes them through the relay): bad target_cpu
 # bits, no such CPU, CPU 1 already on, an entry outside RAM and one in the
 # hypervisor's region each answer their PSCI error code, and 20 rounds of
-# two back-to-back CPU_ONs start CPU 2 once each and settle. Poweroff: no
-# firmware to ask, the hypervisor says so and qemu-run.sh ends QEMU once
-# it has (Linux has no other handler here).
+# two back-to-back CPU_ONs start CPU 2 once each and settle. Poweroff, and
+# in a second boot reboot -f: no firmware to ask, the hypervisor says so
+# once and answers NOT_SUPPORTED, and qemu-run.sh ends QEMU once it has
+# (Linux has no other handler here; on a Pi its watchdog's would run).
 #
 # Before issue 23 the CPUs jumped into Linux at EL2 when Linux released
 # them (this test then ran with nosmp): without it, "CPUs started in
@@ -97,4 +98,13 @@ expect_line '^hyptrace: SYSTEM_OFF from CPU [0-9], memory canary intact' \
 expect_line '^hyptrace: no firmware to power off or reset' "said once"
 [ "$(count_lines 'no firmware to power off or reset')" = 1 ] ||
 	fail "the hypervisor said more than once that it has no firmware"
-pass "Raspberry Pi 3B, Debian's tree and stock kernel: console bcm2835-aux at 0x3f215040 (reg-shift 2, 32-bit), 4 spin-table CPUs at EL1 through the hypervisor's own PSCI, the log in dmesg; CPU_ON's bad target, no such CPU, already on, entry outside RAM or in the hypervisor answered -2/-2/-4/-9/-9, $ROUNDS back-to-back rounds settled; $BOARD_SUMMARY; SYSTEM_OFF left to Linux"
+
+boot reboot --board raspi3b --dtb "$STOCK_DTB" --kernel "$STOCK_VMLINUZ" \
+	--cmd 'reboot -f'
+[ "$BOOT_RC" != 124 ] || fail "QEMU did not end by itself (timeout)"
+[[ $BOOT_MSG != *panic* ]] || fail "$BOOT_MSG"
+expect_line 'reboot: Restarting system'
+expect_line '^hyptrace: SYSTEM_RESET from CPU [0-9], memory canary intact'
+expect_line '^hyptrace: no firmware to power off or reset: left to Linux.s next handler$'
+expect_no_line 'SYSTEM_OFF'
+pass "Raspberry Pi 3B, Debian's tree and stock kernel: console bcm2835-aux at 0x3f215040 (reg-shift 2, 32-bit), 4 spin-table CPUs at EL1 through the hypervisor's own PSCI, the log in dmesg; CPU_ON's bad target, no such CPU, already on, entry outside RAM or in the hypervisor answered -2/-2/-4/-9/-9, $ROUNDS back-to-back rounds settled; $BOARD_SUMMARY; SYSTEM_OFF and SYSTEM_RESET left to Linux"
