@@ -25,7 +25,8 @@ Machine:
                       (-M xlnx-zcu102,virtualization=on: 4 Cortex-A53, a
                       GIC-400, the Cadence UART as the console, ttyPS0,
                       --mem default 2G); raspi3b: QEMU's Raspberry Pi 3B
-                      (1 GiB; spin-table CPUs, no GIC, no PSCI; the
+                      (1 GiB; spin-table CPUs, which the hypervisor
+                      releases and gives Linux PSCI for; no GIC; the
                       mini-UART as the console, ttyS1); imx8mp-evk: the
                       i.MX8MP EVK (QEMU 9.1 or later: --qemu; GICv3, PSCI;
                       UART2 as the console, ttymxc1; --mem default 2G).
@@ -609,9 +610,13 @@ watch_console() {
 				;;
 			*"hyptrace: PANIC"*)
 				stop_on_panic "$line" ;;
-			*"Power off not available: System halted instead"*)
-				# No way to power off (raspi3b: no PSCI):
-				# the guest is done, QEMU would run on
+			*"Power off not available: System halted instead"*|\
+			*"hyptrace: no firmware to power off or reset"*)
+				# No way to power off (raspi3b: no PSCI
+				# firmware, the hypervisor's answers
+				# NOT_SUPPORTED and Linux has no other
+				# handler): the guest is done, QEMU would
+				# run on
 				kill "$qemu_pid" 2>/dev/null || true ;;
 			*"hyptrace: SYSTEM_RESET from CPU"*)
 				# Without --reboots, -no-reboot ends QEMU

@@ -29,7 +29,8 @@
 	SYM(2, "smc")		/* SMC from EL1, trapped */		\
 	SYM(3, "psci")		/* CPU (re)entry after CPU_ON/SUSPEND */ \
 	SYM(4, "firmware")	/* the hypervisor's own call to EL3 */	\
-	SYM(5, "trap")		/* any other trap: func_id = ESR's EC */
+	SYM(5, "trap")		/* any other trap: func_id = ESR's EC */	\
+	SYM(6, "psci_local")	/* PSCI the hypervisor answers itself */
 
 enum hyp_reason {
 	HYP_REASON_HVC = 1,
@@ -37,6 +38,7 @@ enum hyp_reason {
 	HYP_REASON_PSCI = 3,
 	HYP_REASON_FIRMWARE = 4,
 	HYP_REASON_TRAP = 5,
+	HYP_REASON_PSCI_LOCAL = 6,
 };
 
 #define HYPTRACE_EVENTS(EVENT)						\

@@ -8,8 +8,24 @@
  */
 #include "asm-macros.inc"
 
+/*
+ * With no firmware (hyp_no_firmware, dt_cpus.c: the Pi, whose SMC is
+ * UNDEFINED), the answer is SMCCC's NOT_SUPPORTED, x1..x17 unchanged, and
+ * no SMC is made. x9 is free here: SMCCC lets a call clobber it.
+ */
+.macro	no_firmware_ret res
+	adr_l	x9, hyp_no_firmware
+	ldrb	w9, [x9]
+	cbz	w9, 1f
+	mov	x9, #-1				/* SMCCC_RET_NOT_SUPPORTED */
+	str	x9, [\res]
+	ret
+1:
+.endm
+
 /* void firmware_smc(u64 fid, u64 a1, u64 a2, u64 a3, struct smccc_res *res) */
 SYM_FUNC firmware_smc
+	no_firmware_ret x4
 	str	x4, [sp, #-16]!
 	smc	#0
 	ldr	x4, [sp], #16
@@ -24,6 +40,7 @@ SYM_END firmware_smc
  * arguments and results in all eighteen).
  */
 SYM_FUNC firmware_smc_regs
+	no_firmware_ret x0
 	stp	x19, x20, [sp, #-16]!
 	mov	x19, x0
 	ldp	x2, x3, [x19, #16]

@@ -3,7 +3,8 @@
  * Entry points: the arm64 Image header the loader jumps through, the boot
  * CPU's first steps (self-relocation, BSS, boot stack) and the one path
  * every CPU takes into hyp_cpu_start(), whether it booted, was started by a
- * relayed CPU_ON or woke from a relayed CPU_SUSPEND.
+ * relayed CPU_ON, woke from a relayed CPU_SUSPEND or was released from a
+ * spin table.
  */
 #include "asm-macros.inc"
 #include "layout.h"
@@ -112,6 +113,41 @@ SYM_FUNC hyp_resume_entry
 SYM_END hyp_resume_entry
 
 /*
+ * A spin-table CPU the boot CPU released (spin_table.c), MMU off, with no
+ * argument: it finds its index by its MPIDR in spin_mpidr[], which the boot
+ * CPU wrote with its MMU on, so only once its own MMU is on and it reads
+ * through the same coherent caches. A CPU not there waits in park.
+ */
+SYM_FUNC hyp_spin_entry
+	bl	el2_quiesce
+	bl	el2_mmu_on
+	mrs	x1, mpidr_el1
+	ldr	x2, =0xff00ffffff		/* MPIDR_HWID_MASK */
+	and	x1, x1, x2
+	adr_l	x2, spin_mpidr
+	mov	x19, #0
+1:	ldr	x3, [x2, x19, lsl #3]
+	cmp	x3, x1
+	b.eq	cpu_park_common
+	add	x19, x19, #1
+	cmp	x19, #HYP_MAX_CPUS
+	b.lo	1b
+	b	park
+SYM_END hyp_spin_entry
+
+/*
+ * x0 = CPU index: from PSCI CPU_OFF (psci_local.c), MMU on, back to the
+ * park on an empty stack, as the CPU first came, since the trap that
+ * brought it here never returns.
+ */
+SYM_FUNC hyp_cpu_park
+	mov	x19, x0
+cpu_park_common:
+	mov	x20, #CPU_ENTRY_PARK
+	b	cpu_entry_stack
+SYM_END hyp_cpu_park
+
+/*
  * x0 = CPU index, x1 = CPU_ENTRY_*: vectors, MMU, stack, then C. The MMU
  * goes on before any C code runs on a stack: a CPU back from CPU_OFF or a
  * power-down suspend may still hold lines of its stack from its previous
@@ -124,6 +160,8 @@ cpu_entry_common:
 	mov	x20, x1
 	bl	el2_quiesce
 	bl	el2_mmu_on
+/* x19 = CPU index, x20 = CPU_ENTRY_*, MMU on */
+cpu_entry_stack:
 	adr_l	x0, hyp_stacks		/* base, count: set by the boot CPU */
 	ldp	x0, x2, [x0]
 	cmp	x19, x2

@@ -12,7 +12,11 @@
  * (/memreserve/, no-map /reserved-memory: TF-A, OP-TEE), which must not
  * be mapped cacheable here, as speculative fills into it can raise
  * external aborts on real cores (../shared/reference/boards.md, 5), and
- * the hypervisor has no business in the rest.
+ * the hypervisor has no business in the rest. One exception: the pages of
+ * a spin table, which the hypervisor writes to release CPUs
+ * (spin_table.c), are mapped as Linux maps them for the same write
+ * (ioremap_cache in smp_spin_table.c): plain RAM the firmware's armstub
+ * polls, not secure memory.
  *
  * The boot CPU builds the tables once with its MMU off, in the
  * hypervisor's private memory (hyp_mem.c), and the register values that
@@ -37,6 +41,12 @@
 #define PROT_DEVICE	(PTE_ATTRINDX(MT_DEVICE) | PTE_AF | PTE_AP_RW | PTE_XN)
 
 static struct pgtable el2_map;
+
+/* spin_table_pages()' callback */
+static void map_spin_page(void *ctx, u64 page)
+{
+	pgtable_map(&el2_map, page, SZ_4K, PROT_DATA);
+}
 
 /* Read by head.S with the MMU off: written by the boot CPU with its off */
 struct hyp_mmu_regs hyp_mmu;
@@ -89,6 +99,7 @@ void mmu_build_tables(u64 loader_fdt, u64 fdt_size)
 	if (l->console.drv)
 		pgtable_map(&el2_map, l->console.base,
 			    uart_span(&l->console), PROT_DEVICE);
+	spin_table_pages(map_spin_page, NULL);
 	mmu_regs_build();
 }
 

@@ -6,7 +6,9 @@
  * hyptrace.allow_debug is given, the debug and trace register windows the
  * device tree names (dt_mem.c): with external debug enabled, EL1 could
  * halt a core through them while it runs at EL2 and have it execute
- * instructions there. The trace carve-out is RAM like any other and stays
+ * instructions there; and the pages of a spin table the hypervisor
+ * released CPUs from (spin_table.c), so that Linux cannot release one
+ * behind its back. The trace carve-out is RAM like any other and stays
  * shared. An EL1 or EL0 access to what is left out faults to EL2, which
  * answers with a synchronous external abort, or in a debug window reads
  * zero and ignores writes, as for no device there (traps.c).
@@ -45,8 +47,8 @@
 #define S2_XN			(2UL << 53)	/* no execution at EL1 or EL0 */
 
 #define S2_MAX_IPA_BITS	40
-/* The holes: the hypervisor's region and the debug windows */
-#define S2_MAX_HOLES	(1 + HYP_MAX_DEBUG_WINDOWS)
+/* The holes: the hypervisor's region, the debug windows, spin tables */
+#define S2_MAX_HOLES	(1 + HYP_MAX_DEBUG_WINDOWS + HYP_MAX_CPUS)
 
 struct pgtable stage2_host_map;
 static u64 vtcr;
@@ -101,13 +103,28 @@ bool stage2_in_debug_window(u64 ipa)
 	return false;
 }
 
-/* The holes stage 2 leaves: our region, and the debug windows unless let */
+/* spin_table_pages()' callbacks */
+static void add_spin_hole(void *holes, u64 page)
+{
+	ranges_add(holes, page, SZ_4K);
+}
+
+static void assert_spin_absent(void *ctx, u64 page)
+{
+	assert_absent("a spin table", page, SZ_4K);
+}
+
+/*
+ * The holes stage 2 leaves: our region, the spin tables, and the debug
+ * windows unless let
+ */
 static void collect_holes(struct mem_ranges *holes)
 {
 	const struct hyp_layout *l = &hyp_layout;
 	unsigned int i;
 
 	ranges_add(holes, l->hyp_base, HYP_REGION_SIZE);
+	spin_table_pages(add_spin_hole, holes);
 	if (!l->nr_debug)
 		return;
 	hyp_info("stage 2: %u debug and trace register windows %s EL1%s\n",
@@ -153,6 +170,7 @@ void stage2_build(void)
 
 	/* What must be absent is, whatever the ranges were */
 	assert_absent("the hypervisor's region", l->hyp_base, HYP_REGION_SIZE);
+	spin_table_pages(assert_spin_absent, NULL);
 	for (i = 0; i < l->nr_debug && !l->allow_debug; i++)
 		assert_absent("a debug window", l->debug[i].base,
 			      l->debug[i].size);

@@ -10,6 +10,7 @@
 #include "hyp.h"
 #include "../../shared/hyptrace_abi.h"
 #include "print.h"
+#include "psci.h"
 #include "stage2.h"
 #include "sysregs.h"
 #include "trace.h"
@@ -48,14 +49,21 @@ trace_call(struct trap_frame *frame, enum smccc_conduit conduit,
  * events for the next swap to collect, and a reader that waits for pages
  * would read little but itself (ftrace keeps its ring-buffer reader out of
  * its own trace for the same reason).
+ *
+ * A PSCI call the hypervisor answers itself (psci_local.c) is traced with
+ * its own reason, psci_local, so that the trace says who answered it.
  */
 static noinline void trace_hvc(struct trap_frame *frame)
 {
-	if ((u32)frame->regs[0] == HYPTRACE_CALL_TRACE_SWAP_READER) {
+	u32 fid = (u32)frame->regs[0];
+
+	if (fid == HYPTRACE_CALL_TRACE_SWAP_READER) {
 		smccc_handle_call(frame, CONDUIT_HVC);
 		return;
 	}
-	trace_call(frame, CONDUIT_HVC, HYP_REASON_HVC);
+	trace_call(frame, CONDUIT_HVC,
+		   hyp_layout.psci_local && is_psci_fid(fid) ?
+		   HYP_REASON_PSCI_LOCAL : HYP_REASON_HVC);
 }
 
 static noinline void trace_smc(struct trap_frame *frame)

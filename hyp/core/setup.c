@@ -121,6 +121,7 @@ static void boot_cpu_finish(void)
 	last_boot_find();
 	early_capture_start();
 	dt_prepare_for_linux(loader_fdt);
+	spin_table_release();
 
 	hyp_info("version %s, EL2, %u CPUs, %lu KiB image\n", HYP_VERSION,
 		 l->nr_cpus, ((u64)__hyp_end - l->hyp_base) >> 10);
@@ -179,12 +180,17 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 		fid = PSCI_0_2_FN64_CPU_ON;
 		entry = psci_cpu_on_arrived(cpu);
 		break;
+	case CPU_ENTRY_PARK:
+		/* Traced as a relayed CPU_ON's arrival, once Linux's comes */
+		fid = PSCI_0_2_FN64_CPU_ON;
+		entry = psci_local_park(cpu);
+		break;
 	default:
 		fid = PSCI_0_2_FN64_CPU_SUSPEND;
 		entry = cpu->suspend_entry;
 		break;
 	}
-	/* The CPU arrives from firmware and goes on into Linux. */
+	/* The CPU arrives from firmware or its park, goes on into Linux. */
 	hyp_trace(hyp_enter, .reason = HYP_REASON_PSCI, .func_id = fid);
 	hyp_trace(hyp_exit, .reason = HYP_REASON_PSCI, .func_id = fid);
 	enter_linux(entry);

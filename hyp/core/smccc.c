@@ -67,9 +67,16 @@ void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
 		}
 		break;
 	case SMCCC_OWNER_STANDARD:
-		/* PSCI is reached through the conduit the DT names: SMC. */
-		if (conduit == CONDUIT_SMC && (fid & SMCCC_FAST_CALL) &&
-		    psci_relay_call(frame, fid))
+		/*
+		 * PSCI is reached through the conduit the DT names: SMC to
+		 * firmware, relayed, or HVC to the hypervisor's own
+		 * (dt_cpus.c).
+		 */
+		if (!(fid & SMCCC_FAST_CALL))
+			break;
+		if (hyp_layout.psci_local ?
+		    conduit == CONDUIT_HVC && psci_local_call(frame, fid) :
+		    conduit == CONDUIT_SMC && psci_relay_call(frame, fid))
 			return;
 		break;
 	case SMCCC_OWNER_VENDOR_HYP:

@@ -57,7 +57,20 @@ struct hyp_cpu {
 	u64 on_started_at;
 	/* CPU_SUSPEND arguments: only the CPU itself writes them */
 	struct el1_entry suspend_entry;
+	/*
+	 * The hypervisor's own PSCI (psci_local.c): the spin table's
+	 * cpu-release-addr or 0 (dt_cpus.c), and PARK_* below; on_entry is
+	 * the CPU_ON slot, owned by whoever moved the state to CLAIMED.
+	 */
+	u64 release_addr;
+	u32 park_state;
 };
+
+#define PARK_ABSENT		0	/* never parked: cannot be started */
+#define PARK_PARKED		1	/* at EL2, off for Linux */
+#define PARK_CLAIMED		2	/* a CPU_ON fills on_entry */
+#define PARK_GO			3	/* on_entry ready, not yet in Linux */
+#define PARK_ON			4	/* in Linux */
 
 /* The layout the boot CPU decides before any other CPU runs */
 struct hyp_layout {
@@ -79,6 +92,8 @@ struct hyp_layout {
 	u64 early_size;
 	bool panic_reset;		/* panic=N, N != 0 (dt.c) */
 	bool test_panic;		/* hyptrace.test_panic=before-linux */
+	/* PSCI is the hypervisor's for spin-table CPUs (dt_cpus.c) */
+	bool psci_local;
 };
 
 extern struct hyp_layout hyp_layout;
@@ -105,6 +120,8 @@ extern char __hyp_start[], __text_end[], __rodata_end[], __hyp_end[];
 /* head.S */
 void hyp_secondary_entry(void);
 void hyp_resume_entry(void);
+void hyp_spin_entry(void);
+void __noreturn hyp_cpu_park(unsigned int idx);
 void __noreturn hyp_enter_el1(u64 pc, u64 x0);
 void dcache_clean_range(u64 start, u64 end);
 
@@ -147,9 +164,21 @@ void hyp_mem_free_to(u64 mark);
 void psci_lose_first_start(unsigned int idx, bool stall);
 struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
 
-/* dt.c */
+/* psci_local.c, spin_table.c */
+struct el1_entry psci_local_park(struct hyp_cpu *cpu);
+void psci_report_shutdown(u32 fid);
+void spin_table_release(void);
+/* Call @fn for each page holding a release address, once each */
+void spin_table_pages(void (*fn)(void *ctx, u64 page), void *ctx);
+
+/* No /psci: firmware_smc() answers NOT_SUPPORTED without an SMC */
+extern bool hyp_no_firmware;
+
+/* dt.c, dt_cpus.c */
 void dt_parse(const void *fdt);
 void dt_prepare_for_linux(const void *fdt);
+void dt_parse_cpus(const void *fdt);
+int dt_cpus_for_linux(void *copy);
 
 /* dt_mem.c */
 void dt_parse_memory(const void *fdt);

@@ -11,6 +11,7 @@
 #define CPU_ENTRY_BOOT		0	/* the boot CPU, from the loader */
 #define CPU_ENTRY_ON		1	/* a secondary, from a relayed CPU_ON */
 #define CPU_ENTRY_RESUME	2	/* waking from a relayed CPU_SUSPEND */
+#define CPU_ENTRY_PARK		3	/* a spin-table CPU to park (psci_local.c) */
 
 /* arm64 Image header flags (Documentation/arch/arm64/booting.rst) */
 #define IMAGE_FLAG_LE		(0 << 0)	/* little-endian */

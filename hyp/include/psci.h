@@ -27,10 +27,20 @@
 #define PSCI_RET_ALREADY_ON		(-4)
 #define PSCI_RET_ON_PENDING		(-5)
 #define PSCI_RET_INTERNAL_FAILURE	(-6)
+#define PSCI_RET_INVALID_ADDRESS	(-9)
 
 /* What AFFINITY_INFO answers for a CPU */
 #define PSCI_0_2_AFFINITY_LEVEL_ON		0
 #define PSCI_0_2_AFFINITY_LEVEL_OFF		1
 #define PSCI_0_2_AFFINITY_LEVEL_ON_PENDING	2
+
+#ifndef __ASSEMBLY__
+/* A PSCI function, 32- or 64-bit */
+static inline bool is_psci_fid(unsigned int fid)
+{
+	return (fid - PSCI_0_2_FN_BASE < PSCI_FN_RANGE) ||
+	       (fid - PSCI_0_2_FN64_BASE < PSCI_FN_RANGE);
+}
+#endif
 
 #endif /* HYP_PSCI_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device tree: what the hypervisor learns from it (CPUs, the console,
- * initrd, options; memory in dt_mem.c) and how it hands Linux an edited copy that
- * reserves the hypervisor's memory and the trace carve-out.
+ * The device tree: what the hypervisor learns from it (the console, initrd,
+ * options; memory in dt_mem.c, CPUs in dt_cpus.c) and how it hands Linux an
+ * edited copy that reserves the hypervisor's memory and the trace carve-out.
  *
  * dt_parse() runs on the boot CPU with the MMU off; libfdt is built with
  * -mstrict-align for that reason.
@@ -52,76 +52,6 @@ static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
 		return false;
 	*val = dt_read_cells(p, len / 4);
 	return true;
-}
-
-/* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
-static bool is_cpu_node(const void *fdt, int node)
-{
-	const char *type = fdt_getprop(fdt, node, "device_type", NULL);
-	const char *name = fdt_get_name(fdt, node, NULL);
-	const char *status = fdt_getprop(fdt, node, "status", NULL);
-
-	if (status && !strncmp(status, "fail", 4))
-		return false;
-	return (type && !strncmp(type, "cpu", 4)) ||
-	       (name && !strncmp(name, "cpu", 3) &&
-		(name[3] == '\0' || name[3] == '@'));
-}
-
-static bool mpidr_known(u64 mpidr)
-{
-	unsigned int i;
-
-	for (i = 0; i < hyp_layout.nr_cpus; i++)
-		if (hyp_cpus[i].mpidr == mpidr)
-			return true;
-	return false;
-}
-
-/*
- * CPU numbers are Linux's, so that a number in the ABI and in tracefs means
- * the same CPU to both: as arm64's of_parse_and_init_cpus() does, the boot
- * CPU (this one) is 0 and the other /cpus entries follow in device-tree
- * order. An entry whose reg is no MPIDR, or repeats one, still takes a
- * number there (Linux never starts it); it takes one here too, as
- * HYPTRACE_MPIDR_NONE, so that the CPUs after it keep agreeing.
- */
-static void parse_cpus(const void *fdt)
-{
-	u64 boot_mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
-	int cpus = fdt_path_offset(fdt, "/cpus");
-	bool boot_found = false;
-	int ac, node, len;
-
-	if (cpus < 0)
-		hyp_panic("no /cpus node in the device tree");
-	ac = fdt_address_cells(fdt, cpus);
-	hyp_cpus[0].idx = 0;
-	hyp_cpus[0].mpidr = boot_mpidr;
-	hyp_layout.nr_cpus = 1;
-	fdt_for_each_subnode(node, fdt, cpus) {
-		const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
-		struct hyp_cpu *cpu = &hyp_cpus[hyp_layout.nr_cpus];
-		u64 mpidr = HYPTRACE_MPIDR_NONE;
-
-		if (!is_cpu_node(fdt, node))
-			continue;
-		if (reg && len >= ac * 4)
-			mpidr = dt_read_cells(reg, ac);
-		if (mpidr == boot_mpidr && !boot_found) {
-			boot_found = true;
-			continue;
-		}
-		if (mpidr & ~MPIDR_HWID_MASK || mpidr_known(mpidr))
-			mpidr = HYPTRACE_MPIDR_NONE;
-		if (hyp_layout.nr_cpus == HYP_MAX_CPUS)
-			hyp_panic("more than %u CPUs in the device tree",
-				  HYP_MAX_CPUS);
-		cpu->idx = hyp_layout.nr_cpus++;
-		cpu->mpidr = mpidr;
-	}
-	if (!boot_found)
-		hyp_panic("boot CPU (MPIDR 0x%lx) is not in /cpus", boot_mpidr);
 }
 
 /*
@@ -552,7 +482,7 @@ void dt_parse(const void *fdt)
 
 	dt_parse_memory(fdt);
 	parse_console(fdt);
-	parse_cpus(fdt);
+	dt_parse_cpus(fdt);
 	parse_chosen(fdt);
 	if (*(u32 *)(hyp_layout.kernel + 56) != 0x644d5241)	/* "ARM\x64" */
 		hyp_panic("no Linux Image at 0x%lx (set /chosen/%s)",
@@ -621,9 +551,12 @@ void dt_prepare_for_linux(const void *fdt)
 				  hyp_layout.carveout_base,
 				  hyp_layout.carveout_size,
 				  HYPTRACE_CARVEOUT_COMPATIBLE);
+	err = err ?: dt_cpus_for_linux(copy);
 	err = err ?: fdt_pack(copy);
 	if (err)
-		hyp_panic("editing the device tree failed: %s", fdt_strerror(err));
+		/* The number, not fdt_strerror()'s name: its table is 1 KiB */
+		hyp_panic("editing the device tree failed: libfdt error %d (FDT_ERR_* in libfdt.h)",
+			  err);
 	/* Linux reads it with its MMU and caches off */
 	dcache_clean_range((u64)copy, (u64)copy + fdt_totalsize(copy));
 }

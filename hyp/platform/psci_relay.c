@@ -14,12 +14,6 @@
 #include "trace_persist.h"
 #include "../../shared/smccc.h"
 
-static bool is_psci_fid(u32 fid)
-{
-	return (fid - PSCI_0_2_FN_BASE < PSCI_FN_RANGE) ||
-	       (fid - PSCI_0_2_FN64_BASE < PSCI_FN_RANGE);
-}
-
 /* Calls passed to firmware unchanged (PSCI_FEATURES answers for these) */
 static bool is_forwarded(u32 fid)
 {
@@ -258,7 +252,7 @@ static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)
  * SYSTEM_OFF and SYSTEM_RESET: report on our memory before it goes away, and
  * leave the trace in RAM for the next boot (last_boot.c) if RAM stays.
  */
-static void report_shutdown(u32 fid)
+void psci_report_shutdown(u32 fid)
 {
 	const char *what = fid == PSCI_0_2_FN_SYSTEM_OFF ? "SYSTEM_OFF" :
 							   "SYSTEM_RESET";
@@ -293,7 +287,7 @@ bool psci_relay_call(struct trap_frame *frame, u32 fid)
 		break;
 	case PSCI_0_2_FN_SYSTEM_OFF:
 	case PSCI_0_2_FN_SYSTEM_RESET:
-		report_shutdown(fid);
+		psci_report_shutdown(fid);
 		ret = firmware_call(fid, 0, 0, 0);
 		break;
 	default:

@@ -417,9 +417,25 @@ fw_passed() {
 # SiP and a yielding call to firmware (fwcall_probe.ko); last, a write into
 # the hypervisor's private memory from CPU 1 (hyp_poke.ko), which must
 # fault in Linux, kill only the writer and leave the guest running.
-BOARD_HOTPLUG=5
+#
+# A board without PSCI firmware (the Pi: spin-table CPUs, the hypervisor's
+# own PSCI by HVC) sets BOARD_SPIN to a cpu-release-addr: no firmware calls
+# then, the hotplug goes through the hypervisor's PSCI (reason psci_local
+# in the trace), and after the write into the hypervisor's memory CPU 2
+# writes that release address (phys_probe.ko), which must fault too.
+BOARD_HOTPLUG=${BOARD_HOTPLUG:-5}
 BOARD_POKE=0x100000	# inside the region, past the image, as 44-stage2
+BOARD_SPIN=${BOARD_SPIN:-}
 board_guest_sh() {
+	# shellcheck disable=SC2016 # expands in the guest
+	local fw='insmod $M/fwcall_probe.ko
+echo "@fwcall=$?"' spin=
+	if [ -n "$BOARD_SPIN" ]; then
+		fw=
+		spin="insmod \$M/phys_probe.ko || echo \"@spinpoke=noload\"
+taskset -c 2 sh -c \"echo w $BOARD_SPIN > /sys/kernel/debug/phys_probe\"
+echo \"@spinpoke=\$?\""
+	fi
 	cat <<EOF
 set +e
 M=/lib/modules/hyptrace
@@ -435,12 +451,12 @@ for i in \$(seq $BOARD_HOTPLUG); do
 done
 echo "@hotplug=\$n"
 for c in 0 1 2 3; do taskset -c \$c sh -c "echo \$((c + 800)) > \$D/write_event"; done
-insmod \$M/fwcall_probe.ko
-echo "@fwcall=\$?"
+$fw
 insmod \$M/hyp_poke.ko || echo "@poke=noload"
 echo "@poke_start"
 taskset -c 1 sh -c "echo w $BOARD_POKE > /sys/kernel/debug/hyp_poke"
 echo "@poke=\$?"
+$spin
 taskset -c 2 sh -c "echo 900 > \$D/write_event"
 echo 0 > \$D/tracing_on
 grep -a -E "selftest id=[789]0[0-3]\\\$|reason=(firmware|psci)|host_abort" \$D/trace | sed "s/^/@T /"
@@ -449,7 +465,7 @@ EOF
 }
 
 board_expect() {
-	local full=$BOOT_LOG trace c n want fid base
+	local full=$BOOT_LOG trace c n want fid base aborts=1 fids
 	[ "$(value alive)" = 42 ] || fail "the guest ran no command after the checks"
 	[ -z "$(value tracing)" ] || fail "tracing did not start (log $BOOT_LOG)"
 	trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
@@ -462,17 +478,31 @@ board_expect() {
 	want=$((3 * BOARD_HOTPLUG))
 	[ "$(value hotplug)" = "$want" ] ||
 		fail "$(value hotplug) of $want CPU off/on rounds worked"
-	# Each CPU_OFF passed on to firmware on the CPU going off; each CPU_ON
-	# ends with the started CPU's entry through the hypervisor
-	for fid in "hyp_exit reason=firmware func_id=0x84000002 " \
-		   "hyp_enter reason=psci func_id=0xc4000003\$"; do
+	# Each CPU_OFF passed on to firmware on the CPU going off, or answered
+	# by the hypervisor's own PSCI (which parks the CPU), and each CPU_ON
+	# too; each CPU_ON ends with the started CPU's entry through the
+	# hypervisor
+	fids=("hyp_exit reason=firmware func_id=0x84000002 ")
+	[ -z "$BOARD_SPIN" ] || fids=(
+		"hyp_enter reason=psci_local func_id=0x84000002\$"
+		"hyp_exit reason=psci_local func_id=0x84000002 "
+		"hyp_exit reason=psci_local func_id=0xc4000003 ret=0\$")
+	for fid in "${fids[@]}" "hyp_enter reason=psci func_id=0xc4000003\$"; do
 		n=$(grep -c "$fid" <<<"$trace" || true)
 		[ "$n" -ge "$want" ] ||
 			fail "$n '${fid%\$}' in the trace, want $want or more"
 	done
-	[ "$(value fwcall)" = 0 ] || fail "fwcall_probe.ko did not load (status '$(value fwcall)')"
-	fw_passed sip 0x82000010 "$trace"
-	fw_passed tos_yield 0x32000010 "$trace"
+	if [ -z "$BOARD_SPIN" ]; then
+		[ "$(value fwcall)" = 0 ] || fail "fwcall_probe.ko did not load (status '$(value fwcall)')"
+		fw_passed sip 0x82000010 "$trace"
+		fw_passed tos_yield 0x32000010 "$trace"
+	else
+		[ "$(value spinpoke)" = 139 ] ||
+			fail "the write to the spin table ended with status '$(value spinpoke)', want 139 (killed by the abort)"
+		grep -q "^\[002\].*host_abort ipa=$(printf '0x%x' "$BOARD_SPIN") " <<<"$trace" ||
+			fail "no host_abort for the write to the spin table on CPU 2 in the trace"
+		aborts=2
+	fi
 	[ "$(value poke)" = 139 ] ||
 		fail "the write into the hypervisor's memory ended with status '$(value poke)', want 139 (killed by the abort)"
 	base=$(grep -a -o 'hyp_poke: the hypervisor.s region is 0x[0-9a-f]*' "$BOOT_LOG" |
@@ -483,7 +513,7 @@ board_expect() {
 	grep -q "^\[002\].*selftest id=900\$" <<<"$trace" ||
 		fail "tracing did not go on after the abort"
 	n=$(count_lines 'Internal error: synchronous external abort')
-	[ "$n" = 1 ] || fail "$n synchronous external aborts reported, want 1 (the write)"
+	[ "$n" = "$aborts" ] || fail "$n synchronous external aborts reported, want $aborts (the writes)"
 	expect_no_line 'Kernel panic'
 	# Nothing else the kernel complains about, up to the write
 	BOOT_LOG=$TEST_LOGS/$TEST_NAME-before-poke.log
@@ -491,4 +521,6 @@ board_expect() {
 	expect_no_kernel_trouble
 	BOOT_LOG=$full
 	BOARD_SUMMARY="hyptrace.ko traced on 4 CPUs; $want CPU_OFF/CPU_ON through the relay; SiP and yielding calls passed to firmware with x1..x17 kept; a write into the hypervisor's memory faulted and the guest ran on"
+	[ -z "$BOARD_SPIN" ] ||
+		BOARD_SUMMARY="hyptrace.ko traced on 4 CPUs; $want CPU_OFF/CPU_ON answered by the hypervisor's own PSCI; writes into the hypervisor's memory and to the spin table at $BOARD_SPIN faulted and the guest ran on"
 }

@@ -30,6 +30,13 @@
  *
  *   psci_probe: once target=0x2 ret=-5
  *
+ *   insmod psci_probe.ko mpidr=0x2 once=1 pc=0x3f000000
+ *
+ * The same with an entry of the caller's choice instead of the stub (one
+ * outside RAM, or in the hypervisor's region, where no CPU may be sent):
+ *
+ *   psci_probe: once target=0x2 pc=0x3f000000 ret=-9
+ *
  * Loading always succeeds (unless the arguments are wrong), so that a test
  * can rmmod and probe again.
  */
@@ -54,6 +61,10 @@
 static ulong mpidr = ~0UL;
 module_param(mpidr, ulong, 0444);
 MODULE_PARM_DESC(mpidr, "target CPU's MPIDR affinity (must be offline)");
+
+static ulong pc;
+module_param(pc, ulong, 0444);
+MODULE_PARM_DESC(pc, "with once: CPU_ON's entry instead of the stub's");
 
 static bool bad;
 module_param(bad, bool, 0444);
@@ -248,7 +259,10 @@ static int __init psci_probe_init(void)
 	stub = make_stub();
 	if (!stub)
 		return -ENOMEM;
-	if (once)
+	if (once && pc)
+		pr_info("once target=%#lx pc=%#lx ret=%ld\n", mpidr, pc,
+			psci_call(PSCI_0_2_FN64_CPU_ON, mpidr, pc, 0));
+	else if (once)
 		pr_info("once target=%#lx ret=%ld\n", mpidr, cpu_on(mpidr));
 	if (bad)
 		probe_bad();
@@ -269,5 +283,5 @@ static void __exit psci_probe_exit(void)
 module_init(psci_probe_init);
 module_exit(psci_probe_exit);
 
-MODULE_DESCRIPTION("hyptrace test: PSCI CPU_ON edge cases through the relay");
+MODULE_DESCRIPTION("hyptrace test: PSCI CPU_ON edge cases through the relay or the hypervisor's own PSCI");
 MODULE_LICENSE("GPL");

@@ -90,7 +90,9 @@ static void test_names(void)
 
 	CHECK_EQ(el2_reason_slot(0), EL2_REASON_UNKNOWN);
 	CHECK_EQ(el2_reason_slot(3), 3);
-	CHECK_EQ(el2_reason_slot(6), EL2_REASON_UNKNOWN);
+	CHECK_EQ(el2_reason_slot(6), 6);
+	CHECK_EQ(el2_reason_slot(7), EL2_REASON_UNKNOWN);
+	CHECK(!strcmp(el2_reason_name(6), "psci_local"));
 	CHECK_EQ(el2_reason_slot(0x10002), EL2_REASON_UNKNOWN);
 	CHECK(!strcmp(el2_reason_name(1), "hvc"));
 	CHECK(!strcmp(el2_reason_name(4), "firmware"));

@@ -15,7 +15,7 @@
 static const char *reason_name(u16 r, char *buf, size_t len)
 {
 	static const char *const names[] = {
-		NULL, "hvc", "smc", "psci", "firmware", "trap",
+		NULL, "hvc", "smc", "psci", "firmware", "trap", "psci_local",
 	};
 
 	if (r && r < sizeof(names) / sizeof(names[0]))

@@ -36,8 +36,10 @@ import math
 import re
 import sys
 
-REASONS = {"hvc": 1, "smc": 2, "psci": 3, "firmware": 4, "trap": 5}
-SLOT_NAMES = ["unknown", "hvc", "smc", "psci", "firmware", "trap"]
+REASONS = {"hvc": 1, "smc": 2, "psci": 3, "firmware": 4, "trap": 5,
+           "psci_local": 6}
+SLOT_NAMES = ["unknown", "hvc", "smc", "psci", "firmware", "trap",
+              "psci_local"]
 ENTER_KINDS = ["enter_then_enter", "enter_cut_by_lost", "enter_open_at_end",
                "enter_time_backwards"]
 EXIT_KINDS = ["exit_no_enter", "exit_time_backwards"]
@@ -55,7 +57,7 @@ def reason_slot(text):
     if text in REASONS:
         return REASONS[text]
     value = int(text, 0)
-    return value if 1 <= value <= 5 else 0
+    return value if 1 <= value < len(SLOT_NAMES) else 0
 
 
 def new_group():
@@ -68,7 +70,7 @@ class Trace:
     def __init__(self, nr_cpus):
         self.nr_cpus = nr_cpus
         self.groups = {(c, r): new_group()
-                       for c in range(nr_cpus) for r in range(6)}
+                       for c in range(nr_cpus) for r in range(len(SLOT_NAMES))}
         self.open = {}
         self.lost = {c: {"markers": 0, "events": 0, "unknown_markers": 0}
                      for c in range(nr_cpus)}
@@ -217,7 +219,7 @@ class Checker:
 
 def check_el2(chk, where, got, groups_of_slot):
     chk.summary(where + " el2", got["el2"],
-                expected_summary([g for s in range(6) for g in groups_of_slot(s)]))
+                expected_summary([g for s in range(len(SLOT_NAMES)) for g in groups_of_slot(s)]))
     for slot, name in enumerate(SLOT_NAMES):
         chk.summary("%s %s" % (where, name), got["reasons"][name],
                     expected_summary(groups_of_slot(slot)))

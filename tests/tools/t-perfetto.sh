@@ -149,7 +149,7 @@ flatten_raw() {
 # 32-bit signed)
 AWK_HEX='function hex(n,  s, r) { s = ""; do { r = n % 16; s = substr("0123456789abcdef", r + 1, 1) s; n = (n - r) / 16 } while (n > 0); return "0x" s }'
 # The reason symbols of shared/hyp_events.h, as the print fmt shows them
-AWK_REASON='function reason(r) { if (r == 1) return "hvc"; if (r == 2) return "smc"; if (r == 3) return "psci"; if (r == 4) return "firmware"; if (r == 5) return "trap"; return hex(r) }'
+AWK_REASON='function reason(r) { if (r == 1) return "hvc"; if (r == 2) return "smc"; if (r == 3) return "psci"; if (r == 4) return "firmware"; if (r == 5) return "trap"; if (r == 6) return "psci_local"; return hex(r) }'
 
 # protoc --decode text -> "cpu ts name fields" per generic event and per
 # sched_switch, the fields of ours printed as their print fmt prints them

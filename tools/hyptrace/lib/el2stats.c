@@ -49,6 +49,7 @@ const char *el2_reason_name(unsigned int slot)
 {
 	static const char *const names[EL2_NR_REASONS] = {
 		"unknown", "hvc", "smc", "psci", "firmware", "trap",
+		"psci_local",
 	};
 
 	return slot < EL2_NR_REASONS ? names[slot] : names[0];

@@ -26,8 +26,8 @@
 
 #include "loghist.h"
 
-/* Slots 1..5 are enum hyp_reason; slot 0 takes any other value. */
-#define EL2_NR_REASONS		6
+/* Slots 1..6 are enum hyp_reason; slot 0 takes any other value. */
+#define EL2_NR_REASONS		7
 #define EL2_REASON_UNKNOWN	0
 
 /* Bucket b holds the durations whose bit width is b: 0, 1, [2,4), [4,8)... */

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CPUs of /cpus: the numbers Linux gives them, how each is started
+ * (its enable-method), and the /cpus Linux gets when the hypervisor starts
+ * spin-table CPUs itself.
+ *
+ * A board whose firmware has no PSCI (no /psci node: the Raspberry Pi's
+ * own armstub) parks its secondaries in a spin table. Linux would release
+ * them itself, straight into Linux at EL2 and outside stage 2. Instead the
+ * hypervisor releases them (spin_table.c) and answers PSCI for them
+ * (psci_local.c): Linux's copy of the tree says enable-method "psci" for
+ * every CPU, with a /psci node whose conduit is HVC, as Xen gives its
+ * Linux (make_cpus_node, make_psci_node). A board whose firmware has PSCI
+ * (a /psci node: TF-A, QEMU) keeps the relay (psci_relay.c).
+ *
+ * dt_parse_cpus() runs on the boot CPU with the MMU off, dt_cpus_for_linux()
+ * with it on.
+ */
+#include <libfdt.h>
+#include "dt_addr.h"
+#include "hyp.h"
+#include "print.h"
+#include "sysregs.h"
+#include "../../shared/hyptrace_abi.h"
+
+bool hyp_no_firmware;
+
+/* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
+static bool is_cpu_node(const void *fdt, int node)
+{
+	const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+	const char *name = fdt_get_name(fdt, node, NULL);
+	const char *status = fdt_getprop(fdt, node, "status", NULL);
+
+	if (status && !strncmp(status, "fail", 4))
+		return false;
+	return (type && !strncmp(type, "cpu", 4)) ||
+	       (name && !strncmp(name, "cpu", 3) &&
+		(name[3] == '\0' || name[3] == '@'));
+}
+
+static bool mpidr_known(u64 mpidr)
+{
+	unsigned int i;
+
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		if (hyp_cpus[i].mpidr == mpidr)
+			return true;
+	return false;
+}
+
+/*
+ * A spin-table CPU's cpu-release-addr (booting.rst: 64 bits, the CPU
+ * polls it), or 0 if @node has none the hypervisor can write: it must be
+ * aligned and in RAM, outside the hypervisor's region.
+ */
+static u64 release_addr(const void *fdt, int node)
+{
+	const char *method = fdt_getprop(fdt, node, "enable-method", NULL);
+	const fdt32_t *p;
+	unsigned int i;
+	int len;
+	u64 addr;
+
+	if (!method || strncmp(method, "spin-table", 11))
+		return 0;
+	p = fdt_getprop(fdt, node, "cpu-release-addr", &len);
+	if (!p || len != 8)
+		return 0;
+	addr = dt_read_cells(p, 2);
+	if (addr % 8 ||
+	    ranges_overlap(addr, 8, hyp_layout.hyp_base, HYP_REGION_SIZE))
+		return 0;
+	for (i = 0; i < hyp_layout.nr_mem; i++)
+		if (ranges_overlap(addr, 8, hyp_layout.mem[i].base,
+				   hyp_layout.mem[i].size))
+			return addr;
+	return 0;
+}
+
+/*
+ * CPU numbers are Linux's, so that a number in the ABI and in tracefs means
+ * the same CPU to both: as arm64's of_parse_and_init_cpus() does, the boot
+ * CPU (this one) is 0 and the other /cpus entries follow in device-tree
+ * order. An entry whose reg is no MPIDR, or repeats one, still takes a
+ * number there (Linux never starts it); it takes one here too, as
+ * HYPTRACE_MPIDR_NONE, so that the CPUs after it keep agreeing.
+ */
+void dt_parse_cpus(const void *fdt)
+{
+	u64 boot_mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	int cpus = fdt_path_offset(fdt, "/cpus");
+	bool boot_found = false, spin = false;
+	int ac, node, len;
+
+	if (cpus < 0)
+		hyp_panic("no /cpus node in the device tree");
+	ac = fdt_address_cells(fdt, cpus);
+	hyp_cpus[0].idx = 0;
+	hyp_cpus[0].mpidr = boot_mpidr;
+	hyp_layout.nr_cpus = 1;
+	fdt_for_each_subnode(node, fdt, cpus) {
+		const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+		struct hyp_cpu *cpu = &hyp_cpus[hyp_layout.nr_cpus];
+		u64 mpidr = HYPTRACE_MPIDR_NONE;
+
+		if (!is_cpu_node(fdt, node))
+			continue;
+		if (reg && len >= ac * 4)
+			mpidr = dt_read_cells(reg, ac);
+		if (mpidr == boot_mpidr && !boot_found) {
+			boot_found = true;
+			continue;
+		}
+		if (mpidr & ~MPIDR_HWID_MASK || mpidr_known(mpidr))
+			mpidr = HYPTRACE_MPIDR_NONE;
+		if (hyp_layout.nr_cpus == HYP_MAX_CPUS)
+			hyp_panic("more than %u CPUs in the device tree",
+				  HYP_MAX_CPUS);
+		cpu->idx = hyp_layout.nr_cpus++;
+		cpu->mpidr = mpidr;
+		if (mpidr != HYPTRACE_MPIDR_NONE)
+			cpu->release_addr = release_addr(fdt, node);
+		spin |= cpu->release_addr != 0;
+	}
+	if (!boot_found)
+		hyp_panic("boot CPU (MPIDR 0x%lx) is not in /cpus", boot_mpidr);
+	/*
+	 * No /psci: no firmware to call (on the Pi, SMC is UNDEFINED), and
+	 * if a CPU waits in a spin table, PSCI is the hypervisor's to give.
+	 */
+	hyp_no_firmware = fdt_path_offset(fdt, "/psci") < 0;
+	hyp_layout.psci_local = hyp_no_firmware && spin;
+}
+
+/* spin_table_pages()' callback: keep the page from Linux's allocator */
+static void reserve_page(void *err, u64 page)
+{
+	if (!*(int *)err)
+		*(int *)err = fdt_add_mem_rsv((void *)hyp_layout.dtb_base,
+					      page, SZ_4K);
+}
+
+/*
+ * With the hypervisor's own PSCI: every CPU says enable-method "psci" and
+ * loses its cpu-release-addr, and a /psci node says to call by HVC. The
+ * spin table's pages stay reserved (booting.rst asks the loader to reserve
+ * them; a /memreserve/ is added in case it did not, which Linux merges
+ * with any it already has). 0, or a libfdt error.
+ */
+int dt_cpus_for_linux(void *copy)
+{
+	/* "arm,psci-1.0" first: psci_local.c answers VERSION 1.0 */
+	static const char compatible[] = "arm,psci-1.0\0arm,psci-0.2";
+	int cpus = fdt_path_offset(copy, "/cpus"), node, err = 0;
+
+	if (!hyp_layout.psci_local)
+		return 0;
+	fdt_for_each_subnode(node, copy, cpus) {
+		if (!is_cpu_node(copy, node))
+			continue;
+		err = fdt_setprop_string(copy, node, "enable-method", "psci");
+		if (err)
+			return err;
+		fdt_delprop(copy, node, "cpu-release-addr");
+	}
+	spin_table_pages(reserve_page, &err);
+	node = err ?: fdt_add_subnode(copy, 0, "psci");
+	if (node < 0)
+		return node;
+	return fdt_setprop(copy, node, "compatible", compatible,
+			   sizeof(compatible)) ?:
+	       fdt_setprop_string(copy, node, "method", "hvc");
+}
