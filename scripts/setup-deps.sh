@@ -31,10 +31,11 @@ case $(debian_codename) in
 bookworm) PACKAGES+=(libclang-rt-14-dev) ;;
 *) PACKAGES+=(libclang-rt-dev) ;;
 esac
-# make deb and its test (tests/packaging/deb.sh): the package build, the
-# man pages, lintian, DKMS against stock headers, the arm64 tool run under
+# make deb and its test (tests/packaging/deb.sh): the package build (and
+# build-essential, which dpkg-buildpackage checks for itself), the man
+# pages, lintian, DKMS against stock headers, the arm64 tool run under
 # qemu-user
-PACKAGES+=(dpkg-dev debhelper dh-dkms dkms lintian asciidoctor man-db qemu-user)
+PACKAGES+=(build-essential dpkg-dev debhelper dh-dkms dkms lintian asciidoctor man-db qemu-user)
 
 apt_updated=
 apt_update() {
