@@ -160,7 +160,7 @@ uint64_t loghist_quantile(const struct loghist *h, unsigned int pct)
 	if (pct > 100)
 		pct = 100;
 	/* ceil(count * pct / 100), at least 1, without overflow */
-	rank = (uint64_t)(((unsigned __int128)h->count * pct + 99) / 100);
+	rank = (uint64_t)(((__uint128_t)h->count * pct + 99) / 100);
 	/* the first and last ranks are the exact min and max */
 	if (rank <= 1)
 		return h->min;
