@@ -41,6 +41,62 @@ enum hyp_reason {
 	HYP_REASON_PSCI_LOCAL = 6,
 };
 
+/*
+ * cpu_sysreg "reg": the EL1 registers the CPU-state window records. The
+ * first seven are what it asks for; then the other registers HCR_EL2.TVM
+ * traps (without FEAT_FGT), and TCR2_EL1 and SCTLR2_EL1, which FGT traps
+ * with TCR_EL1 and SCTLR_EL1; each recorded when it comes.
+ */
+#define CPU_SYSREGS(SYM)						\
+	SYM(1, "sctlr_el1")						\
+	SYM(2, "tcr_el1")						\
+	SYM(3, "mair_el1")						\
+	SYM(4, "ttbr0_el1")						\
+	SYM(5, "ttbr1_el1")						\
+	SYM(6, "vbar_el1")						\
+	SYM(7, "cpacr_el1")						\
+	SYM(8, "esr_el1")						\
+	SYM(9, "far_el1")						\
+	SYM(10, "afsr0_el1")						\
+	SYM(11, "afsr1_el1")						\
+	SYM(12, "amair_el1")						\
+	SYM(13, "contextidr_el1")					\
+	SYM(14, "tcr2_el1")						\
+	SYM(15, "sctlr2_el1")
+
+enum cpu_sysreg {
+	CPU_SYSREG_SCTLR = 1,
+	CPU_SYSREG_TCR,
+	CPU_SYSREG_MAIR,
+	CPU_SYSREG_TTBR0,
+	CPU_SYSREG_TTBR1,
+	CPU_SYSREG_VBAR,
+	CPU_SYSREG_CPACR,
+	CPU_SYSREG_ESR,
+	CPU_SYSREG_FAR,
+	CPU_SYSREG_AFSR0,
+	CPU_SYSREG_AFSR1,
+	CPU_SYSREG_AMAIR,
+	CPU_SYSREG_CONTEXTIDR,
+	CPU_SYSREG_TCR2,
+	CPU_SYSREG_SCTLR2,
+};
+
+/*
+ * setway_op "op": DC <op>SW's CRm << 4 | op2 (CRm 6 invalidate, 10 clean,
+ * 14 clean and invalidate; op2 2 data, 4 tags, 6 both).
+ */
+#define SETWAY_OPS(SYM)							\
+	SYM(0x62, "isw")						\
+	SYM(0x64, "igsw")						\
+	SYM(0x66, "igdsw")						\
+	SYM(0xa2, "csw")						\
+	SYM(0xa4, "cgsw")						\
+	SYM(0xa6, "cgdsw")						\
+	SYM(0xe2, "cisw")						\
+	SYM(0xe4, "cigsw")						\
+	SYM(0xe6, "cigdsw")
+
 #define HYPTRACE_EVENTS(EVENT)						\
 	EVENT(hyp_enter, 1,						\
 	      HE_FIELD(u16, reason)					\
@@ -67,7 +123,37 @@ enum hyp_reason {
 	      HE_FIELD(u64, ipa)					\
 	      HE_FIELD(u64, va),					\
 	      HE_PRINT("ipa=0x%llx va=0x%llx esr=0x%x",			\
-		       HE_REC(ipa), HE_REC(va), HE_REC(esr)))
+		       HE_REC(ipa), HE_REC(va), HE_REC(esr)))		\
+	/* EL1 set up its MMU: a write cpu_state.c's window trapped */	\
+	EVENT(cpu_sysreg, 5,						\
+	      HE_FIELD(u16, reg)					\
+	      HE_FIELD(u32, __reserved0)				\
+	      HE_FIELD(u64, value)					\
+	      HE_FIELD(u64, pc),					\
+	      HE_PRINT("%s=0x%llx pc=0x%llx",				\
+		       HE_SYMBOLIC(reg, CPU_SYSREGS),			\
+		       HE_REC(value), HE_REC(pc)))			\
+	/* Canary: EL1 cleaned or invalidated a cache line by set/way */ \
+	EVENT(setway_op, 6,						\
+	      HE_FIELD(u16, op)						\
+	      HE_FIELD(u32, __reserved0)				\
+	      HE_FIELD(u64, setway)					\
+	      HE_FIELD(u64, pc),					\
+	      HE_PRINT("dc %s 0x%llx pc=0x%llx",			\
+		       HE_SYMBOLIC(op, SETWAY_OPS),			\
+		       HE_REC(setway), HE_REC(pc)))			\
+	/*								\
+	 * Canary: EL1 or EL0 accessed an IMPLEMENTATION DEFINED	\
+	 * register; ec and iss are ESR_EL2's, value what an MSR wrote	\
+	 */								\
+	EVENT(impdef_sysreg, 7,						\
+	      HE_FIELD(u16, ec)						\
+	      HE_FIELD(u32, iss)					\
+	      HE_FIELD(u64, value)					\
+	      HE_FIELD(u64, pc),					\
+	      HE_PRINT("ec=0x%x iss=0x%x value=0x%llx pc=0x%llx",	\
+		       HE_REC(ec), HE_REC(iss), HE_REC(value),		\
+		       HE_REC(pc)))
 
 /* The first two bytes of every payload: the event id (remote_event_hdr) */
 struct hyp_event_hdr {

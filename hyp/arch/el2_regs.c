@@ -39,10 +39,14 @@
  *   hypervisor's dirty lines; setway.c performs every set/way operation
  *   as clean and invalidate. SWIO alone would do it on a core that honours
  *   it; TSW does it on every core.
+ * - TIDCP: the IMPLEMENTATION DEFINED registers canary. The first access
+ *   on each CPU is recorded, then the trap comes off and the access runs
+ *   at EL1 as without EL2 (cpu_state.c, impdef_trap()).
  */
 static void setup_hcr(const struct id_regs *id)
 {
-	u64 hcr = HCR_RW | HCR_TSC | HCR_TACR | HCR_TSW | HCR_SWIO;
+	u64 hcr = HCR_RW | HCR_TSC | HCR_TACR | HCR_TSW | HCR_SWIO |
+		  HCR_TIDCP;
 
 	if (has_pauth(id))
 		hcr |= HCR_API | HCR_APK;

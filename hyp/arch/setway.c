@@ -15,20 +15,15 @@
  * operations act on one PE's caches only and cannot make memory coherent
  * while other agents run, as the Arm ARM warns); boot code and firmware
  * running at EL1 may.
+ *
+ * So every one is also a canary: a setway_op event (the operation, the
+ * set/way operand and the PC) between the trap's hyp_enter and hyp_exit
+ * says who did it, at no cost until one comes.
  */
 #include "hyp.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
-
-/* ESR_EL2.ISS of EC 0x18, a trapped MSR, MRS or SYS instruction */
-#define ISS_SYS_DIR_READ	BIT(0)		/* MRS or SYSL */
-#define ISS_SYS_CRM		GENMASK(4, 1)
-#define ISS_SYS_RT		GENMASK(9, 5)
-#define ISS_SYS_CRN		GENMASK(13, 10)
-#define ISS_SYS_OP1		GENMASK(16, 14)
-#define ISS_SYS_OP2		GENMASK(19, 17)
-#define ISS_SYS_OP0		GENMASK(21, 20)
 
 /*
  * DC <op>SW is SYS #0, C7, <CRm>, #<op2>, Xt: CRm 6 invalidate, 10 clean,
@@ -39,13 +34,13 @@
 
 static bool is_dc_setway(u64 iss)
 {
-	u64 crm = FIELD_GET(ISS_SYS_CRM, iss);
-	u64 op2 = FIELD_GET(ISS_SYS_OP2, iss);
+	u64 crm = FIELD_GET(ESR_SYS_CRM, iss);
+	u64 op2 = FIELD_GET(ESR_SYS_OP2, iss);
 
-	return FIELD_GET(ISS_SYS_OP0, iss) == 1 &&
-	       FIELD_GET(ISS_SYS_OP1, iss) == 0 &&
-	       FIELD_GET(ISS_SYS_CRN, iss) == DC_SW_CRN &&
-	       !(iss & ISS_SYS_DIR_READ) &&
+	return FIELD_GET(ESR_SYS_OP0, iss) == 1 &&
+	       FIELD_GET(ESR_SYS_OP1, iss) == 0 &&
+	       FIELD_GET(ESR_SYS_CRN, iss) == DC_SW_CRN &&
+	       !(iss & ESR_SYS_DIR_READ) &&
 	       (crm == 6 || crm == 10 || crm == 14) &&
 	       (op2 == 2 || op2 == 4 || op2 == 6);
 }
@@ -67,14 +62,18 @@ static void dc_clean_inval_setway(u64 setway, u64 op2)
 bool setway_trap(struct trap_frame *frame)
 {
 	u64 iss = frame->esr & ESR_ISS;
-	u64 rt = FIELD_GET(ISS_SYS_RT, iss);
+	u64 rt = FIELD_GET(ESR_SYS_RT, iss);
+	u64 setway, op2;
 
 	if (!is_dc_setway(iss))
 		return false;
-	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ESR_EC_SYS64);
 	/* Rt 31 is XZR here: level 1, set 0, way 0 */
-	dc_clean_inval_setway(rt == 31 ? 0 : frame->regs[rt],
-			      FIELD_GET(ISS_SYS_OP2, iss));
+	setway = rt == 31 ? 0 : frame->regs[rt];
+	op2 = FIELD_GET(ESR_SYS_OP2, iss);
+	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ESR_EC_SYS64);
+	hyp_trace(setway_op, .op = FIELD_GET(ESR_SYS_CRM, iss) << 4 | op2,
+		  .setway = setway, .pc = frame->elr);
+	dc_clean_inval_setway(setway, op2);
 	frame->elr += 4;
 	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ESR_EC_SYS64);
 	return true;

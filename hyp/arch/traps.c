@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Exception dispatch. EL1 comes to EL2 on purpose through HVC and trapped
- * SMC; set/way cache maintenance is trapped to be done safely (setway.c).
+ * SMC; set/way cache maintenance is trapped to be done safely (setway.c);
+ * cpu_state.c records how EL1 sets up its MMU and IMPDEF register pokes.
  * Any other trap from EL1 or EL0 is something el2_regs.c left trapped
  * (or a feature newer than it knows): the CPU without EL2 would have found
  * the instruction UNDEFINED, so EL1 gets exactly that. Anything taken at
@@ -269,7 +270,8 @@ static noinline void handle_other(struct trap_frame *frame,
 
 		if (HYP_STAGE2 && (ec == ESR_EC_DABT_LOW || ec == ESR_EC_IABT_LOW))
 			handle_host_abort(frame, ec);
-		else if (!(ec == ESR_EC_SYS64 && setway_trap(frame)))
+		else if (!(ec == ESR_EC_SYS64 && setway_trap(frame)) &&
+			 !cpu_state_trap(frame, ec))
 			handle_unknown_trap(frame);
 		return;
 	}

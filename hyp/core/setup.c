@@ -18,6 +18,7 @@
 #include "sysregs.h"
 #include "trace.h"
 #include "trace_persist.h"
+#include "trap.h"
 #include "../../shared/hyptrace_abi.h"
 
 struct hyp_layout hyp_layout;
@@ -149,6 +150,7 @@ static void boot_cpu_finish(void)
 static void __noreturn enter_linux(struct el1_entry entry)
 {
 	write_sysreg(SCTLR_EL1_ENTRY, sctlr_el1);
+	cpu_state_window_open();
 	isb();
 	hyp_enter_el1(entry.pc, entry.x0);
 }

@@ -185,8 +185,10 @@ static inline void dsb_ish(void)
 #define HCR_SWIO	BIT(1)		/* EL1's DC ISW cleans too (setway.c) */
 #define HCR_RW		BIT(31)		/* EL1 is AArch64 */
 #define HCR_TSC		BIT(19)		/* trap SMC: the PSCI relay needs it */
+#define HCR_TIDCP	BIT(20)		/* trap IMPDEF registers (cpu_state.c) */
 #define HCR_TACR	BIT(21)		/* trap ACTLR_EL1 (see setup_hcr) */
 #define HCR_TSW		BIT(22)		/* trap DC by set/way (setway.c) */
+#define HCR_TVM		BIT(26)		/* trap EL1 VM register writes (cpu_state.c) */
 #define HCR_E2H		BIT(34)		/* must stay 0: we are non-VHE */
 #define HCR_APK		BIT(40)		/* EL1 may use PAuth keys ... */
 #define HCR_API		BIT(41)		/* ... and PAuth instructions */
@@ -281,6 +283,18 @@ static inline void dsb_ish(void)
 #define HFGxTR_nGCS_EL1		BIT(53)	/* GCS */
 #define HFGxTR_nGCS_EL0		BIT(52)	/* GCS */
 #define HFGxTR_nACCDATA_EL1	BIT(50)	/* LS64_ACCDATA */
+
+/*
+ * HFGWTR_EL2 plain bits, set for a while only: the CPU-state window
+ * (cpu_state.c) traps EL1's writes of the registers that set up its MMU.
+ */
+#define HFGWTR_VBAR_EL1		BIT(38)
+#define HFGWTR_TTBR1_EL1	BIT(37)
+#define HFGWTR_TTBR0_EL1	BIT(36)
+#define HFGWTR_TCR_EL1		BIT(32)
+#define HFGWTR_SCTLR_EL1	BIT(29)
+#define HFGWTR_MAIR_EL1		BIT(24)
+#define HFGWTR_CPACR_EL1	BIT(12)
 
 /* HFGITR_EL2: instructions */
 #define HFGITR_nGCSEPP		BIT(59)	/* GCS */
@@ -389,6 +403,9 @@ static inline void dsb_ish(void)
 #define VECTOR_LOWER_A64	0x400	/* from EL0, AArch64 */
 #define VECTOR_LOWER_A32	0x600	/* from EL0, AArch32 */
 
+/* SCTLR_EL1.M: EL1's stage-1 MMU is on (cpu_state.c's window ends) */
+#define SCTLR_EL1_M		BIT(0)
+
 /* SCTLR_EL1 fields that decide PSTATE on an exception entry to EL1 */
 #define SCTLR_EL1_SPAN		BIT(23)	/* 0: PAN set on entry */
 #define SCTLR_EL1_DSSBS		BIT(44)	/* PSTATE.SSBS on entry */
@@ -452,6 +469,7 @@ static inline void dsb_ish(void)
 #define ESR_EC		GENMASK(31, 26)
 #define ESR_IL		BIT(25)		/* 32-bit instruction; RES1 for EC 0 */
 #define ESR_EC_UNKNOWN	0x00		/* UNDEFINED instruction, and more */
+#define ESR_EC_CP15_32	0x03		/* MCR, MRC of CP15 from AArch32 EL0 */
 #define ESR_ISS_IMM16	GENMASK(15, 0)
 #define ESR_ISS		GENMASK(24, 0)
 #define ESR_EC_HVC64	0x16
@@ -461,6 +479,14 @@ static inline void dsb_ish(void)
 #define ESR_EC_IABT_CUR	0x21		/* ... from the same EL */
 #define ESR_EC_DABT_LOW	0x24		/* data abort from a lower EL */
 #define ESR_EC_DABT_CUR	0x25		/* ... from the same EL */
+/* ISS of EC 0x18, a trapped MSR, MRS or SYS instruction */
+#define ESR_SYS_DIR_READ	BIT(0)		/* MRS or SYSL */
+#define ESR_SYS_CRM		GENMASK(4, 1)
+#define ESR_SYS_RT		GENMASK(9, 5)
+#define ESR_SYS_CRN		GENMASK(13, 10)
+#define ESR_SYS_OP1		GENMASK(16, 14)
+#define ESR_SYS_OP2		GENMASK(19, 17)
+#define ESR_SYS_OP0		GENMASK(21, 20)
 /* Instruction and data abort ISS */
 #define ESR_ABT_FSC	GENMASK(5, 0)	/* fault status code */
 #define ESR_ABT_WNR	BIT(6)		/* data: the access was a write */

@@ -25,6 +25,9 @@ enum trap_vector {
 
 void handle_trap(struct trap_frame *frame, enum trap_vector vec);
 bool setway_trap(struct trap_frame *frame);
+/* cpu_state.c: the CPU-state window and the IMPDEF registers canary */
+bool cpu_state_trap(struct trap_frame *frame, u32 ec);
+void cpu_state_window_open(void);
 
 /* A call made by EL1 through HVC or SMC, decoded once */
 enum smccc_conduit { CONDUIT_HVC, CONDUIT_SMC };
