@@ -160,30 +160,37 @@ static void window_write(enum cpu_sysreg reg, u64 val)
 	}
 }
 
-/* An MSR or MRS the window trapped, performed at EL2; false if not one */
-static bool window_trap(struct trap_frame *frame)
+/*
+ * The window register a trapped MSR (or, for CPACR_EL1 under TCPAC, MRS)
+ * names, or 0 if this is not a window trap
+ */
+static enum cpu_sysreg window_trapped(u64 iss)
+{
+	enum cpu_sysreg reg = window_reg(iss & ESR_SYS_REG);
+
+	if (iss & ESR_SYS_DIR_READ && reg != CPU_SYSREG_CPACR)
+		return 0;
+	return reg;
+}
+
+/* Perform the access at EL2, record it, and end the window if it ends */
+static void window_trap(struct trap_frame *frame, enum cpu_sysreg reg)
 {
 	u64 iss = frame->esr & ESR_ISS;
 	u32 rt = FIELD_GET(ESR_SYS_RT, iss);
-	enum cpu_sysreg reg = window_reg(iss & ESR_SYS_REG);
 	u64 val;
 
-	if (!reg || (iss & ESR_SYS_DIR_READ && reg != CPU_SYSREG_CPACR))
-		return false;
-	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ESR_EC_SYS64);
+	frame->elr += 4;
 	if (iss & ESR_SYS_DIR_READ) {
-		/*
-		 * Only TCPAC traps a read, of CPACR_EL1, without FGT; an MRS
-		 * of register 31 reads into the zero register.
-		 */
+		/* Not recorded; an MRS of register 31 reads into XZR */
 		if (rt < 31)
 			frame->regs[rt] = read_sysreg(cpacr_el1);
-		goto done;
+		return;
 	}
 	/* Register 31 of an MSR is the zero register */
 	val = rt < 31 ? frame->regs[rt] : 0;
 	window_write(reg, val);
-	hyp_trace(cpu_sysreg, .reg = reg, .value = val, .pc = frame->elr);
+	hyp_trace(cpu_sysreg, .reg = reg, .value = val, .pc = frame->elr - 4);
 	if (reg == CPU_SYSREG_SCTLR && (val & SCTLR_EL1_M))
 		window_mmu_on();
 	/* VBAR_EL1 written with the MMU on: the last of the window */
@@ -191,10 +198,6 @@ static bool window_trap(struct trap_frame *frame)
 		 (read_sysreg(sctlr_el1) & SCTLR_EL1_M))
 		write_sysreg(read_sysreg(HFGWTR_EL2) & ~HFGWTR_VBAR_EL1,
 			     HFGWTR_EL2);
-done:
-	frame->elr += 4;
-	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ESR_EC_SYS64);
-	return true;
 }
 
 /* op0 1 (SYS) or 3 (MSR/MRS) with CRn 11 or 15: IMPLEMENTATION DEFINED */
@@ -218,40 +221,58 @@ static bool is_impdef_sys(u64 iss)
  * access (ESR's EC and ISS, what an MSR writes, the PC), clears TIDCP on
  * this CPU and returns to the same instruction, which then runs at EL1 as
  * on a CPU without EL2. The canary is one per CPU: el2_regs.c sets TIDCP
- * again at the CPU's next entry (CPU_ON, resume). Returns false for a trap
- * that is not TIDCP's.
+ * again at the CPU's next entry (CPU_ON, resume).
+ *
+ * One caveat the Arm ARM leaves to the implementation: with TIDCP set, an
+ * EL0 access may be UNDEFINED at EL1 instead of trapping to EL2. On such a
+ * core a program using an EL0-accessible IMPDEF register (A64FX's sector
+ * cache registers, say) would get SIGILL. The hypervisor cannot tell
+ * which choice a core made: that is the one way this canary can change
+ * what a program sees.
  */
-static bool impdef_trap(struct trap_frame *frame, u32 ec)
+static bool impdef_trapped(const struct trap_frame *frame, u32 ec)
 {
-	u64 hcr = read_sysreg(hcr_el2);
-	u64 iss = frame->esr & ESR_ISS;
-	u32 rt = FIELD_GET(ESR_SYS_RT, iss);
-	u64 val = 0;
-
-	if (!(hcr & HCR_TIDCP))
+	if (!(read_sysreg(hcr_el2) & HCR_TIDCP))
 		return false;
 	/*
 	 * AArch32 EL0's CP15 accesses reach EL2 for nothing else: HSTR_EL2
 	 * is 0 and no other control hyptrace sets traps MCR or MRC.
 	 */
-	if (ec == ESR_EC_SYS64) {
-		if (!is_impdef_sys(iss))
-			return false;
-		if (!(iss & ESR_SYS_DIR_READ) && rt < 31)
-			val = frame->regs[rt];
-	} else if (ec != ESR_EC_CP15_32) {
-		return false;
-	}
-	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ec);
-	hyp_trace(impdef_sysreg, .ec = ec, .iss = iss, .value = val,
-		  .pc = frame->elr);
-	write_sysreg(hcr & ~HCR_TIDCP, hcr_el2);
-	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ec);
-	return true;
+	return ec == ESR_EC_CP15_32 ||
+	       (ec == ESR_EC_SYS64 && is_impdef_sys(frame->esr & ESR_ISS));
 }
 
+static void impdef_trap(struct trap_frame *frame, u32 ec)
+{
+	u64 iss = frame->esr & ESR_ISS;
+	u32 rt = FIELD_GET(ESR_SYS_RT, iss);
+	u64 val = 0;
+
+	if (ec == ESR_EC_SYS64 && !(iss & ESR_SYS_DIR_READ) && rt < 31)
+		val = frame->regs[rt];
+	hyp_trace(impdef_sysreg, .ec = ec, .iss = iss, .value = val,
+		  .pc = frame->elr);
+	/* ELR stays on the instruction: it runs again, untrapped */
+	write_sysreg(read_sysreg(hcr_el2) & ~HCR_TIDCP, hcr_el2);
+}
+
+/*
+ * A trap of the window or the IMPDEF canary, traced as a trap with its
+ * event between hyp_enter and hyp_exit; false if it is neither.
+ */
 bool cpu_state_trap(struct trap_frame *frame, u32 ec)
 {
-	return (ec == ESR_EC_SYS64 && window_trap(frame)) ||
-	       impdef_trap(frame, ec);
+	enum cpu_sysreg reg = 0;
+
+	if (ec == ESR_EC_SYS64)
+		reg = window_trapped(frame->esr & ESR_ISS);
+	if (!reg && !impdef_trapped(frame, ec))
+		return false;
+	hyp_trace(hyp_enter, .reason = HYP_REASON_TRAP, .func_id = ec);
+	if (reg)
+		window_trap(frame, reg);
+	else
+		impdef_trap(frame, ec);
+	hyp_trace(hyp_exit, .reason = HYP_REASON_TRAP, .func_id = ec);
+	return true;
 }
