@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The CPU-state window and the canaries (hyp/arch/cpu_state.c, setway.c):
-# - boot with hyptrace.early=cpu_sysreg+...: every CPU's trace holds its
-#   set-up as Linux writes it, SCTLR_EL1 first with M clear, then CPACR_EL1,
-#   MAIR_EL1, TCR_EL1, TTBR0_EL1, TTBR1_EL1 and SCTLR_EL1 with M set, the
-#   last of the window, but for VBAR_EL1 with FGT: one more write, after the
-#   MMU is on, of Linux's `vectors` (from /proc/kallsyms);
+# - boot with hyptrace.early=cpu_sysreg+...: every CPU's trace (the
+#   remote's trace file, and stock trace-cmd report of hyptrace record's
+#   file) holds its set-up as Linux writes it: SCTLR_EL1 first with M
+#   clear, then CPACR_EL1, MAIR_EL1, TCR_EL1, TTBR0_EL1, TTBR1_EL1 and
+#   SCTLR_EL1 with M set, the last of the window, but for VBAR_EL1 with
+#   FGT: one more write, after the MMU is on, of Linux's `vectors` (from
+#   /proc/kallsyms);
 # - CPU 1 offline and online again with tracing on: the same window, on
 #   CPU 1 only, from its CPU_ON;
 # - then the traps are off: user programs run on every CPU (each context
@@ -29,6 +31,9 @@ GUEST='set -e
 cd "$(hyptrace-dir)"
 sed "s/^/@B /" trace
 echo "@vectors=$(awk "\$3 == \"vectors\" { print \$1 }" /proc/kallsyms)"
+hyptrace record --keep -o /tmp/boot.dat -- true > /tmp/rec.log 2>&1 && rc=0 || rc=$?
+echo "@rec_rc=$rc"
+echo "@B64 boot.dat"; base64 /tmp/boot.dat 2> /dev/null || true; echo "@END boot.dat"
 echo 0 > trace
 echo 1 > tracing_on
 echo 0 > /sys/devices/system/cpu/cpu1/online
@@ -79,7 +84,7 @@ check_window() {
 
 # check_model CASE FGT IMPDEF [qemu-run.sh options]
 check_model() {
-	local case=$1 fgt=$2 impdef=$3 boot_trace trace c cpu regs n iss
+	local case=$1 fgt=$2 impdef=$3 boot_trace trace c cpu regs n iss dat
 	shift 3
 	boot "$case" --append "$EARLY" "$@" --cmd "$GUEST"
 	expect_ok
@@ -92,6 +97,18 @@ check_model() {
 	expect_no_line 'hyptrace: CPU [0-9]+: trap from'
 
 	boot_trace=$(phase_trace B)
+	# Stock trace-cmd reads the same windows from the format files
+	[ "$(value rec_rc)" = 0 ] || fail "$case: hyptrace record --keep exited $(value rec_rc)"
+	dat=$TEST_LOGS/$TEST_NAME-$case.dat
+	awk '$0 == "@B64 boot.dat" {on = 1; next} $0 == "@END boot.dat" {on = 0} on' \
+		"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dat" ||
+		fail "$case: boot.dat did not come out of the guest intact"
+	"$TC_REPORT" -i "$dat" >"$dat.txt" 2>"$dat.err" ||
+		fail "$case: trace-cmd report failed: $(head -n 2 "$dat.err")"
+	for c in 0 1 2 3; do
+		[ "$(grep -c "\[00$c\] .*cpu_sysreg: *sctlr_el1=0x[0-9a-f]* pc=0x" "$dat.txt")" = 2 ] ||
+			fail "$case: trace-cmd report: not 2 sctlr_el1 writes on CPU $c (see $dat.txt)"
+	done
 	for c in 0 1 2 3; do
 		regs=$(window_of "$boot_trace" "$c")
 		check_window "$case: CPU $c at boot" "$regs" "$fgt"
