@@ -97,6 +97,7 @@ enum cpu_sysreg {
 	SYM(0xe4, "cigsw")						\
 	SYM(0xe6, "cigdsw")
 
+/* impdef_sysreg's ec and iss are ESR_EL2's; value what an MSR wrote, or 0 */
 #define HYPTRACE_EVENTS(EVENT)						\
 	EVENT(hyp_enter, 1,						\
 	      HE_FIELD(u16, reason)					\
@@ -142,10 +143,7 @@ enum cpu_sysreg {
 	      HE_PRINT("dc %s 0x%llx pc=0x%llx",			\
 		       HE_SYMBOLIC(op, SETWAY_OPS),			\
 		       HE_REC(setway), HE_REC(pc)))			\
-	/*								\
-	 * Canary: EL1 or EL0 accessed an IMPLEMENTATION DEFINED	\
-	 * register; ec and iss are ESR_EL2's, value what an MSR wrote	\
-	 */								\
+	/* Canary: EL1/EL0 touched an IMPLEMENTATION DEFINED register */ \
 	EVENT(impdef_sysreg, 7,						\
 	      HE_FIELD(u16, ec)						\
 	      HE_FIELD(u32, iss)					\
