@@ -169,7 +169,7 @@ doc-picture: all
 # the guest program and a host helper.
 BENCH_DIR := $(BUILD)/bench
 bench-build: all hyp-nosites hyp-nostage2 bench-module $(BENCH_DIR)/hyptrace-bench \
-	$(BENCH_DIR)/carveout_use
+	$(BENCH_DIR)/cpustate-bench $(BENCH_DIR)/carveout_use
 
 hyp-nosites: deps
 	$(call build-hyp,hyp-nosites,HYP_TRACE_SITES=0)
@@ -183,6 +183,10 @@ bench-module: kernel
 		CROSS_COMPILE=$(CROSS_COMPILE) modules
 
 $(BENCH_DIR)/hyptrace-bench: bench/guest/hyptrace_bench.c | deps
+	@mkdir -p $(@D)
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(BENCH_DIR)/cpustate-bench: bench/guest/cpustate_bench.c | deps
 	@mkdir -p $(@D)
 	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
 

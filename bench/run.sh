@@ -32,7 +32,7 @@ Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
                      hyptrace record rows; default: the module's own (10)
   --boots LIST       run only these parts, separated by commas, and give
                      only their rows (default: all of them):
-                       main      rows 1, 3a-3c, 4a-4j, 5b, 5d
+                       main      rows 1, 3a-3c, 3h-3i, 4a-4j, 5b, 5d
                        nosites   3d (with main)
                        nostage2  3e-3g (with main)
                        virtio    4k-4m: hyptrace agent over virtio-serial
@@ -98,6 +98,7 @@ OUT=$HYPTRACE_BUILD/bench
 HYP_NOSITES=$HYPTRACE_BUILD/hyp-nosites/hyptrace.bin
 HYP_NOSTAGE2=$HYPTRACE_BUILD/hyp-nostage2/hyptrace.bin
 PROG=$OUT/hyptrace-bench
+CPUSTATE_PROG=$OUT/cpustate-bench
 MODULE=$HYPTRACE_TOP/bench/module/bench_hvc.ko
 ICOUNT=(-icount shift=0,sleep=off)
 CPU_MODEL=cortex-a57
@@ -127,7 +128,7 @@ RELAY=$HYPTRACE_TOP/tests/boot/tcp-relay.py
 # trial takes seconds of real time (see bench/README.md)
 NET_SMOKE_FIRST_RATE=256000
 
-for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$HYP_NOSTAGE2" "$PROG" \
+for f in "$HYPTRACE_BUILD/hyp/hyptrace.elf" "$HYP_NOSITES" "$HYP_NOSTAGE2" "$PROG" "$CPUSTATE_PROG" \
 	"$MODULE" "$OUT/carveout_use" "$HT"; do
 	[ -f "$f" ] || die "$f missing: run 'make bench' (it builds it)"
 done
@@ -144,6 +145,7 @@ boot() {
 	"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --timeout 3000 \
 		--cpu "$CPU_MODEL" --smp "$NR_CPUS" \
 		--log "$OUT/$name.log" --add "$PROG:/root/hyptrace-bench" \
+		--add "$CPUSTATE_PROG:/root/cpustate-bench" \
 		--add "$MODULE:/root/bench_hvc.ko" \
 		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
 		-- "${ICOUNT[@]}" "${boot_qemu[@]+"${boot_qemu[@]}"}" ||
@@ -188,6 +190,8 @@ main_script() {
 	for i in $(seq "$repeat"); do
 		echo "./hyptrace-bench record-cpu --buffer-kb $BIG_KB --seconds $drain_seconds --rate $RECORD_CPU_RATE"
 	done
+	# 3h-3i: CPU 1 off and on, the CPU-state window off, then on
+	echo "./cpustate-bench \"\$(hyptrace-dir)\" 1 $((4 * repeat))"
 }
 
 # The guest side of a streaming boot (virtio or net): a drain search per
@@ -526,6 +530,16 @@ if ran main; then
 		"$(pretty "$hvc_on")" "–" ""
 	row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
 		"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
+	# 3h-3i: what the CPU-state window costs a CPU coming online
+	cs_off=$(best main cpustate "window=off" ns)
+	cs_on=$(best main cpustate "window=on" ns)
+	cs_traps=$(field "$(bench_lines main | grep '^cpustate_traps ' | head -n 1)" per_round)
+	[ -n "$cs_off" ] && [ -n "$cs_on" ] && [ -n "$cs_traps" ] ||
+		die "no cpustate result in $OUT/main.log: cpustate-bench failed there"
+	row 3h "CPU 1 online (CPU_ON to online), cpu_sysreg off / on: CPU-state window compiled in, off / on (instr)" \
+		"$(pretty "$cs_off") / $(pretty "$cs_on")" "–" ""
+	row 3i "the window per CPU_ON: 3h on − off; its traps (cpu_sysreg events); per trap (instr)" \
+		"$(pretty "$(calc "$cs_on - $cs_off")"); $cs_traps; $(calc "($cs_on - $cs_off) / $cs_traps")" "–" ""
 	# 4: drain
 	row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $DEFAULT_KB rate)" \
