@@ -479,6 +479,10 @@ void dt_parse(const void *fdt)
 	/* Until the device tree names a console, prints go to the log only */
 	if (!fdt || fdt_check_header(fdt))
 		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
+	/* libfdt is built for version 17 alone (hyp/Makefile) */
+	if (fdt_version(fdt) < 17)
+		hyp_panic("device tree version %u: the hypervisor reads version 17 (dtc has written it since 2007)",
+			  fdt_version(fdt));
 
 	dt_parse_memory(fdt);
 	parse_console(fdt);
@@ -539,12 +543,33 @@ static int add_reserved(void *fdt, const char *name, u64 base, u64 size,
 	       fdt_setprop_string(fdt, node, "compatible", compatible);
 }
 
+/*
+ * Where the tree's last block ends: a loader may hand over a tree with
+ * much room after it (QEMU's is 1 MiB, all but 8 KiB of it free), and
+ * copying that room was 0.66 M instructions of the boot. A tree whose
+ * strings block is not the last (fdt_check_header() accepted its blocks
+ * inside totalsize) is copied whole.
+ */
+static u32 dt_used_size(const void *fdt)
+{
+	u32 strings = fdt_off_dt_strings(fdt);
+
+	if (fdt_off_mem_rsvmap(fdt) > strings ||
+	    fdt_off_dt_struct(fdt) + fdt_size_dt_struct(fdt) > strings)
+		return fdt_totalsize(fdt);
+	return strings + fdt_size_dt_strings(fdt);
+}
+
 void dt_prepare_for_linux(const void *fdt)
 {
 	void *copy = (void *)hyp_layout.dtb_base;
+	u32 used = dt_used_size(fdt);
 	int err;
 
-	err = fdt_open_into(fdt, copy, hyp_layout.dtb_room);
+	/* The used part, then opened in place with the room to edit it */
+	memcpy(copy, fdt, used);
+	fdt_set_totalsize(copy, used);
+	err = fdt_open_into(copy, copy, hyp_layout.dtb_room);
 	err = err ?: add_reserved(copy, "hyptrace-hyp", hyp_layout.hyp_base,
 				  HYP_REGION_SIZE, HYPTRACE_HYP_MEM_COMPATIBLE);
 	err = err ?: add_reserved(copy, "hyptrace-trace",
