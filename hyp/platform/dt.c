@@ -10,6 +10,7 @@
 #include <libfdt.h>
 #include "dt_addr.h"
 #include "dt_console.h"
+#include "dt_tree.h"
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
@@ -316,7 +317,7 @@ static void panic_from_bootargs(const char *args, int len)
 
 static void parse_chosen(const void *fdt)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen");
+	int chosen = dt_tree_path("/chosen");
 	const char *args;
 	u64 size = 0;
 	int len;
@@ -483,6 +484,7 @@ void dt_parse(const void *fdt)
 	if (fdt_version(fdt) < 17)
 		hyp_panic("device tree version %u: the hypervisor reads version 17 (dtc has written it since 2007)",
 			  fdt_version(fdt));
+	dt_tree_build(fdt);
 
 	dt_parse_memory(fdt);
 	parse_console(fdt);
@@ -496,10 +498,15 @@ void dt_parse(const void *fdt)
 	dt_parse_debug_windows(fdt);
 }
 
-/* /reserved-memory, created as booting Linux expects it if missing */
+/*
+ * /reserved-memory in Linux's copy @fdt, created as booting Linux expects
+ * it if missing. Before any edit the copy's nodes are where the loader's
+ * are, so the index (dt_tree.c) finds it; it then stays there, the edits
+ * coming after it.
+ */
 static int reserved_memory_node(void *fdt)
 {
-	int node = fdt_path_offset(fdt, "/reserved-memory");
+	int node = dt_tree_path("/reserved-memory");
 
 	if (node >= 0)
 		return node;
@@ -513,14 +520,12 @@ static int reserved_memory_node(void *fdt)
 	       fdt_setprop_empty(fdt, node, "ranges") ?: node;
 }
 
-static int add_reserved(void *fdt, const char *name, u64 base, u64 size,
-			const char *compatible)
+static int add_reserved(void *fdt, int parent, const char *name, u64 base,
+			u64 size, const char *compatible)
 {
 	char unit[48];
-	int parent = reserved_memory_node(fdt), node, n;
+	int node, n;
 
-	if (parent < 0)
-		return parent;
 	/* name@hexaddress */
 	n = strlen(name);
 	memcpy(unit, name, n);
@@ -564,15 +569,17 @@ void dt_prepare_for_linux(const void *fdt)
 {
 	void *copy = (void *)hyp_layout.dtb_base;
 	u32 used = dt_used_size(fdt);
-	int err;
+	int err, rsv;
 
 	/* The used part, then opened in place with the room to edit it */
 	memcpy(copy, fdt, used);
 	fdt_set_totalsize(copy, used);
 	err = fdt_open_into(copy, copy, hyp_layout.dtb_room);
-	err = err ?: add_reserved(copy, "hyptrace-hyp", hyp_layout.hyp_base,
+	rsv = err ?: reserved_memory_node(copy);
+	err = rsv < 0 ? rsv : 0;
+	err = err ?: add_reserved(copy, rsv, "hyptrace-hyp", hyp_layout.hyp_base,
 				  HYP_REGION_SIZE, HYPTRACE_HYP_MEM_COMPATIBLE);
-	err = err ?: add_reserved(copy, "hyptrace-trace",
+	err = err ?: add_reserved(copy, rsv, "hyptrace-trace",
 				  hyp_layout.carveout_base,
 				  hyp_layout.carveout_size,
 				  HYPTRACE_CARVEOUT_COMPATIBLE);
