@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run every test: the host checks (the ring-buffer, UART and tool unit
-# tests, and scripts/check-doc.sh on the documentation), then the boot
+# tests, scripts/check-doc.sh on the documentation, checkpatch), then the boot
 # tests in tests/boot/, one after the other (each boot already keeps the
 # machine's cores busy), except the few long ones that mostly wait on the
 # guest (LONG_TESTS below): those run one after the other beside the rest.
@@ -116,6 +116,10 @@ main() {
 			BUILD="$HYPTRACE_BUILD/tools-tests"
 		run_test check-doc "$logs/check-doc.out" \
 			bash "$HYPTRACE_TOP/scripts/check-doc.sh"
+		# checkpatch over the C sources: a style slip fails here, not
+		# in the next engineer's review
+		run_test check-style "$logs/check-style.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP" check-style
 	fi
 
 	if [ "$invert" = 1 ]; then

@@ -204,7 +204,7 @@ static void report_undef(const struct trap_frame *frame, u64 ec)
  * func_id is the exception class, as the trace tools read it for "trap";
  * nothing comes back in x0, so ret is 0.
  */
-static noinline void handle_unknown_trap(struct trap_frame *frame)
+static noinline __cold void handle_unknown_trap(struct trap_frame *frame)
 {
 	u32 ec = FIELD_GET(ESR_EC, frame->esr);
 
@@ -225,7 +225,7 @@ static noinline void handle_unknown_trap(struct trap_frame *frame)
  * Traced as a trap, with the address in a host_abort event between the
  * two; printed on the console once per kind (data, instruction).
  */
-static noinline void handle_host_abort(struct trap_frame *frame, u32 ec)
+static noinline __cold void handle_host_abort(struct trap_frame *frame, u32 ec)
 {
 	bool data = ec == ESR_EC_DABT_LOW;
 	u64 va = frame->esr & ESR_ABT_FNV ? 0 : frame->far;

@@ -26,7 +26,7 @@ static unsigned int current_cpu(void)
 	struct hyp_cpu *cpu = this_cpu();
 
 	/* TPIDR_EL2 is not set yet while the boot CPU prepares */
-	if (cpu >= hyp_cpus && cpu < hyp_cpus + HYP_MAX_CPUS)
+	if (hyp_cpus && cpu >= hyp_cpus && cpu < hyp_cpus + HYP_MAX_CPUS)
 		return cpu->idx;
 	return 0;
 }

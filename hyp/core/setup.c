@@ -22,7 +22,11 @@
 #include "../../shared/hyptrace_abi.h"
 
 struct hyp_layout hyp_layout;
-struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];
+/*
+ * Not in the image: 4.7 KiB of bss there was a page of the image's budget
+ * (linker/hyp.lds), and the region has room
+ */
+struct hyp_cpu *hyp_cpus;
 
 static const void *loader_fdt;
 /* Counter value at the hypervisor's first instruction */
@@ -54,6 +58,9 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 	hyp_layout.hyp_base = (u64)__hyp_start;
 	loader_fdt = (const void *)dtb;
 	hyp_mem_init();
+	/* Zeroed, as the bss it was in; before anything looks a CPU up */
+	hyp_cpus = hyp_mem_alloc_boot(HYP_MAX_CPUS * sizeof(*hyp_cpus), SZ_4K,
+				      "the CPUs' state");
 	hyp_log_init();
 	dt_parse(loader_fdt);
 	/* Private memory, MMU off: secondaries read it with theirs off too */

@@ -15,7 +15,8 @@ bool dt_node_enabled(const void *fdt, int node);
 /*
  * @node's first reg entry: its address translated to the CPU's through
  * every parent bus's ranges, into *@addr, and its size into *@size unless
- * @size is NULL. NULL, or why not for a log line.
+ * @size is NULL. NULL, or why not for a log line. The loader's tree only:
+ * its buses come from the index (dt_tree.h).
  */
 const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size);
 

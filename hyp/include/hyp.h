@@ -97,7 +97,8 @@ struct hyp_layout {
 };
 
 extern struct hyp_layout hyp_layout;
-extern struct hyp_cpu hyp_cpus[HYP_MAX_CPUS];
+/* HYP_MAX_CPUS of them, in private memory (setup.c) */
+extern struct hyp_cpu *hyp_cpus;
 
 static inline struct hyp_cpu *this_cpu(void)
 {

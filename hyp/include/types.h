@@ -35,6 +35,8 @@ typedef u64 phys_addr_t;
 #define __noreturn		__attribute__((__noreturn__))
 #define noinline		__attribute__((__noinline__))
 #define __always_inline		__attribute__((__always_inline__))
+/* Rare: built for size even in an object built for speed (hyp/Makefile) */
+#define __cold			__attribute__((__cold__))
 #define __aligned(x)		__attribute__((__aligned__(x)))
 #define __printf(a, b)		__attribute__((__format__(printf, a, b)))
 #define unreachable()		__builtin_unreachable()

@@ -10,6 +10,7 @@
 #include <libfdt.h>
 #include "dt_addr.h"
 #include "dt_console.h"
+#include "dt_tree.h"
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
@@ -316,7 +317,7 @@ static void panic_from_bootargs(const char *args, int len)
 
 static void parse_chosen(const void *fdt)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen");
+	int chosen = dt_tree_path("/chosen");
 	const char *args;
 	u64 size = 0;
 	int len;
@@ -479,6 +480,11 @@ void dt_parse(const void *fdt)
 	/* Until the device tree names a console, prints go to the log only */
 	if (!fdt || fdt_check_header(fdt))
 		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
+	/* libfdt is built for version 17 alone (hyp/Makefile) */
+	if (fdt_version(fdt) < 17)
+		hyp_panic("device tree version %u: the hypervisor reads version 17 (dtc has written it since 2007)",
+			  fdt_version(fdt));
+	dt_tree_build(fdt);
 
 	dt_parse_memory(fdt);
 	parse_console(fdt);
@@ -492,10 +498,15 @@ void dt_parse(const void *fdt)
 	dt_parse_debug_windows(fdt);
 }
 
-/* /reserved-memory, created as booting Linux expects it if missing */
+/*
+ * /reserved-memory in Linux's copy @fdt, created as booting Linux expects
+ * it if missing. Before any edit the copy's nodes are where the loader's
+ * are, so the index (dt_tree.c) finds it; it then stays there, the edits
+ * coming after it.
+ */
 static int reserved_memory_node(void *fdt)
 {
-	int node = fdt_path_offset(fdt, "/reserved-memory");
+	int node = dt_tree_path("/reserved-memory");
 
 	if (node >= 0)
 		return node;
@@ -509,14 +520,12 @@ static int reserved_memory_node(void *fdt)
 	       fdt_setprop_empty(fdt, node, "ranges") ?: node;
 }
 
-static int add_reserved(void *fdt, const char *name, u64 base, u64 size,
-			const char *compatible)
+static int add_reserved(void *fdt, int parent, const char *name, u64 base,
+			u64 size, const char *compatible)
 {
 	char unit[48];
-	int parent = reserved_memory_node(fdt), node, n;
+	int node, n;
 
-	if (parent < 0)
-		return parent;
 	/* name@hexaddress */
 	n = strlen(name);
 	memcpy(unit, name, n);
@@ -539,15 +548,38 @@ static int add_reserved(void *fdt, const char *name, u64 base, u64 size,
 	       fdt_setprop_string(fdt, node, "compatible", compatible);
 }
 
+/*
+ * Where the tree's last block ends: a loader may hand over a tree with
+ * much room after it (QEMU's is 1 MiB, all but 8 KiB of it free), and
+ * copying that room was 0.66 M instructions of the boot. A tree whose
+ * strings block is not the last (fdt_check_header() accepted its blocks
+ * inside totalsize) is copied whole.
+ */
+static u32 dt_used_size(const void *fdt)
+{
+	u32 strings = fdt_off_dt_strings(fdt);
+
+	if (fdt_off_mem_rsvmap(fdt) > strings ||
+	    fdt_off_dt_struct(fdt) + fdt_size_dt_struct(fdt) > strings)
+		return fdt_totalsize(fdt);
+	return strings + fdt_size_dt_strings(fdt);
+}
+
 void dt_prepare_for_linux(const void *fdt)
 {
 	void *copy = (void *)hyp_layout.dtb_base;
-	int err;
+	u32 used = dt_used_size(fdt);
+	int err, rsv;
 
-	err = fdt_open_into(fdt, copy, hyp_layout.dtb_room);
-	err = err ?: add_reserved(copy, "hyptrace-hyp", hyp_layout.hyp_base,
+	/* The used part, then opened in place with the room to edit it */
+	memcpy(copy, fdt, used);
+	fdt_set_totalsize(copy, used);
+	err = fdt_open_into(copy, copy, hyp_layout.dtb_room);
+	rsv = err ?: reserved_memory_node(copy);
+	err = rsv < 0 ? rsv : 0;
+	err = err ?: add_reserved(copy, rsv, "hyptrace-hyp", hyp_layout.hyp_base,
 				  HYP_REGION_SIZE, HYPTRACE_HYP_MEM_COMPATIBLE);
-	err = err ?: add_reserved(copy, "hyptrace-trace",
+	err = err ?: add_reserved(copy, rsv, "hyptrace-trace",
 				  hyp_layout.carveout_base,
 				  hyp_layout.carveout_size,
 				  HYPTRACE_CARVEOUT_COMPATIBLE);

@@ -11,6 +11,7 @@
 #include <libfdt.h>
 #include <string.h>
 #include "dt_addr.h"
+#include "dt_tree.h"
 
 /* An address or size wider than this many cells is no device's here */
 #define DT_MAX_CELLS	2
@@ -68,7 +69,7 @@ static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
 
 const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size)
 {
-	int bus = fdt_parent_offset(fdt, node), na, ns, len;
+	int bus = dt_tree_parent(node), na, ns, len;
 	const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
 
 	if (bus < 0)
@@ -86,7 +87,7 @@ const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size)
 		*size = dt_read_cells(reg + na, ns);
 	/* Up through each bus to the root, whose space is the CPU's */
 	while (bus > 0) {
-		int parent = fdt_parent_offset(fdt, bus);
+		int parent = dt_tree_parent(bus);
 
 		if (parent < 0 || !translate_one(fdt, bus, parent, addr))
 			return "its reg is outside its bus's ranges";

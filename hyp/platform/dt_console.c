@@ -15,6 +15,7 @@
 #include <string.h>
 #include "dt_addr.h"
 #include "dt_console.h"
+#include "dt_tree.h"
 
 /* The C library's strcmp() == 0, from what the hypervisor's has */
 static bool streq(const char *a, const char *b)
@@ -93,7 +94,7 @@ static const char *node_layout(const void *fdt, int node, struct uart *u)
 
 const char *dt_console_find(const void *fdt, struct dt_console *c)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen"), node;
+	int chosen = dt_tree_path("/chosen"), node;
 	const struct uart_driver *drv;
 	const char *colon, *why;
 	int len;
@@ -110,7 +111,7 @@ const char *dt_console_find(const void *fdt, struct dt_console *c)
 	colon = memchr(c->path, ':', len);
 	c->path_len = colon ? colon - c->path : (int)strlen(c->path);
 	/* libfdt takes an alias for the first component, as Linux does */
-	node = fdt_path_offset_namelen(fdt, c->path, c->path_len);
+	node = dt_tree_path_namelen(c->path, c->path_len);
 	if (node < 0)
 		return "stdout-path names no node";
 	c->compatible = fdt_stringlist_get(fdt, node, "compatible", 0, NULL);

@@ -18,6 +18,7 @@
  */
 #include <libfdt.h>
 #include "dt_addr.h"
+#include "dt_tree.h"
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
@@ -89,7 +90,7 @@ static u64 release_addr(const void *fdt, int node)
 void dt_parse_cpus(const void *fdt)
 {
 	u64 boot_mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
-	int cpus = fdt_path_offset(fdt, "/cpus");
+	int cpus = dt_tree_path("/cpus");
 	bool boot_found = false, spin = false;
 	int ac, node, len;
 
@@ -99,7 +100,7 @@ void dt_parse_cpus(const void *fdt)
 	hyp_cpus[0].idx = 0;
 	hyp_cpus[0].mpidr = boot_mpidr;
 	hyp_layout.nr_cpus = 1;
-	fdt_for_each_subnode(node, fdt, cpus) {
+	dt_tree_for_each_child(node, cpus) {
 		const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
 		struct hyp_cpu *cpu = &hyp_cpus[hyp_layout.nr_cpus];
 		u64 mpidr = HYPTRACE_MPIDR_NONE;
@@ -129,7 +130,7 @@ void dt_parse_cpus(const void *fdt)
 	 * No /psci: no firmware to call (on the Pi, SMC is UNDEFINED), and
 	 * if a CPU waits in a spin table, PSCI is the hypervisor's to give.
 	 */
-	hyp_no_firmware = fdt_path_offset(fdt, "/psci") < 0;
+	hyp_no_firmware = dt_tree_path("/psci") < 0;
 	hyp_layout.psci_local = hyp_no_firmware && spin;
 }
 
@@ -152,10 +153,11 @@ int dt_cpus_for_linux(void *copy)
 {
 	/* "arm,psci-1.0" first: psci_local.c answers VERSION 1.0 */
 	static const char compatible[] = "arm,psci-1.0\0arm,psci-0.2";
-	int cpus = fdt_path_offset(copy, "/cpus"), node, err = 0;
+	int cpus, node, err = 0;
 
 	if (!hyp_layout.psci_local)
 		return 0;
+	cpus = fdt_path_offset(copy, "/cpus");
 	fdt_for_each_subnode(node, copy, cpus) {
 		if (!is_cpu_node(copy, node))
 			continue;

@@ -23,6 +23,7 @@
 #include <libfdt.h>
 #include <string.h>
 #include "dt_addr.h"
+#include "dt_tree.h"
 #include "hyp.h"
 #include "print.h"
 
@@ -40,7 +41,7 @@ void dt_parse_memory(const void *fdt)
 	int ac = fdt_address_cells(fdt, 0), sc = fdt_size_cells(fdt, 0);
 	int node, len;
 
-	fdt_for_each_subnode(node, fdt, 0) {
+	dt_tree_for_each_child(node, 0) {
 		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
 		const fdt32_t *reg;
 
@@ -97,7 +98,7 @@ static void check_kept(const char *what, u64 base, u64 size, bool no_map)
 
 void dt_check_kept(const void *fdt)
 {
-	int rsv = fdt_path_offset(fdt, "/reserved-memory"), node, i, n;
+	int rsv = dt_tree_path("/reserved-memory"), node, i, n;
 	u64 base, size;
 
 	n = fdt_num_mem_rsv(fdt);
@@ -106,7 +107,7 @@ void dt_check_kept(const void *fdt)
 			check_kept("/memreserve/", base, size, false);
 	if (rsv < 0)
 		return;
-	fdt_for_each_subnode(node, fdt, rsv) {
+	dt_tree_for_each_child(node, rsv) {
 		int ac = fdt_address_cells(fdt, rsv), sc = fdt_size_cells(fdt, rsv);
 		const char *name = fdt_get_name(fdt, node, NULL);
 		bool no_map = fdt_getprop(fdt, node, "no-map", NULL);
@@ -166,9 +167,8 @@ void dt_parse_debug_windows(const void *fdt)
 	int node;
 
 	for (c = debug_compatibles; *c; c += strlen(c) + 1)
-		for (node = fdt_node_offset_by_compatible(fdt, -1, c);
-		     node >= 0;
-		     node = fdt_node_offset_by_compatible(fdt, node, c))
+		for (node = dt_tree_next_compatible(-1, c); node >= 0;
+		     node = dt_tree_next_compatible(node, c))
 			add_debug_window(fdt, node, &set);
 	hyp_layout.nr_debug = set.nr;
 }
