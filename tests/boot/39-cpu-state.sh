@@ -19,8 +19,8 @@
 #   impdef_sysreg per CPU (the first read), both reads agree, no oops.
 # On cortex-a57 (TVM and CPTR_EL2.TCPAC, no FGT: no vbar_el1) with the
 # default QEMU, which does not implement HCR_EL2.TIDCP (no impdef_sysreg
-# there); on -cpu max (FGT) with the newest QEMU (scripts/setup-qemu-new.sh),
-# which does.
+# there); on -cpu max (FGT) and cortex-a72 (TVM, the Raspberry Pi 4's core)
+# with the newest QEMU (scripts/setup-qemu-new.sh), which does.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -61,7 +61,7 @@ window_of() {
 # check_window WHAT REGS FGT: REGS ("reg=value" lines) is one whole window
 check_window() {
 	local what=$1 regs=$2 fgt=$3 names first last r
-	names=$(sed 's/=.*//' <<<"$regs" | sort -u | tr '\n' ' ')
+	names=$(cut -d= -f1 <<<"$regs" | sort -u | tr '\n' ' ')
 	for r in sctlr_el1 cpacr_el1 mair_el1 tcr_el1 ttbr0_el1 ttbr1_el1; do
 		[[ " $names" == *" $r "* ]] || fail "$what: no $r write in its window: $(tr '\n' ' ' <<<"$regs")"
 	done
@@ -98,52 +98,53 @@ check_model() {
 
 	boot_trace=$(phase_trace B)
 	# Stock trace-cmd reads the same windows from the format files
-	[ "$(value rec_rc)" = 0 ] || fail "$case: hyptrace record --keep exited $(value rec_rc)"
+	[ "$(value rec_rc)" = 0 ] || fail "hyptrace record --keep exited $(value rec_rc)"
 	dat=$TEST_LOGS/$TEST_NAME-$case.dat
 	awk '$0 == "@B64 boot.dat" {on = 1; next} $0 == "@END boot.dat" {on = 0} on' \
 		"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dat" ||
-		fail "$case: boot.dat did not come out of the guest intact"
+		fail "boot.dat did not come out of the guest intact"
 	"$TC_REPORT" -i "$dat" >"$dat.txt" 2>"$dat.err" ||
-		fail "$case: trace-cmd report failed: $(head -n 2 "$dat.err")"
+		fail "trace-cmd report failed: $(head -n 2 "$dat.err")"
 	for c in 0 1 2 3; do
 		[ "$(grep -c "\[00$c\] .*cpu_sysreg: *sctlr_el1=0x[0-9a-f]* pc=0x" "$dat.txt")" = 2 ] ||
-			fail "$case: trace-cmd report: not 2 sctlr_el1 writes on CPU $c (see $dat.txt)"
+			fail "trace-cmd report: not 2 sctlr_el1 writes on CPU $c (see $dat.txt)"
 	done
 	for c in 0 1 2 3; do
 		regs=$(window_of "$boot_trace" "$c")
-		check_window "$case: CPU $c at boot" "$regs" "$fgt"
+		check_window "CPU $c at boot" "$regs" "$fgt"
 	done
 	trace=$(phase_trace H)
 	# Hotplug: one window, CPU 1's, and nothing from any other CPU
 	for c in 0 2 3; do
 		[ -z "$(window_of "$trace" "$c")" ] ||
-			fail "$case: CPU $c wrote cpu_sysreg after its window closed"
+			fail "CPU $c wrote cpu_sysreg after its window closed"
 	done
 	regs=$(window_of "$trace" 1)
-	check_window "$case: CPU 1 after CPU_ON" "$regs" "$fgt"
+	check_window "CPU 1 after CPU_ON" "$regs" "$fgt"
 	n=$(grep -c '^sctlr_el1=' <<<"$regs")
-	[ "$n" = 2 ] || fail "$case: CPU 1: $n SCTLR_EL1 writes after CPU_ON, want 2 (one window)"
+	[ "$n" = 2 ] || fail "CPU 1: $n SCTLR_EL1 writes after CPU_ON, want 2 (one window)"
 	# After CPU 1's window, user programs and modules: no cpu_sysreg
 	n=$(awk '$3 == "cpu_sysreg" { last = NR } END { print last + 0 }' <<<"$trace")
 	[ "$(awk -v n="$n" 'NR > n && $3 == "cpu_sysreg"' <<<"$trace")" = "" ] ||
-		fail "$case: cpu_sysreg after the last window"
+		fail "cpu_sysreg after the last window"
 	for c in 0 1 2 3; do
 		cpu=$(printf '[%03d]' "$c")
 		n=$(awk -v cpu="$cpu" '$1 == cpu && $3 == "setway_op"' <<<"$trace" |
 			awk '{ print $5 }' | tr '\n' ' ')
-		[ "$n" = "isw csw cisw " ] || fail "$case: CPU $c setway_op ops '$n', want 'isw csw cisw '"
+		[ "$n" = "isw csw cisw " ] || fail "CPU $c setway_op ops '$n', want 'isw csw cisw '"
 		n=$(awk -v cpu="$cpu" '$1 == cpu && $3 == "impdef_sysreg"' <<<"$trace" | wc -l)
 		if [ "$impdef" = 1 ]; then
-			[ "$n" = 1 ] || fail "$case: CPU $c: $n impdef_sysreg events, want 1 (the first read only)"
+			[ "$n" = 1 ] || fail "CPU $c: $n impdef_sysreg events, want 1 (the first read only)"
 			# MRS Xt, S3_1_C11_C0_2: op0 3, op2 2, op1 1, CRn 11,
 			# CRm 0, read; any Rt (ISS bits 9:5)
 			iss=$(awk -v cpu="$cpu" '$1 == cpu && $3 == "impdef_sysreg" {
 				sub("iss=", "", $5); print $5 }' <<<"$trace")
-			[ "$(awk -v cpu="$cpu" '$1 == cpu && $3 == "impdef_sysreg" { print $4 }' <<<"$trace")" = ec=0x18 ] &&
-				(( (iss & ~0x3e0) == 0x346c01 )) ||
-				fail "$case: CPU $c: impdef_sysreg iss=$iss is not a read of S3_1_C11_C0_2"
+			if [ "$(awk -v cpu="$cpu" '$1 == cpu && $3 == "impdef_sysreg" { print $4 }' <<<"$trace")" != ec=0x18 ] ||
+				(( (iss & ~0x3e0) != 0x346c01 )); then
+				fail "CPU $c: impdef_sysreg iss=$iss is not a read of S3_1_C11_C0_2"
+			fi
 		else
-			[ "$n" = 0 ] || fail "$case: CPU $c: impdef_sysreg on a QEMU without TIDCP"
+			[ "$n" = 0 ] || fail "CPU $c: impdef_sysreg on a QEMU without TIDCP"
 		fi
 	done
 	info "$case: 4 boot windows and CPU 1's CPU_ON window; $(window_of "$trace" 1 | wc -l) writes each"
@@ -153,4 +154,5 @@ check_model cortex-a57 0 0
 qemu=$(bash "$HYPTRACE_TOP/scripts/setup-qemu-new.sh" 2>"$TEST_LOGS/$TEST_NAME-setup.log" | tail -n 1)
 [ -x "$qemu" ] || fail "no newest QEMU: $(tail -n 2 "$TEST_LOGS/$TEST_NAME-setup.log")"
 check_model cpu-max 1 1 --qemu "$qemu" --cpu max
-pass "the MMU set-up of every CPU at boot and of CPU 1 after CPU_ON, on cortex-a57 (TVM) and max (FGT, VBAR_EL1 = vectors); traps off after; set/way and IMPDEF canaries recorded, the accesses performed"
+check_model cortex-a72 0 1 --qemu "$qemu" --cpu cortex-a72
+pass "the MMU set-up of every CPU at boot and of CPU 1 after CPU_ON, on cortex-a57 (TVM), max (FGT, VBAR_EL1 = vectors) and cortex-a72 (TVM, the Pi 4's core); traps off after; set/way and IMPDEF canaries recorded, the accesses performed"
