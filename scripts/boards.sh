@@ -9,7 +9,7 @@
 # Each function reads qemu-run.sh's opt_* variables.
 # shellcheck disable=SC2154 # opt_* are qemu-run.sh's
 
-BOARDS="virt zcu102 raspi3b imx8mp-evk"
+BOARDS="virt zcu102 raspi3b raspi4b imx8mp-evk"
 
 # board_check: refuse options $opt_board cannot take; set its defaults
 board_check() {
@@ -18,7 +18,7 @@ board_check() {
 	*) die "--board wants one of: $BOARDS; not '$opt_board'" ;;
 	esac
 	case $opt_board in
-	zcu102|imx8mp-evk) opt_mem=${opt_mem:-2G} ;;
+	zcu102|imx8mp-evk|raspi4b) opt_mem=${opt_mem:-2G} ;;
 	*) opt_mem=${opt_mem:-1G} ;;
 	esac
 	[ "$opt_board" != virt ] || return 0
@@ -40,10 +40,10 @@ board_machine_args() {
 		# QEMU opens no sound device for the board's DisplayPort
 		printf '%s\n' -M xlnx-zcu102,virtualization=on -m "$opt_mem" \
 			-nographic -audiodev none,id=n0 -nic none ;;
-	raspi3b)
+	raspi3b|raspi4b)
 		# The mini-UART is the second serial port, the PL011 (for
 		# Bluetooth on the board) the first
-		printf '%s\n' -M raspi3b -m "$opt_mem" -nographic \
+		printf '%s\n' -M "$opt_board" -m "$opt_mem" -nographic \
 			-serial null -serial mon:stdio ;;
 	imx8mp-evk)
 		# The EVK's console is UART2, the second serial port
@@ -61,7 +61,7 @@ board_machine_args() {
 board_console() {
 	case $opt_board in
 	zcu102) echo ttyPS0 ;;
-	raspi3b) echo ttyS1 ;;
+	raspi3b|raspi4b) echo ttyS1 ;;
 	imx8mp-evk) echo ttymxc1 ;;
 	*) echo ttyAMA0 ;;
 	esac
@@ -71,7 +71,7 @@ board_console() {
 # itself, which QEMU loads 2 MiB into RAM
 board_kernel_addr() {
 	case $opt_board in
-	zcu102|raspi3b) echo 0x400000 ;;	# RAM at 0
+	zcu102|raspi3b|raspi4b) echo 0x400000 ;;	# RAM at 0
 	*) echo 0x40400000 ;;			# RAM at 1 GiB
 	esac
 }
@@ -80,6 +80,7 @@ board_summary() {
 	case $opt_board in
 	zcu102) echo "ZCU102 (4 x cortex-a53, GIC-400)" ;;
 	raspi3b) echo "Raspberry Pi 3B (4 x cortex-a53, spin-table)" ;;
+	raspi4b) echo "Raspberry Pi 4B (4 x cortex-a72, spin-table, GIC-400)" ;;
 	imx8mp-evk) echo "i.MX8MP EVK (4 x cortex-a53, GICv3)" ;;
 	*) echo "virt, $opt_cpu x $opt_smp, GICv$opt_gic" ;;
 	esac
