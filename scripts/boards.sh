@@ -24,9 +24,11 @@ board_check() {
 	[ "$opt_board" != virt ] || return 0
 	[ -n "$opt_dtb" ] ||
 		die "--board $opt_board needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb, see --help)"
-	if [ "$opt_uboot" = 1 ] || [ -n "$opt_dump_dtb" ] ||
-	   [ -n "$opt_virtio_trace" ]; then
-		die "--board $opt_board: --uboot, --dump-dtb and --virtio-trace are for virt"
+	if [ "$opt_uboot" = 1 ] && [ "$opt_board" != raspi4b ]; then
+		die "--board $opt_board: --uboot is for virt and raspi4b"
+	fi
+	if [ -n "$opt_dump_dtb" ] || [ -n "$opt_virtio_trace" ]; then
+		die "--board $opt_board: --dump-dtb and --virtio-trace are for virt"
 	fi
 }
 
@@ -54,6 +56,47 @@ board_machine_args() {
 			-cpu "$opt_cpu" -smp "$opt_smp" -m "$opt_mem" -nographic \
 			-nic none # the guest has no network driver; this skips the NIC ROM
 		;;
+	esac
+}
+
+# With --uboot: board_uboot_disk_args prints boot/mkdisk.sh's options for
+# the board, one a line (the Pi's: where its U-Boot leaves room, and the
+# firmware's files, which board_uboot_firmware put into DIR); then
+# board_uboot_qemu_args DISK QEMU's arguments that start U-Boot with the
+# disk. The Pi 4: Debian's U-Boot rpi_4 (scripts/fetch-uboot-rpi.sh) on
+# QEMU's raspi4b (QEMU 9.0 or later), which loads it as the firmware
+# would from kernel= in config.txt and spins CPUs 1-3 as the armstub
+# does; the card is the SD card (U-Boot's mmc 0). Linux at 48 MiB, above
+# U-Boot's scriptaddr, fdt_addr_r and ramdisk_addr_r (36-39 MiB). virt's
+# U-Boot has no fdt_addr_r: a tree from the card (--uboot-dtb) goes 1 MiB
+# into RAM, after QEMU's own tree and below U-Boot's scriptaddr.
+UBOOT_RPI=	# set by board_uboot_firmware
+board_uboot_firmware() {
+	local dir=$1 log=$1/fetch-uboot-rpi.log
+	[ "$opt_board" = raspi4b ] || return 0
+	UBOOT_RPI=$(bash "$HYPTRACE_TOP/scripts/fetch-uboot-rpi.sh" rpi_4 \
+		2>"$log" | tail -n 1) || true
+	[ -f "$UBOOT_RPI" ] ||
+		die "scripts/fetch-uboot-rpi.sh rpi_4: $(tail -n 1 "$log")"
+	cp "$UBOOT_RPI" "$dir/u-boot.bin"
+	# What the Pi's firmware reads from the card: a 64-bit kernel, which
+	# is U-Boot, and the mini-UART on (it is the console)
+	printf '%s\n' arm_64bit=1 kernel=u-boot.bin enable_uart=1 >"$dir/config.txt"
+}
+
+board_uboot_disk_args() {
+	case $opt_board in
+	raspi4b)
+		printf '%s\n' --hyp-addr 0x200000 --linux-addr 0x3000000 \
+			--file "$1/u-boot.bin" --file "$1/config.txt" ;;
+	*) printf '%s\n' --dtb-addr 0x40100000 ;;
+	esac
+}
+
+board_uboot_qemu_args() {
+	case $opt_board in
+	raspi4b) printf '%s\n' -kernel "$UBOOT_RPI" -drive "file=$1,format=raw,if=sd" ;;
+	*) printf '%s\n' -bios "$UBOOT_BIN" -drive "file=$1,format=raw,if=virtio" ;;
 	esac
 }
 

@@ -591,17 +591,17 @@ pi_dmesg_sh() {
 # earlycon there too, the log in dmesg, CPUs 1-3 released into the
 # hypervisor's park, and all 4 at EL1 through its PSCI, entered at LINUX
 pi_expect_boot() {
-	expect_line "^hyptrace: console: bcm2835-aux at $1, reg-shift 2, reg-io-width 4 \\(stdout-path \"serial1\"\\)\$" \
-		"the mini-UART through /soc's ranges, on the mini-UART itself"
-	expect_line "^hyptrace: entering Linux at $2 at EL1" "the hypervisor's last line before Linux"
-	expect_line "earlycon: bcm2835aux0 MMIO32:0x0*${1#0x} " "Linux's earlycon at the same address"
-	expect_line "^@dmesg hyp: console: bcm2835-aux at $1" "the log in dmesg"
 	expect_line '^hyptrace: 3 of 3 spin-table CPUs parked at EL2; PSCI for Linux by HVC$' \
 		"CPUs 1-3 released into the hypervisor's park"
 	expect_line 'psci: PSCIv1.0 detected' "the hypervisor's own PSCI, by HVC"
 	expect_line 'SMP: Total of 4 processors activated'
 	expect_line 'CPU: All CPU\(s\) started at EL1'
 	expect_no_line 'CPUs started in inconsistent modes'
+	expect_line "^hyptrace: console: bcm2835-aux at $1, reg-shift 2, reg-io-width 4 \\(stdout-path \"serial1\"\\)\$" \
+		"the mini-UART through /soc's ranges, on the mini-UART itself"
+	expect_line "^hyptrace: entering Linux at $2 at EL1" "the hypervisor's last line before Linux"
+	expect_line "earlycon: bcm2835aux0 MMIO32:0x0*${1#0x} " "Linux's earlycon at the same address"
+	expect_line "^@dmesg hyp: console: bcm2835-aux at $1" "the log in dmesg"
 	expect_no_line 'hyptrace: PANIC'
 }
 
