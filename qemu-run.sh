@@ -50,8 +50,8 @@ Machine:
                       makes (QEMU -dtb; QEMU still fills in /chosen and
                       /memory), e.g. one from --dump-dtb edited with dtc
   --dump-dtb FILE     write the device tree QEMU makes for this machine
-                      (--cpu, --smp, --gic, --mem) to FILE and exit without
-                      booting
+                      (--cpu, --smp, --gic, --mem; --uboot: the one it
+                      gives U-Boot) to FILE and exit without booting
   --no-hyp            boot Linux directly, without the hypervisor (Linux then
                       enters at EL2); a baseline to compare with
   --hyp FILE          boot this hypervisor image instead of
@@ -477,11 +477,14 @@ make_boot_disk() {
 		"$run_dir/initramfs.cpio.gz" "$append"
 }
 
-# --dump-dtb: QEMU writes the device tree it made and exits.
+# --dump-dtb: QEMU writes the device tree it made and exits. With --uboot,
+# the one QEMU makes for U-Boot: with firmware to run, virt has no PL061
+# GPIO (nor the power-off key on it).
 dump_dtb() {
 	local args out=$opt_dump_dtb
 	mapfile -t args < <(board_machine_args)
 	args[1]+=",dumpdtb=$out"
+	[ "$opt_uboot" = 0 ] || args+=(-bios "$UBOOT_BIN")
 	"$opt_qemu" "${args[@]}" </dev/null >"$run_dir/dumpdtb.log" 2>&1 ||
 		die "QEMU did not dump its device tree: $(tail -n 1 "$run_dir/dumpdtb.log")"
 	[ -s "$out" ] || die "QEMU did not write $out"
