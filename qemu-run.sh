@@ -27,7 +27,9 @@ Machine:
                       --mem default 2G); raspi3b: QEMU's Raspberry Pi 3B
                       (1 GiB; spin-table CPUs, which the hypervisor
                       releases and gives Linux PSCI for; no GIC; the
-                      mini-UART as the console, ttyS1); imx8mp-evk: the
+                      mini-UART as the console, ttyS1); raspi4b: the Pi
+                      4B (QEMU 9.0 or later: --qemu; 2G; spin-table CPUs,
+                      a GIC-400; the mini-UART, ttyS1); imx8mp-evk: the
                       i.MX8MP EVK (QEMU 9.1 or later: --qemu; GICv3, PSCI;
                       UART2 as the console, ttymxc1; --mem default 2G).
                       All but virt need the board's own tree with --dtb

@@ -32,7 +32,7 @@ set -euo pipefail
 HYP_ADDR=0x40400000
 LINUX_ADDR=0x40800000
 SZ_2M=$((2 << 20))
-dtb= dtb_addr= files=()
+dtb='' dtb_addr='' files=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--hyp-addr) HYP_ADDR=${2:?--hyp-addr needs an address}; shift ;;

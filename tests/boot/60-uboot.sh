@@ -28,9 +28,9 @@ MARK=hyptrace,test-tree	# /chosen property only the disk's tree has
 	fail "qemu-run.sh --dump-dtb failed"
 # QEMU pads its tree to 1 MiB; dtc writes it compact, to fit below
 # U-Boot's scriptaddr
-dtc -q -I dtb -O dtb -o "$work/virt.dtb" "$work/qemu.dtb" &&
-	fdtput -t s "$work/virt.dtb" /chosen "$MARK" disk ||
-	fail "cannot make the disk's tree with dtc and fdtput"
+dtc -q -I dtb -O dtb -o "$work/virt.dtb" "$work/qemu.dtb" ||
+	fail "dtc cannot read QEMU's tree"
+fdtput -t s "$work/virt.dtb" /chosen "$MARK" disk || fail "cannot mark the disk's tree"
 
 # shellcheck disable=SC2016 # expands in the guest
 boot uboot --uboot --uboot-dtb "$work/virt.dtb" --carveout 64M --append "$APPEND" \
