@@ -63,9 +63,10 @@ Machine:
                       firmware; its standard boot finds boot.scr on a FAT
                       disk built for this run (boot/mkdisk.sh, no root) and
                       starts the hypervisor with booti (with --no-hyp,
-                      Linux); see boot/README.md. On --board raspi4b:
-                      Debian's U-Boot for the Pi 4 (u-boot-rpi, fetched
-                      by scripts/fetch-uboot-rpi.sh) from an SD card
+                      Linux); see boot/README.md. On --board raspi3b and
+                      raspi4b: Debian's U-Boot for the Pi (u-boot-rpi,
+                      fetched by scripts/fetch-uboot-rpi.sh) from an SD
+                      card
   --uboot-dtb FILE    with --uboot, put FILE on the boot disk as the
                       board's device tree (dtb_file in hyptrace.env):
                       boot.scr hands Linux that tree instead of the one

@@ -24,8 +24,9 @@ board_check() {
 	[ "$opt_board" != virt ] || return 0
 	[ -n "$opt_dtb" ] ||
 		die "--board $opt_board needs the board's device tree with --dtb (scripts/fetch-stock-kernel.sh --dtb, see --help)"
-	if [ "$opt_uboot" = 1 ] && [ "$opt_board" != raspi4b ]; then
-		die "--board $opt_board: --uboot is for virt and raspi4b"
+	if [ "$opt_uboot" = 1 ] && [ "$opt_board" != raspi4b ] &&
+	   [ "$opt_board" != raspi3b ]; then
+		die "--board $opt_board: --uboot is for virt, raspi3b and raspi4b"
 	fi
 	if [ -n "$opt_dump_dtb" ] || [ -n "$opt_virtio_trace" ]; then
 		die "--board $opt_board: --dump-dtb and --virtio-trace are for virt"
@@ -66,18 +67,23 @@ board_machine_args() {
 # disk. The Pi 4: Debian's U-Boot rpi_4 (scripts/fetch-uboot-rpi.sh) on
 # QEMU's raspi4b (QEMU 9.0 or later), which loads it as the firmware
 # would from kernel= in config.txt and spins CPUs 1-3 as the armstub
-# does; the card is the SD card (U-Boot's mmc 0). Linux at 48 MiB, above
+# does; the card is the SD card (U-Boot's mmc 0). The Pi 3 the same way,
+# with U-Boot rpi_3 on QEMU's raspi3b. Linux at 48 MiB, above
 # U-Boot's scriptaddr, fdt_addr_r and ramdisk_addr_r (36-39 MiB). virt's
 # U-Boot has no fdt_addr_r: a tree from the card (--uboot-dtb) goes 1 MiB
 # into RAM, after QEMU's own tree and below U-Boot's scriptaddr.
 UBOOT_RPI=	# set by board_uboot_firmware
 board_uboot_firmware() {
-	local dir=$1 log=$1/fetch-uboot-rpi.log
-	[ "$opt_board" = raspi4b ] || return 0
-	UBOOT_RPI=$(bash "$HYPTRACE_TOP/scripts/fetch-uboot-rpi.sh" rpi_4 \
+	local dir=$1 log=$1/fetch-uboot-rpi.log config
+	case $opt_board in
+	raspi3b) config=rpi_3 ;;
+	raspi4b) config=rpi_4 ;;
+	*) return 0 ;;
+	esac
+	UBOOT_RPI=$(bash "$HYPTRACE_TOP/scripts/fetch-uboot-rpi.sh" "$config" \
 		2>"$log" | tail -n 1) || true
 	[ -f "$UBOOT_RPI" ] ||
-		die "scripts/fetch-uboot-rpi.sh rpi_4: $(tail -n 1 "$log")"
+		die "scripts/fetch-uboot-rpi.sh $config: $(tail -n 1 "$log")"
 	cp "$UBOOT_RPI" "$dir/u-boot.bin"
 	# What the Pi's firmware reads from the card: a 64-bit kernel, which
 	# is U-Boot, and the mini-UART on (it is the console)
@@ -86,7 +92,7 @@ board_uboot_firmware() {
 
 board_uboot_disk_args() {
 	case $opt_board in
-	raspi4b)
+	raspi3b|raspi4b)
 		printf '%s\n' --hyp-addr 0x200000 --linux-addr 0x3000000 \
 			--file "$1/u-boot.bin" --file "$1/config.txt" ;;
 	*) printf '%s\n' --dtb-addr 0x40100000 ;;
@@ -95,7 +101,8 @@ board_uboot_disk_args() {
 
 board_uboot_qemu_args() {
 	case $opt_board in
-	raspi4b) printf '%s\n' -kernel "$UBOOT_RPI" -drive "file=$1,format=raw,if=sd" ;;
+	raspi3b|raspi4b)
+		printf '%s\n' -kernel "$UBOOT_RPI" -drive "file=$1,format=raw,if=sd" ;;
 	*) printf '%s\n' -bios "$UBOOT_BIN" -drive "file=$1,format=raw,if=virtio" ;;
 	esac
 }

@@ -615,12 +615,14 @@ pi_expect_off() {
 		fail "the hypervisor said more than once that it has no firmware"
 }
 
-# pi_reboot [boot options]: a second boot that runs reboot -f: the
-# hypervisor's SYSTEM_RESET, no firmware to ask (said), and qemu-run.sh
-# ends QEMU once it has (Linux has no other handler here; on a Pi its
-# watchdog's would run)
+# pi_reboot [boot options]: a second boot that shows the hypervisor's log
+# in dmesg (with --modules) and runs reboot -f: the hypervisor's
+# SYSTEM_RESET, no firmware to ask (said), and qemu-run.sh ends QEMU once
+# it has (Linux has no other handler here; on a Pi its watchdog's would
+# run)
 pi_reboot() {
-	boot reboot "$@" --cmd 'reboot -f'
+	boot reboot "$@" --cmd "$(pi_dmesg_sh)
+reboot -f"
 	[ "$BOOT_RC" != 124 ] || fail "QEMU did not end by itself (timeout)"
 	[[ $BOOT_MSG != *panic* ]] || fail "$BOOT_MSG"
 	expect_line 'reboot: Restarting system'
