@@ -459,7 +459,13 @@ echo "@poke=\$?"
 $spin
 taskset -c 2 sh -c "echo 900 > \$D/write_event"
 echo 0 > \$D/tracing_on
+# Kernel messages off the console while the trace goes out on it (dmesg
+# keeps them): one that lands inside an @T line, such as the Pi's
+# deferred-probe report 10 s after boot, would cut that line in two
+lvl=\$(cut -f1 /proc/sys/kernel/printk)
+echo 1 > /proc/sys/kernel/printk
 grep -a -E "selftest id=[789]0[0-3]\\\$|reason=(firmware|psci)|host_abort" \$D/trace | sed "s/^/@T /"
+echo \$lvl > /proc/sys/kernel/printk
 echo "@alive=\$((6 * 7))"
 EOF
 }
