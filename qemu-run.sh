@@ -27,7 +27,9 @@ Machine:
                       --mem default 2G); raspi3b: QEMU's Raspberry Pi 3B
                       (1 GiB; spin-table CPUs, which the hypervisor
                       releases and gives Linux PSCI for; no GIC; the
-                      mini-UART as the console, ttyS1); imx8mp-evk: the
+                      mini-UART as the console, ttyS1); raspi4b: the Pi
+                      4B (QEMU 9.0 or later: --qemu; 2G; spin-table CPUs,
+                      a GIC-400; the mini-UART, ttyS1); imx8mp-evk: the
                       i.MX8MP EVK (QEMU 9.1 or later: --qemu; GICv3, PSCI;
                       UART2 as the console, ttymxc1; --mem default 2G).
                       All but virt need the board's own tree with --dtb
@@ -50,8 +52,8 @@ Machine:
                       makes (QEMU -dtb; QEMU still fills in /chosen and
                       /memory), e.g. one from --dump-dtb edited with dtc
   --dump-dtb FILE     write the device tree QEMU makes for this machine
-                      (--cpu, --smp, --gic, --mem) to FILE and exit without
-                      booting
+                      (--cpu, --smp, --gic, --mem; --uboot: the one it
+                      gives U-Boot) to FILE and exit without booting
   --no-hyp            boot Linux directly, without the hypervisor (Linux then
                       enters at EL2); a baseline to compare with
   --hyp FILE          boot this hypervisor image instead of
@@ -61,7 +63,14 @@ Machine:
                       firmware; its standard boot finds boot.scr on a FAT
                       disk built for this run (boot/mkdisk.sh, no root) and
                       starts the hypervisor with booti (with --no-hyp,
-                      Linux); see boot/README.md
+                      Linux); see boot/README.md. On --board raspi3b and
+                      raspi4b: Debian's U-Boot for the Pi (u-boot-rpi,
+                      fetched by scripts/fetch-uboot-rpi.sh) from an SD
+                      card
+  --uboot-dtb FILE    with --uboot, put FILE on the boot disk as the
+                      board's device tree (dtb_file in hyptrace.env):
+                      boot.scr hands Linux that tree instead of the one
+                      QEMU gave U-Boot
 Guest:
   --kernel IMAGE      boot this arm64 Linux Image instead of the project's
                       kernel: a distribution's vmlinuz (Debian's is a plain
@@ -142,6 +151,7 @@ opt_dump_dtb=
 opt_hyp=1
 opt_hyp_image=
 opt_uboot=0
+opt_uboot_dtb=
 opt_kernel=
 opt_modules=
 opt_append=
@@ -158,8 +168,10 @@ opt_qemu_extra=()
 
 # Debian's U-Boot for QEMU "virt" on arm64 (package u-boot-qemu)
 UBOOT_BIN=/usr/lib/u-boot/qemu_arm64/u-boot.bin
-# U-Boot's prompt: where it ends up when it found nothing to boot
+# U-Boot's prompt: where it ends up when it found nothing to boot (the
+# Pi's U-Boot says "U-Boot> ")
 UBOOT_PROMPT='=> '
+UBOOT_RPI_PROMPT='U-Boot> '
 
 # Set by check_qemu().
 qemu_version=
@@ -201,6 +213,7 @@ parse_args() {
 		--no-hyp) opt_hyp=0 ;;
 		--hyp) need_arg "$1" $#; opt_hyp_image=$2; shift ;;
 		--uboot) opt_uboot=1 ;;
+		--uboot-dtb) need_arg "$1" $#; opt_uboot_dtb=$2; shift ;;
 		--kernel) need_arg "$1" $#; opt_kernel=$2; shift ;;
 		--modules) need_arg "$1" $#; opt_modules=$2; shift ;;
 		--append) need_arg "$1" $#; opt_append+=" $2"; shift ;;
@@ -236,6 +249,11 @@ parse_args() {
 		[ "$(od -An -tx1 -N4 "$opt_dtb" | tr -d ' ')" = d00dfeed ] ||
 			die "--dtb: $opt_dtb is not a device tree blob (compile a .dts with dtc -O dtb)"
 		[[ $opt_dtb == /* ]] || opt_dtb=$PWD/$opt_dtb
+	fi
+	if [ -n "$opt_uboot_dtb" ]; then
+		[ "$opt_uboot" = 1 ] || die "--uboot-dtb is for --uboot"
+		[ "$(od -An -tx1 -N4 "$opt_uboot_dtb" 2>/dev/null | tr -d ' ')" = d00dfeed ] ||
+			die "--uboot-dtb: $opt_uboot_dtb is not a device tree blob"
 	fi
 	if [ -n "$opt_modules" ] && [ ! -e "$opt_modules" ]; then
 		die "--modules: $opt_modules does not exist"
@@ -445,21 +463,31 @@ make_initramfs() {
 # The boot disk U-Boot boots from, built for each run because it holds this
 # run's initramfs and kernel command line.
 make_boot_disk() {
-	local kernel=$1 append=$2 hyp=none
+	local kernel=$1 append=$2 hyp=none args=() fw=$run_dir/firmware
 
-	[ -f "$UBOOT_BIN" ] ||
-		die "U-Boot $UBOOT_BIN missing: install u-boot-qemu ('make deps')"
+	if [ "$opt_board" = virt ]; then
+		[ -f "$UBOOT_BIN" ] ||
+			die "U-Boot $UBOOT_BIN missing: install u-boot-qemu ('make deps')"
+	fi
+	mkdir -p "$fw"
+	board_uboot_firmware "$fw"
+	mapfile -t args < <(board_uboot_disk_args "$fw")
+	[ -z "$opt_uboot_dtb" ] || args+=(--dtb "$opt_uboot_dtb")
 	[ "$opt_hyp" = 0 ] || hyp=$hyp_image
 	say "building the U-Boot boot disk (boot/mkdisk.sh)"
-	bash "$HYPTRACE_TOP/boot/mkdisk.sh" "$run_dir/boot.img" "$hyp" "$kernel" \
+	bash "$HYPTRACE_TOP/boot/mkdisk.sh" "${args[@]+"${args[@]}"}" \
+		"$run_dir/boot.img" "$hyp" "$kernel" \
 		"$run_dir/initramfs.cpio.gz" "$append"
 }
 
-# --dump-dtb: QEMU writes the device tree it made and exits.
+# --dump-dtb: QEMU writes the device tree it made and exits. With --uboot,
+# the one QEMU makes for U-Boot: with firmware to run, virt has no PL061
+# GPIO (nor the power-off key on it).
 dump_dtb() {
 	local args out=$opt_dump_dtb
 	mapfile -t args < <(board_machine_args)
 	args[1]+=",dumpdtb=$out"
+	[ "$opt_uboot" = 0 ] || args+=(-bios "$UBOOT_BIN")
 	"$opt_qemu" "${args[@]}" </dev/null >"$run_dir/dumpdtb.log" 2>&1 ||
 		die "QEMU did not dump its device tree: $(tail -n 1 "$run_dir/dumpdtb.log")"
 	[ -s "$out" ] || die "QEMU did not write $out"
@@ -495,8 +523,8 @@ qemu_command() {
 		# The disk carries the images and the command line; U-Boot
 		# puts them into the device tree the way QEMU would.
 		make_boot_disk "$kernel" "$append"
-		qemu_cmd+=(-bios "$UBOOT_BIN"
-			-drive "file=$run_dir/boot.img,format=raw,if=virtio")
+		mapfile -t -O "${#qemu_cmd[@]}" qemu_cmd < \
+			<(board_uboot_qemu_args "$run_dir/boot.img")
 	else
 		if [ "$opt_hyp" = 1 ]; then
 			qemu_cmd+=(-kernel "$hyp_image"
@@ -569,7 +597,8 @@ watch_console() {
 		IFS= read -r "${wait_line[@]+"${wait_line[@]}"}" line || rc=$?
 		if [ "$rc" -gt 128 ]; then
 			partial+=$line
-			if [ "$in_uboot" = 1 ] && [ "$partial" = "$UBOOT_PROMPT" ]; then
+			if [ "$in_uboot" = 1 ] && { [ "$partial" = "$UBOOT_PROMPT" ] ||
+			   [ "$partial" = "$UBOOT_RPI_PROMPT" ]; }; then
 				in_uboot=0
 				wait_line=()
 				uboot_gave_up "$uboot_file" "U-Boot did not find boot.scr on the disk and stopped at its prompt"

@@ -44,24 +44,6 @@ name_pattern() {
 	esac
 }
 
-apt_updated=0
-apt_update() {
-	[ "$apt_updated" = 0 ] || return 0
-	step "apt-get update"
-	run_quiet "apt-get update" "$HYPTRACE_CACHE/logs/apt-update.log" \
-		as_root apt-get update || die "$quiet_why"
-	apt_updated=1
-}
-
-# 'apt-get download PKG:arm64' needs arm64 as a dpkg architecture
-# (scripts/setup-deps.sh adds it for busybox; this is the same step).
-ensure_arm64() {
-	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
-	step "enabling the arm64 architecture in dpkg"
-	as_root dpkg --add-architecture arm64
-	apt_update
-}
-
 # SUITE in the apt sources (scripts/lib.sh; trixie-backports, or bookworm
 # on Debian 13), lists updated
 ensure_suite() {
@@ -104,16 +86,7 @@ tmp=
 # download NAME VERSION: the .deb into $tmp; 1 (quiet_why says why) if apt
 # cannot get it.
 download() {
-	local name=$1 version=$2
-	rm -f "$tmp"/*.deb
-	step "downloading $name:arm64 $version"
-	run_quiet "apt-get download $name:arm64=$version" \
-		"$HYPTRACE_CACHE/logs/stock-kernel-download.log" \
-		env -C "$tmp" apt-get download "$name:arm64=$version" || return 1
-	compgen -G "$tmp/*.deb" >/dev/null || {
-		quiet_why="apt-get download $name:arm64=$version left no .deb"
-		return 1
-	}
+	deb_download "$tmp" "$1" "$2" "$HYPTRACE_CACHE/logs/stock-kernel-download.log"
 }
 
 # unpack NAME VERSION: the downloaded .deb's vmlinuz into the cache.

@@ -114,6 +114,42 @@ run_quiet() {
 	return 1
 }
 
+# Debian's arm64 packages fetched without installing them (the stock
+# kernels, the Pi's U-Boot): apt_update once, ensure_arm64, deb_download.
+apt_updated=0
+apt_update() {
+	[ "$apt_updated" = 0 ] || return 0
+	step "apt-get update"
+	mkdir -p "$HYPTRACE_CACHE/logs"
+	run_quiet "apt-get update" "$HYPTRACE_CACHE/logs/apt-update.log" \
+		as_root apt-get update || die "$quiet_why"
+	apt_updated=1
+}
+
+# 'apt-get download PKG:arm64' needs arm64 as a dpkg architecture
+# (scripts/setup-deps.sh adds it for busybox; this is the same step).
+ensure_arm64() {
+	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+	step "enabling the arm64 architecture in dpkg"
+	as_root dpkg --add-architecture arm64
+	apt_update
+}
+
+# deb_download DIR NAME VERSION LOG: NAME:arm64's .deb of VERSION into DIR
+# (which must hold no other .deb, and which apt's own user must be able to
+# read), apt's output in LOG; 1 (quiet_why says why) if apt cannot get it.
+deb_download() {
+	local dir=$1 name=$2 version=$3 log=$4
+	rm -f "$dir"/*.deb
+	step "downloading $name:arm64 $version"
+	run_quiet "apt-get download $name:arm64=$version" "$log" \
+		env -C "$dir" apt-get download "$name:arm64=$version" || return 1
+	compgen -G "$dir/*.deb" >/dev/null || {
+		quiet_why="apt-get download $name:arm64=$version left no .deb"
+		return 1
+	}
+}
+
 # Unmount whatever debootstrap or apt left mounted under DIR (deepest first),
 # then remove DIR without ever crossing into another file system.
 remove_tree() {

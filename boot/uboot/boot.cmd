@@ -25,7 +25,7 @@ echo "hyptrace-boot: running boot.scr from ${devtype} ${devnum}:${distro_bootpar
 setenv hyptrace_failed
 setenv hyptrace_mode
 if load ${devtype} ${devnum}:${distro_bootpart} ${kernel_addr_r} hyptrace.env; then
-	env import -t ${kernel_addr_r} ${filesize} bootargs hyptrace_mode hyp_addr linux_addr initrd_addr
+	env import -t ${kernel_addr_r} ${filesize} bootargs hyptrace_mode hyp_addr linux_addr initrd_addr dtb_file dtb_addr
 fi
 
 if test "${hyptrace_mode}" = "hypervisor"; then
@@ -39,6 +39,29 @@ fi
 if test -z "${hyptrace_failed}"; then
 	load ${devtype} ${devnum}:${distro_bootpart} ${initrd_addr} initramfs.cpio.gz || setenv hyptrace_failed "cannot load initramfs.cpio.gz at ${initrd_addr}"
 	setenv initrd_size ${filesize}
+fi
+
+# The board's device tree from the partition when hyptrace.env names one
+# (dtb_file), at dtb_addr or else U-Boot's fdt_addr_r; otherwise the tree
+# the firmware (or QEMU) handed U-Boot, at fdt_addr. booti still adds the
+# memory banks, bootargs and the initramfs to either.
+if test -z "${dtb_addr}"; then
+	setenv dtb_addr ${fdt_addr_r}
+fi
+if test -z "${hyptrace_failed}"; then
+	if test -n "${dtb_file}"; then
+		if test -z "${dtb_addr}"; then
+			setenv hyptrace_failed "dtb_file ${dtb_file} needs dtb_addr in hyptrace.env (this U-Boot has no fdt_addr_r)"
+		else
+			load ${devtype} ${devnum}:${distro_bootpart} ${dtb_addr} ${dtb_file} || setenv hyptrace_failed "cannot load ${dtb_file} at ${dtb_addr}"
+		fi
+	fi
+fi
+if test -z "${hyptrace_failed}"; then
+	if test -n "${dtb_file}"; then
+		setenv fdt_addr ${dtb_addr}
+		echo "hyptrace-boot: device tree ${dtb_file} from the partition at ${dtb_addr}"
+	fi
 fi
 
 # U-Boot would otherwise move the device tree and the initramfs to the top of

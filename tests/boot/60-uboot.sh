@@ -8,7 +8,9 @@
 # kernel command line comes from the disk and holds characters the script
 # parser would mangle. Linux must come up at EL1 on all CPUs, bring each
 # secondary CPU down and up again, and find the run's own initramfs files.
-# One boot.
+# The board's tree comes from the disk (hyptrace.env's dtb_file,
+# --uboot-dtb): the one QEMU gives U-Boot, dumped, compacted and marked with a /chosen
+# property that Linux must see. One boot.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -17,14 +19,24 @@
 APPEND='hyptrace_uboot_test="a;b $c"'
 
 token=uboot-$$-$RANDOM
-token_file=$(mktemp)
-trap 'rm -f "$token_file"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+token_file=$work/token
 echo "$token" >"$token_file"
+MARK=hyptrace,test-tree	# /chosen property only the disk's tree has
+"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --uboot --dump-dtb "$work/qemu.dtb" ||
+	fail "qemu-run.sh --dump-dtb failed"
+# QEMU pads its tree to 1 MiB; dtc writes it compact, to fit below
+# U-Boot's scriptaddr
+dtc -q -I dtb -O dtb -o "$work/virt.dtb" "$work/qemu.dtb" ||
+	fail "dtc cannot read QEMU's tree"
+fdtput -t s "$work/virt.dtb" /chosen "$MARK" disk || fail "cannot mark the disk's tree"
 
 # shellcheck disable=SC2016 # expands in the guest
-boot uboot --uboot --carveout 64M --append "$APPEND" \
+boot uboot --uboot --uboot-dtb "$work/virt.dtb" --carveout 64M --append "$APPEND" \
 	--add "$token_file:/root/uboot-token" --cmd '
 set -e
+echo "@tree=$(tr -d "\0" < /proc/device-tree/chosen/'"$MARK"')"
 cpus=/sys/devices/system/cpu
 echo "@booted=$(cat $cpus/online)"
 for c in 1 2 3; do
@@ -48,6 +60,11 @@ expect_line '^U-Boot 20[0-9][0-9]\.' "U-Boot's banner: QEMU did not start U-Boot
 grep -q '^hyptrace-boot: running boot.scr from ' "$BOOT_LOG" ||
 	fail "U-Boot did not run boot.scr from the boot disk${BOOT_MSG:+: $BOOT_MSG} (log $BOOT_LOG)"
 expect_ok
+
+expect_line '^hyptrace-boot: device tree virt.dtb from the partition at 0x40100000$' \
+	"boot.scr loading the tree hyptrace.env names"
+[ "$(value tree)" = disk ] ||
+	fail "Linux's /chosen/$MARK is '$(value tree)', want disk: not the disk's tree"
 
 # The script's addresses, and the hypervisor entering Linux where the
 # script's /chosen property said, not at its own fallback (hyp + 2 MiB).
@@ -81,4 +98,4 @@ expect_line 'SMP: Total of 4 processors activated'
 [ "$(value frozen)" = yes ] || fail "events kept coming with tracing_on 0"
 expect_line 'hyptrace: SYSTEM_OFF from CPU [0-9]+, memory canary intact'
 expect_healthy
-pass "U-Boot ran boot.scr; hyptrace at $hyp entered Linux at $linux (from /chosen) at EL1; command line verbatim; 4 CPUs, hotplug of CPUs 1-3; tracing on all 4 CPUs, off stops it"
+pass "U-Boot ran boot.scr; the device tree from the disk (dtb_file); hyptrace at $hyp entered Linux at $linux (from /chosen) at EL1; command line verbatim; 4 CPUs, hotplug of CPUs 1-3; tracing on all 4 CPUs, off stops it"

@@ -459,7 +459,13 @@ echo "@poke=\$?"
 $spin
 taskset -c 2 sh -c "echo 900 > \$D/write_event"
 echo 0 > \$D/tracing_on
+# Kernel messages off the console while the trace goes out on it (dmesg
+# keeps them): one that lands inside an @T line, such as the Pi's
+# deferred-probe report 10 s after boot, would cut that line in two
+lvl=\$(cut -f1 /proc/sys/kernel/printk)
+echo 1 > /proc/sys/kernel/printk
 grep -a -E "selftest id=[789]0[0-3]\\\$|reason=(firmware|psci)|host_abort" \$D/trace | sed "s/^/@T /"
+echo \$lvl > /proc/sys/kernel/printk
 echo "@alive=\$((6 * 7))"
 EOF
 }
@@ -523,4 +529,110 @@ board_expect() {
 	BOARD_SUMMARY="hyptrace.ko traced on 4 CPUs; $want CPU_OFF/CPU_ON through the relay; SiP and yielding calls passed to firmware with x1..x17 kept; a write into the hypervisor's memory faulted and the guest ran on"
 	[ -z "$BOARD_SPIN" ] ||
 		BOARD_SUMMARY="hyptrace.ko traced on 4 CPUs; $want CPU_OFF/CPU_ON answered by the hypervisor's own PSCI; writes into the hypervisor's memory and to the spin table at $BOARD_SPIN faulted and the guest ran on"
+}
+
+# The Raspberry Pi tests (48-raspi3b, 51-raspi4b, 61-uboot-raspi4b):
+# Debian's tree for the board, its stock kernel, hyptrace.ko and
+# tests/modules built for it, and the checks every Pi boot under the
+# hypervisor must pass. The Pi's firmware has no PSCI: CPUs 1-3 wait in
+# the spin table (QEMU's boot stub plays the firmware's armstub), the
+# hypervisor releases them into its park and answers PSCI itself by HVC.
+PI_SUITE=trixie-backports
+PI_STDOUT=serial1:115200n8	# the mini-UART, brcm,bcm2835-aux-uart
+PI_SPIN=0xf0			# CPU 3's cpu-release-addr on both Pis
+
+# pi_board DTB_NAME: the stock kernel, tree and modules (stock_board,
+# stock_test_modules), the tree checked for what the checks rely on, and
+# a work directory $PI_WORK (removed at exit) with the modules in
+# $PI_WORK/modules for --modules; BOARD_SPIN for board_guest_sh
+pi_board() {
+	BOARD_SPIN=$PI_SPIN
+	stock_board "$PI_SUITE" "$1"
+	stock_test_modules "$PI_SUITE"
+	[ "$(fdtget "$STOCK_DTB" /chosen stdout-path)" = "$PI_STDOUT" ] ||
+		fail "$1's stdout-path is no longer $PI_STDOUT"
+	[ "$(fdtget "$STOCK_DTB" /cpus/cpu@3 cpu-release-addr)" = "0 $((BOARD_SPIN))" ] ||
+		fail "$1's CPU 3 no longer waits at $BOARD_SPIN"
+	PI_WORK=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-$TEST_NAME.XXXXXX")
+	# shellcheck disable=SC2064 # the directory of this run
+	trap "rm -rf '$PI_WORK'" EXIT
+	mkdir "$PI_WORK/modules"
+	cp "$STOCK_KO" "$STOCK_TEST_KO_DIR"/*.ko "$PI_WORK/modules/"
+}
+
+# raspi4b_dtb IN OUT: Debian's Pi 4 tree as QEMU's raspi4b can boot it:
+# the HDMI block (/soc's nodes at bus 0x7ef0xxxx: its clocks, interrupt
+# controller, HDMI and DDC I2C) disabled, as QEMU does not model it and a
+# read there is an external abort in Linux with or without the
+# hypervisor; and what QEMU disables itself in a tree it loads (PCIe,
+# RNG, thermal, Ethernet), for a tree that U-Boot loads from the card
+raspi4b_dtb() {
+	local node compat path
+	cp "$1" "$2"
+	for node in $(fdtget -l "$2" /soc | grep '@7ef0'); do
+		fdtput -t s "$2" "/soc/$node" status disabled ||
+			fail "cannot disable /soc/$node in $2"
+	done
+	for compat in brcm,bcm2711-pcie brcm,bcm2711-rng200 brcm,bcm2711-thermal \
+		brcm,bcm2711-genet-v5; do
+		for path in $(dtc -q -I dtb -O dts "$2" | awk -v c="\"$compat\"" '
+			/{$/ { p[++d] = $1 } /^[ \t]*};/ { d-- }
+			$1 == "compatible" && index($0, c) { s = ""
+				for (i = 2; i <= d; i++) s = s "/" p[i]; print s }'); do
+			fdtput -t s "$2" "$path" status disabled ||
+				fail "cannot disable $path in $2"
+		done
+	done
+}
+
+# pi_dmesg_sh: the guest line that shows the hypervisor's log in dmesg as
+# @dmesg lines
+pi_dmesg_sh() {
+	# shellcheck disable=SC2016 # expands in the guest
+	echo 'dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"'
+}
+
+# pi_expect_boot UART LINUX: a Pi boot's console: the hypervisor's lines
+# on the mini-UART at UART (the CPU address /soc's ranges give), Linux's
+# earlycon there too, the log in dmesg, CPUs 1-3 released into the
+# hypervisor's park, and all 4 at EL1 through its PSCI, entered at LINUX
+pi_expect_boot() {
+	expect_line '^hyptrace: 3 of 3 spin-table CPUs parked at EL2; PSCI for Linux by HVC$' \
+		"CPUs 1-3 released into the hypervisor's park"
+	expect_line 'psci: PSCIv1.0 detected' "the hypervisor's own PSCI, by HVC"
+	expect_line 'SMP: Total of 4 processors activated'
+	expect_line 'CPU: All CPU\(s\) started at EL1'
+	expect_no_line 'CPUs started in inconsistent modes'
+	expect_line "^hyptrace: console: bcm2835-aux at $1, reg-shift 2, reg-io-width 4 \\(stdout-path \"serial1\"\\)\$" \
+		"the mini-UART through /soc's ranges, on the mini-UART itself"
+	expect_line "^hyptrace: entering Linux at $2 at EL1" "the hypervisor's last line before Linux"
+	expect_line "earlycon: bcm2835aux0 MMIO32:0x0*${1#0x} " "Linux's earlycon at the same address"
+	expect_line "^@dmesg hyp: console: bcm2835-aux at $1" "the log in dmesg"
+	expect_no_line 'hyptrace: PANIC'
+}
+
+# pi_expect_off: after board_expect, poweroff as on a Pi: the hypervisor's
+# SYSTEM_OFF, and with no firmware to ask, said once
+pi_expect_off() {
+	expect_line '^hyptrace: SYSTEM_OFF from CPU [0-9], memory canary intact' \
+		"the hypervisor's own SYSTEM_OFF"
+	expect_line '^hyptrace: no firmware to power off or reset' "said once"
+	[ "$(count_lines 'no firmware to power off or reset')" = 1 ] ||
+		fail "the hypervisor said more than once that it has no firmware"
+}
+
+# pi_reboot [boot options]: a second boot that shows the hypervisor's log
+# in dmesg (with --modules) and runs reboot -f: the hypervisor's
+# SYSTEM_RESET, no firmware to ask (said), and qemu-run.sh ends QEMU once
+# it has (Linux has no other handler here; on a Pi its watchdog's would
+# run)
+pi_reboot() {
+	boot reboot "$@" --cmd "$(pi_dmesg_sh)
+reboot -f"
+	[ "$BOOT_RC" != 124 ] || fail "QEMU did not end by itself (timeout)"
+	[[ $BOOT_MSG != *panic* ]] || fail "$BOOT_MSG"
+	expect_line 'reboot: Restarting system'
+	expect_line '^hyptrace: SYSTEM_RESET from CPU [0-9], memory canary intact'
+	expect_line '^hyptrace: no firmware to power off or reset: left to Linux.s next handler$'
+	expect_no_line 'SYSTEM_OFF'
 }
