@@ -266,6 +266,7 @@ check-style: kernel
 	@. $(KENV) && git ls-files '*.c' '*.h' | grep -v '^tests/' | \
 		xargs perl $$KERNEL_SRC/scripts/checkpatch.pl --no-tree --terse \
 		$(addprefix --ignore ,$(CHECKPATCH_IGNORE)) -f
+	@echo "check-style: checkpatch found nothing in $$(git ls-files '*.c' '*.h' | grep -vc '^tests/') C files"
 
 # make install, make deb
 include mk/install.mk
