@@ -461,6 +461,7 @@ static inline void dsb_ish(void)
 #define ESR_EC_IABT_CUR	0x21		/* ... from the same EL */
 #define ESR_EC_DABT_LOW	0x24		/* data abort from a lower EL */
 #define ESR_EC_DABT_CUR	0x25		/* ... from the same EL */
+#define ESR_EC_SOFTSTP_LOW	0x32	/* software step from a lower EL */
 /* Instruction and data abort ISS */
 #define ESR_ABT_FSC	GENMASK(5, 0)	/* fault status code */
 #define ESR_ABT_WNR	BIT(6)		/* data: the access was a write */
