@@ -13,6 +13,9 @@
 # - op=ldp: an ldp and a post-indexed ldr (no syndrome) are each reported
 #   as mmio_unhandled and still performed once, with the right values and
 #   the base register written back;
+# - hyptrace record of the same sequence, written by hyptrace report
+#   --mmiotrace as Linux's mmiotrace writes (VERSION 20070824, a MAP line,
+#   R and W lines with width, map id, address, value and PC);
 # - op=call: HYPTRACE_CALL_MMIO_REGION refuses RAM and the hypervisor's
 #   memory (DENIED), an already traced page (BUSY), and a zero size, a
 #   wrapping range, a bad mode, a bad operation and removing what is not
@@ -33,6 +36,11 @@ dmesg | grep -a "mmio_probe: @" | sed "s/^.*mmio_probe: //"
 cd "$(hyptrace-dir)"
 echo 0 > tracing_on
 grep -a -E "mmio_|selftest" trace | sed "s/^/@T /"
+cd /tmp
+hyptrace record -o mmio.dat -e mmio_read -e mmio_write -e mmio_unhandled \
+	-e selftest -- sh -c "insmod /lib/modules/hyptrace/mmio_probe.ko op=seq && rmmod mmio_probe" \
+	> rec.log 2>&1; echo "@rec_rc=$?"
+echo "@B64 mmio.dat"; base64 mmio.dat 2> /dev/null || true; echo "@END mmio.dat"
 echo "@alive=$((6 * 7))"
 '
 
@@ -48,10 +56,12 @@ for kv in id0=0x31 id1=0x10 cell0=0xd mr_back=0x12345678 ldp0=0x31 \
 	[ "$(value "${kv%%=*}")" = "${kv#*=}" ] ||
 		fail "mmio_probe read ${kv%%=*}=$(value "${kv%%=*}"), want ${kv#*=}"
 done
-dr=$(value dr)
+# The first run's (the recorded second run prints them again)
+first() { grep -a -o "@$1=[^ ]*" "$BOOT_LOG" | head -n 1 | cut -d= -f2; }
+dr=$(first dr)
 [ $((dr)) -gt 1600000000 ] || fail "the RTC's time reads $dr: not a time"
-mr=$(value mr)
-cpu=$(printf '%03d' "$(value cpu)")
+mr=$(first mr)
+cpu=$(printf '%03d' "$(first cpu)")
 
 # The trace of that CPU between the markers: exactly the sequence
 trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
@@ -86,5 +96,24 @@ for kv in ram=-10 hyp=-10 traced=-5 zero_size=-3 wrap=-3 bad_mode=-3 \
 		fail "MMIO_REGION for ${kv%%=*} answered $(value "${kv%%=*}"), want ${kv#*=}"
 done
 
+# hyptrace report --mmiotrace: Linux's mmiotrace text of a recording
+[ "$(value rec_rc)" = 0 ] || fail "hyptrace record exited $(value rec_rc)"
+DAT=$TEST_LOGS/$TEST_NAME-mmio.dat
+awk '$0 == "@B64 mmio.dat" {on = 1; next} $0 == "@END mmio.dat" {on = 0} on' \
+	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$DAT" ||
+	fail "mmio.dat did not come out of the guest intact"
+HT=$HYPTRACE_BUILD/tools/native/hyptrace
+"$HT" report --mmiotrace "$DAT" >"$DAT.mmiotrace" 2>"$DAT.err" ||
+	fail "hyptrace report --mmiotrace failed: $(head -n 1 "$DAT.err")"
+got=$(sed -E 's/^([RW] [0-9]+) [0-9]+\.[0-9]{6} /\1 T /; s/^MAP [0-9]+\.[0-9]{6} /MAP T /; s/ 0xffff[0-9a-f]+ 0$/ PC 0/' "$DAT.mmiotrace" |
+	sed -E 's/^(MAP T 1 0x9010000) 0xffff[0-9a-f]+000 /\1 VA /' | tr '\n' ';')
+want="VERSION 20070824;MAP T 1 0x9010000 VA 0x1000 0x0 0;"
+want+="R 4 T 1 0x9010fe0 0x31 PC 0;R 1 T 1 0x9010fe4 0x10 PC 0;"
+want+="R 2 T 1 0x9010ff0 0xd PC 0;R 4 T 1 0x9010004 $mr PC 0;"
+want+="W 4 T 1 0x9010004 0x12345678 PC 0;R 4 T 1 0x9010004 0x12345678 PC 0;"
+want+="W 4 T 1 0x9010004 $mr PC 0;R 4 T 1 0x9010000 0x[0-9a-f]+ PC 0;"
+grep -Eqx "$want" <<<"$got" ||
+	fail "hyptrace report --mmiotrace wrote '$got', want '$want' (see $DAT.mmiotrace)"
+
 expect_healthy
-pass "PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; RAM, the hypervisor's memory, a traced page and bad arguments refused"
+pass "PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
