@@ -116,4 +116,54 @@ grep -Eqx "$want" <<<"$got" ||
 	fail "hyptrace report --mmiotrace wrote '$got', want '$want' (see $DAT.mmiotrace)"
 
 expect_healthy
-pass "PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
+first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
+
+# Run time, through the mmio file: the PL061 GPIO added, read, listed
+# with its hits and removed; RAM refused with EPERM; and the console's
+# PL011 traced (writes) while a line is printed: the line reaches the
+# console once and whole, and the data-register writes in the trace spell
+# it, character by character.
+LINE=@uart=ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz_0123456789
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='set +e
+('"$(trace_on_script 64 mmio_read mmio_write)"') || echo "@tracing=off"
+cd "$(hyptrace-dir)"
+insmod /lib/modules/hyptrace/phys_probe.ko
+echo 0x9030000+0x1000:r > mmio; echo "@add_gpio=$?"
+echo 0x9030000+0x1000:r > mmio 2> /tmp/busy; echo "@add_again=$? $(grep -c "busy" /tmp/busy)"
+echo 0x40000000+0x1000:r > mmio 2> /tmp/ram; echo "@add_ram=$? $(grep -c "not permitted" /tmp/ram)"
+echo "r 0x9030fe0" > /sys/kernel/debug/phys_probe
+sed "s/^/@M /" mmio
+echo -0x9030000+0x1000 > mmio; echo "@del_gpio=$?"
+echo "r 0x9030fe0" > /sys/kernel/debug/phys_probe
+echo 0x9000000+0x1000:w > mmio; echo "@add_uart=$?"
+echo '"$LINE"'
+echo -0x9000000+0x1000 > mmio; echo "@del_uart=$?"
+echo "@regions=$(wc -l < mmio)"
+echo 0 > tracing_on
+grep -a -E "mmio_" trace | sed "s/^/@T /"
+echo "@alive=$((6 * 7))"
+'
+boot runtime --smp 2 --cmd "$GUEST"
+expect_ok
+[ "$(value alive)" = 42 ] || fail "runtime: the guest ran no command after the probes"
+[ "$(value add_gpio)" = 0 ] || fail "adding the PL061 through mmio exited $(value add_gpio)"
+[ "$(value del_gpio)" = 0 ] || fail "removing the PL061 exited $(value del_gpio)"
+[ "$(grep -a -o '@add_again=[0-9]* [0-9]*' "$BOOT_LOG" | cut -d= -f2)" = "1 1" ] ||
+	fail "adding the PL061 twice: want a failure with EBUSY"
+[ "$(grep -a -o '@add_ram=[0-9]* [0-9]*' "$BOOT_LOG" | cut -d= -f2)" = "1 1" ] ||
+	fail "adding RAM: want a failure with EPERM"
+grep -a -q '^@M 0x9030000+0x1000:r hits=1' "$BOOT_LOG" ||
+	fail "mmio does not list the PL061 with 1 hit: $(grep -a '^@M' "$BOOT_LOG")"
+[ "$(value regions)" = 0 ] || fail "$(value regions) regions left after removing them"
+trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
+n=$(grep -c 'mmio_read addr=0x9030fe0 width=4 value=0x61 ' <<<"$trace")
+[ "$n" = 1 ] || fail "$n mmio_read of the PL061's ID at 0x9030fe0, want 1 (the second read came after the removal)"
+n=$(count_lines "^$LINE\r?\$")
+[ "$n" = 1 ] || fail "the line printed with the PL011 traced reached the console $n times whole, want 1"
+spelt=$(grep -o 'mmio_write addr=0x9000000 width=[0-9] value=0x[0-9a-f]*' <<<"$trace" |
+	sed 's/.*value=0x//' | while read -r h; do printf "\\x$h"; done)
+[[ $(printf '%b' "$spelt") == *"$LINE"* ]] ||
+	fail "the PL011 data-register writes in the trace do not spell the printed line: '$(printf '%b' "$spelt" | tr -d '\r' | tr '\n' '|')'"
+expect_healthy
+pass "$first_pass; at run time the PL061 added, read, listed with its hit and removed through the mmio file, RAM refused (EPERM), a traced page again refused (EBUSY); the PL011 traced while the console printed: the line once and whole, spelt by the traced writes"
