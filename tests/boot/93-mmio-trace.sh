@@ -15,7 +15,8 @@
 #   the base register written back;
 # - hyptrace record of the same sequence, written by hyptrace report
 #   --mmiotrace as Linux's mmiotrace writes (VERSION 20070824, a MAP line,
-#   R and W lines with width, map id, address, value and PC);
+#   R and W lines with width, map id, address, value and PC), and counted
+#   per device and register by hyptrace stats;
 # - op=call: HYPTRACE_CALL_MMIO_REGION refuses RAM and the hypervisor's
 #   memory (DENIED), an already traced page (BUSY), and a zero size, a
 #   wrapping range, a bad mode, a bad operation and removing what is not
@@ -114,6 +115,14 @@ want+="W 4 T 1 0x9010004 0x12345678 PC 0;R 4 T 1 0x9010004 0x12345678 PC 0;"
 want+="W 4 T 1 0x9010004 $mr PC 0;R 4 T 1 0x9010000 0x[0-9a-f]+ PC 0;"
 grep -Eqx "$want" <<<"$got" ||
 	fail "hyptrace report --mmiotrace wrote '$got', want '$want' (see $DAT.mmiotrace)"
+
+# hyptrace stats: the device's row and the match register's
+"$HT" stats "$DAT" >"$DAT.stats" 2>"$DAT.err" ||
+	fail "hyptrace stats failed: $(head -n 1 "$DAT.err")"
+grep -Eq '^  0x9010000 +6 +2 +0 +75\.0  1,2,4$' "$DAT.stats" ||
+	fail "hyptrace stats: no PL031 row of 6 reads, 2 writes, 75 % reads, widths 1,2,4 (see $DAT.stats)"
+grep -Eq '^    \+0x4 +2 +2 +0 +50\.0  4$' "$DAT.stats" ||
+	fail "hyptrace stats: no match-register row of 2 reads, 2 writes (see $DAT.stats)"
 
 expect_healthy
 first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
