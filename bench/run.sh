@@ -32,7 +32,7 @@ Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
                      hyptrace record rows; default: the module's own (10)
   --boots LIST       run only these parts, separated by commas, and give
                      only their rows (default: all of them):
-                       main      rows 1, 3a-3c, 4a-4j, 5b, 5d
+                       main      rows 1, 3a-3c, 3h-3i, 4a-4j, 5b, 5d
                        nosites   3d (with main)
                        nostage2  3e-3g (with main)
                        virtio    4k-4m: hyptrace agent over virtio-serial
@@ -145,6 +145,8 @@ boot() {
 		--cpu "$CPU_MODEL" --smp "$NR_CPUS" \
 		--log "$OUT/$name.log" --add "$PROG:/root/hyptrace-bench" \
 		--add "$MODULE:/root/bench_hvc.ko" \
+		--add "$HYPTRACE_TOP/bench/module/bench_mmio.ko:/root/bench_mmio.ko" \
+		--add "$HYPTRACE_TOP/bench/guest/mmio_bench.sh:/root/mmio_bench.sh" \
 		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
 		-- "${ICOUNT[@]}" "${boot_qemu[@]+"${boot_qemu[@]}"}" ||
 		die "the $name boot failed (exit $?); console in $OUT/$name.log"
@@ -172,6 +174,10 @@ main_script() {
 		for ev in none hyp_enter,hyp_exit; do
 			echo "./hyptrace-bench hvc --events $ev --calls $iterations"
 		done
+	done
+	# 3h-3i: traced MMIO accesses (bench/guest/mmio_bench.sh)
+	for i in $(seq "$repeat"); do
+		echo "sh /root/mmio_bench.sh /root/bench_mmio.ko $iterations"
 	done
 	for kb in $DEFAULT_KB $BIG_KB; do
 		for remote in hypervisor test; do
@@ -526,6 +532,10 @@ if ran main; then
 		"$(pretty "$hvc_on")" "–" ""
 	row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
 		"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
+	row 3h "MMIO read of a traced device, fast path (readl): mmio_read on; events off; untraced (instr)" \
+		"$(best main mmio "events=on" readl_ns); $(best main mmio "events=off" readl_ns); $(best main mmio "events=none" readl_ns)" "–" ""
+	row 3i "MMIO ldp of a traced device, let through by software step: mmio_unhandled on; untraced (instr)" \
+		"$(best main mmio "events=on" ldp_ns); $(best main mmio "events=none" ldp_ns)" "–" ""
 	# 4: drain
 	row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $DEFAULT_KB rate)" \

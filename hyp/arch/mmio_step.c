@@ -19,7 +19,11 @@
  * instruction, or at the first instruction of EL1's vector if the
  * instruction took an exception there, in which case SPSR_EL1 gets the
  * masks back too. A pair of exclusives to a traced page does not
- * succeed, as with any exception between the two.
+ * succeed, as with any exception between the two. Each CPU remembers the
+ * (at most two) pages its step mapped back until no CPU steps; should it
+ * step again meanwhile, onto two other pages, the oldest is forgotten and
+ * stays mapped, untraced: a limit of this scheme under heavy concurrent
+ * let-through traffic.
  */
 #include "hyp.h"
 #include "mmio_trace.h"
@@ -33,8 +37,11 @@
 #define MDSCR_SS	BIT(0)		/* software step enabled */
 #define STEP_MASKS	(PSR_I | PSR_F | PSR_A)
 
+/* An access crossing a page boundary maps back two pages */
+#define STEP_PAGES	2
+
 struct mmio_step {
-	u64 page;		/* mapped back for this CPU's step, or 0 */
+	u64 page[STEP_PAGES];	/* mapped back for this CPU's step, or 0 */
 	u64 masks;		/* SPSR's STEP_MASKS before the step */
 	u64 mdcr, mdscr;	/* before the step */
 	bool active;
@@ -55,6 +62,7 @@ bool mmio_let_through(struct trap_frame *frame, u64 ipa)
 {
 	struct mmio_step *s = &steps[this_cpu()->idx];
 	u64 page = ipa & ~(SZ_4K - 1UL);
+	unsigned int i;
 
 	hyp_trace(mmio_unhandled, .esr = (u32)frame->esr, .addr = ipa,
 		  .pc = frame->elr, .va = frame->far);
@@ -67,7 +75,10 @@ bool mmio_let_through(struct trap_frame *frame, u64 ipa)
 		s->mdscr = read_sysreg(mdscr_el1);
 		s->active = true;
 	}
-	s->page = page;
+	/* The first free slot; a third page (never for one access) reuses the last */
+	for (i = 0; i < STEP_PAGES - 1 && s->page[i] && s->page[i] != page; i++)
+		;
+	s->page[i] = page;
 	stage2_change(page, SZ_4K, STAGE2_MMIO);
 	spin_unlock(&step_lock);
 	write_sysreg(s->mdscr | MDSCR_SS, mdscr_el1);
@@ -81,7 +92,7 @@ bool mmio_let_through(struct trap_frame *frame, u64 ipa)
 bool mmio_step_done(struct trap_frame *frame)
 {
 	struct mmio_step *s = &steps[this_cpu()->idx];
-	unsigned int i;
+	unsigned int i, p;
 
 	if (!s->active)
 		return false;
@@ -101,9 +112,11 @@ bool mmio_step_done(struct trap_frame *frame)
 	s->active = false;
 	if (!--stepping) {
 		for (i = 0; i < HYP_MAX_CPUS; i++) {
-			if (steps[i].page)
-				mmio_page_unmap(steps[i].page);
-			steps[i].page = 0;
+			for (p = 0; p < STEP_PAGES; p++) {
+				if (steps[i].page[p])
+					mmio_page_unmap(steps[i].page[p]);
+				steps[i].page[p] = 0;
+			}
 		}
 	}
 	spin_unlock(&step_lock);

@@ -167,17 +167,20 @@ bool mmio_trap(struct trap_frame *frame)
 	u64 esr = frame->esr;
 	u64 ipa = stage2_fault_ipa(frame->far);
 	bool write = esr & ESR_ABT_WNR, page;
-	u32 mode = mmio_region_hit(ipa, write ? HYPTRACE_MMIO_W :
-						HYPTRACE_MMIO_R, &page);
 	unsigned int log2 = FIELD_GET(ESR_ABT_SAS, esr);
+	u32 mode;
 
 	/*
 	 * Ours: a translation fault on a traced page, by the access itself
 	 * (not a stage-1 walk that went through the page), FAR valid
 	 */
-	if (!page || esr & (ESR_ABT_S1PTW | ESR_ABT_FNV) ||
+	if (esr & (ESR_ABT_S1PTW | ESR_ABT_FNV) ||
 	    (FIELD_GET(ESR_ABT_FSC, esr) & ~ESR_FSC_LEVEL) !=
 	    ESR_FSC_TRANSLATION)
+		return false;
+	mode = mmio_region_hit(ipa, write ? HYPTRACE_MMIO_W : HYPTRACE_MMIO_R,
+			       &page);
+	if (!page)
 		return false;
 	if (!(esr & ESR_ABT_ISV) || frame->spsr & PSR_MODE32 ||
 	    ipa & ((1UL << log2) - 1))
