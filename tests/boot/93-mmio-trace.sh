@@ -16,7 +16,8 @@
 # - hyptrace record of the same sequence, written by hyptrace report
 #   --mmiotrace as Linux's mmiotrace writes (VERSION 20070824, a MAP line,
 #   R and W lines with width, map id, address, value and PC), and counted
-#   per device and register by hyptrace stats;
+#   per device and register by hyptrace stats, read by stock trace-cmd
+#   report from the format files and carried into Perfetto;
 # - op=call: HYPTRACE_CALL_MMIO_REGION refuses RAM and the hypervisor's
 #   memory (DENIED), an already traced page (BUSY), and a zero size, a
 #   wrapping range, a bad mode, a bad operation and removing what is not
@@ -123,6 +124,17 @@ grep -Eq '^  0x9010000 +6 +2 +0 +75\.0  1,2,4$' "$DAT.stats" ||
 	fail "hyptrace stats: no PL031 row of 6 reads, 2 writes, 75 % reads, widths 1,2,4 (see $DAT.stats)"
 grep -Eq '^    \+0x4 +2 +2 +0 +50\.0  4$' "$DAT.stats" ||
 	fail "hyptrace stats: no match-register row of 2 reads, 2 writes (see $DAT.stats)"
+
+# Stock trace-cmd reads the new events from their format files, and
+# hyptrace perfetto carries them as ftrace events with their fields
+"$TC_REPORT" -i "$DAT" >"$DAT.txt" 2>"$DAT.err" ||
+	fail "trace-cmd report of the recording failed: $(head -n 2 "$DAT.err")"
+grep -Eq 'mmio_write: +addr=0x9010004 width=4 value=0x12345678 pc=0xffff[0-9a-f]+ va=0xffff[0-9a-f]+ flags=0x0' "$DAT.txt" ||
+	fail "trace-cmd report shows no mmio_write of 0x12345678 (see $DAT.txt)"
+"$HT" perfetto -o "$DAT.pftrace" "$DAT" >/dev/null 2>"$DAT.err" ||
+	fail "hyptrace perfetto failed: $(head -n 1 "$DAT.err")"
+[ "$(grep -a -c mmio_read "$DAT.pftrace")" -ge 1 ] ||
+	fail "no mmio_read event in the Perfetto trace"
 
 expect_healthy
 first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
