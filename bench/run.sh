@@ -147,6 +147,8 @@ boot() {
 		--log "$OUT/$name.log" --add "$PROG:/root/hyptrace-bench" \
 		--add "$CPUSTATE_PROG:/root/cpustate-bench" \
 		--add "$MODULE:/root/bench_hvc.ko" \
+		--add "$HYPTRACE_TOP/bench/module/bench_mmio.ko:/root/bench_mmio.ko" \
+		--add "$HYPTRACE_TOP/bench/guest/mmio_bench.sh:/root/mmio_bench.sh" \
 		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
 		-- "${ICOUNT[@]}" "${boot_qemu[@]+"${boot_qemu[@]}"}" ||
 		die "the $name boot failed (exit $?); console in $OUT/$name.log"
@@ -174,6 +176,10 @@ main_script() {
 		for ev in none hyp_enter,hyp_exit; do
 			echo "./hyptrace-bench hvc --events $ev --calls $iterations"
 		done
+	done
+	# 3h-3i: traced MMIO accesses (bench/guest/mmio_bench.sh)
+	for i in $(seq "$repeat"); do
+		echo "sh /root/mmio_bench.sh /root/bench_mmio.ko $iterations"
 	done
 	for kb in $DEFAULT_KB $BIG_KB; do
 		for remote in hypervisor test; do
@@ -540,6 +546,10 @@ if ran main; then
 		"$(pretty "$cs_off") / $(pretty "$cs_on")" "–" ""
 	row 3i "the window per CPU_ON: 3h on − off; its traps (cpu_sysreg events); per trap (instr)" \
 		"$(pretty "$(calc "$cs_on - $cs_off")"); $cs_traps; $(calc "($cs_on - $cs_off) / $cs_traps")" "–" ""
+	row 3j "MMIO read of a traced device, fast path (readl): mmio_read on; events off; untraced (instr)" \
+		"$(best main mmio "events=on" readl_ns); $(best main mmio "events=off" readl_ns); $(best main mmio "events=none" readl_ns)" "–" ""
+	row 3k "MMIO ldp of a traced device, let through by software step: mmio_unhandled on; untraced (instr)" \
+		"$(best main mmio "events=on" ldp_ns); $(best main mmio "events=none" ldp_ns)" "–" ""
 	# 4: drain
 	row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $DEFAULT_KB rate)" \

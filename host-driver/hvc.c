@@ -32,6 +32,8 @@ static const char *const call_names[] = {
 	[HYPTRACE_CALL_TRACE_LAST_BOOT & SMCCC_FUNC_MASK] = "TRACE_LAST_BOOT",
 	[HYPTRACE_CALL_HOST_PANIC & SMCCC_FUNC_MASK] = "HOST_PANIC",
 	[HYPTRACE_CALL_HYP_LOG & SMCCC_FUNC_MASK] = "HYP_LOG",
+	[HYPTRACE_CALL_MMIO_REGION & SMCCC_FUNC_MASK] = "MMIO_REGION",
+	[HYPTRACE_CALL_MMIO_QUERY & SMCCC_FUNC_MASK] = "MMIO_QUERY",
 };
 
 static const struct {
@@ -47,6 +49,7 @@ static const struct {
 	{ HYPTRACE_RET_AGAIN,		-EAGAIN,	"AGAIN" },
 	{ HYPTRACE_RET_CLOCK_STEP,	-ERANGE,	"CLOCK_STEP" },
 	{ HYPTRACE_RET_UNREAD,		-ENOTEMPTY,	"UNREAD" },
+	{ HYPTRACE_RET_DENIED,		-EPERM,		"DENIED" },
 };
 
 /* Anything the ABI does not define means the hypervisor is not one of ours. */

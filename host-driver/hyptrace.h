@@ -15,6 +15,7 @@
  *   last_boot.c	the previous boot's buffer (last_boot.h), and the panic
  *		notifier
  *   hyp_log.c	the hypervisor's log: into dmesg at load, and its files
+ *   mmio.c	the mmio file: device regions the hypervisor traces
  *
  * and one of two front ends, chosen at build time from the kernel's config:
  *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
@@ -142,6 +143,8 @@ void hyptrace_frontend_written(unsigned int cpu);
 extern const struct file_operations hyptrace_write_event_fops;
 extern const struct file_operations hyptrace_trace_clock_fops;
 extern const struct file_operations hyptrace_overwrite_fops;
+/* mmio.c: the traced device regions */
+extern const struct file_operations hyptrace_mmio_fops;
 
 /* the front end: adopt the early buffer now, so that trace shows it */
 void hyptrace_frontend_adopt(struct hyptrace *ht);

@@ -151,7 +151,50 @@ enum cpu_sysreg {
 	      HE_FIELD(u64, pc),					\
 	      HE_PRINT("ec=0x%x iss=0x%x value=0x%llx pc=0x%llx",	\
 		       HE_REC(ec), HE_REC(iss), HE_REC(value),		\
-		       HE_REC(pc)))
+		       HE_REC(pc)))	\
+	/* A traced register read or written (mmio_trap.c) */		\
+	EVENT(mmio_read, 8,						\
+	      HE_FIELD(u16, width)					\
+	      HE_FIELD(u32, flags)					\
+	      HE_FIELD(u64, addr)					\
+	      HE_FIELD(u64, value)					\
+	      HE_FIELD(u64, pc)						\
+	      HE_FIELD(u64, va),					\
+	      HE_PRINT("addr=0x%llx width=%u value=0x%llx pc=0x%llx va=0x%llx flags=0x%x", \
+		       HE_REC(addr), HE_REC(width), HE_REC(value),	\
+		       HE_REC(pc), HE_REC(va), HE_REC(flags)))		\
+	EVENT(mmio_write, 9,						\
+	      HE_FIELD(u16, width)					\
+	      HE_FIELD(u32, flags)					\
+	      HE_FIELD(u64, addr)					\
+	      HE_FIELD(u64, value)					\
+	      HE_FIELD(u64, pc)						\
+	      HE_FIELD(u64, va),					\
+	      HE_PRINT("addr=0x%llx width=%u value=0x%llx pc=0x%llx va=0x%llx flags=0x%x", \
+		       HE_REC(addr), HE_REC(width), HE_REC(value),	\
+		       HE_REC(pc), HE_REC(va), HE_REC(flags)))		\
+	/* An access to a traced page let through unemulated, once */	\
+	EVENT(mmio_unhandled, 10,					\
+	      HE_FIELD(u16, __reserved0)				\
+	      HE_FIELD(u32, esr)					\
+	      HE_FIELD(u64, addr)					\
+	      HE_FIELD(u64, pc)						\
+	      HE_FIELD(u64, va),					\
+	      HE_PRINT("addr=0x%llx pc=0x%llx va=0x%llx esr=0x%x",	\
+		       HE_REC(addr), HE_REC(pc), HE_REC(va),		\
+		       HE_REC(esr)))
+
+/*
+ * mmio_read and mmio_write (hyp/arch/mmio_trap.c): width in bytes, flags
+ * HYP_MMIO_F_*, the physical address, the value as the device gave or got
+ * it (zero-extended), the instruction's address and the virtual address
+ * it used. The flags:
+ */
+#define HYP_MMIO_F_ACQREL	0x1	/* load-acquire or store-release */
+#define HYP_MMIO_F_SIGNED	0x2	/* the load sign-extended the value */
+#define HYP_MMIO_F_DECODED	0x4	/* ISV=0: decoded from the instruction */
+#define HYP_MMIO_F_ABORT	0x8	/* the device aborted: EL1 got the abort */
+#define HYP_MMIO_F_PAIR		0x10	/* one of the two halves of an LDP/STP */
 
 /* The first two bytes of every payload: the event id (remote_event_hdr) */
 struct hyp_event_hdr {

@@ -172,6 +172,25 @@
  *	read while another reader consumes the pages; 0: back in the meta
  *	page. Until the next load, which starts with them shown.
  *
+ * MMIO tracing (Documentation/guides/mmio-trace.md)
+ *   HYPTRACE_CALL_MMIO_REGION (0xc6000011, x1 = HYPTRACE_MMIO_ADD or
+ *	HYPTRACE_MMIO_REMOVE, x2 = physical base, x3 = size in bytes,
+ *	x4 = HYPTRACE_MMIO_R and/or HYPTRACE_MMIO_W, for ADD)
+ *	ADD: from now on every access by EL1 or EL0 to the pages of
+ *	[base, base + size) traps to the hypervisor, which performs it and
+ *	records the accesses inside the range that x4 names as mmio_read
+ *	and mmio_write events. DENIED if any byte is RAM (the hypervisor's
+ *	region and the trace carve-out among it) or a debug window stage 2
+ *	keeps from EL1; BUSY if a page is traced already; NO_MEMORY if the
+ *	region table or the spare stage-2 tables are used up; INVALID for
+ *	a size of 0, a range that wraps or is beyond stage 2, or bad x1/x4.
+ *	REMOVE: the region of exactly that base and size, its pages mapped
+ *	back; INVALID if there is none.
+ *   HYPTRACE_CALL_MMIO_QUERY (0xc6000012, x1 = slot)
+ *	x1 = base, x2 = size (0: an empty slot), x3 = mode (bits 0-1) |
+ *	accesses recorded << 2, of slot x1 of HYPTRACE_MMIO_SLOTS; INVALID
+ *	from HYPTRACE_MMIO_SLOTS on.
+ *
  * Any other function ID answers SMCCC_RET_NOT_SUPPORTED (-1); an argument
  * out of range answers SMCCC_RET_INVALID_PARAMETER (-3).
  */
@@ -181,7 +200,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		7
+#define HYPTRACE_ABI_MINOR		8
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -213,6 +232,8 @@
 #define HYPTRACE_CALL_TRACE_LAST_BOOT	HYPTRACE_CALL(14)
 #define HYPTRACE_CALL_HOST_PANIC	HYPTRACE_CALL(15)
 #define HYPTRACE_CALL_HYP_LOG		HYPTRACE_CALL(16)
+#define HYPTRACE_CALL_MMIO_REGION	HYPTRACE_CALL(17)
+#define HYPTRACE_CALL_MMIO_QUERY	HYPTRACE_CALL(18)
 
 /* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
 #define HYPTRACE_MPIDR_NONE		(~0UL)
@@ -253,6 +274,22 @@
 #define HYPTRACE_LAST_BOOT_SWAP		1
 #define HYPTRACE_LAST_BOOT_RELEASE	2
 
+/* HYPTRACE_CALL_MMIO_REGION x1, x4; HYPTRACE_CALL_MMIO_QUERY */
+#define HYPTRACE_MMIO_ADD		0
+#define HYPTRACE_MMIO_REMOVE		1
+#define HYPTRACE_MMIO_R			(1U << 0)	/* record reads */
+#define HYPTRACE_MMIO_W			(1U << 1)	/* record writes */
+#define HYPTRACE_MMIO_SLOTS		16
+#define HYPTRACE_MMIO_QUERY_MODE(x3)	((unsigned int)((x3) & 3))
+#define HYPTRACE_MMIO_QUERY_HITS(x3)	((x3) >> 2)
+
+/*
+ * The kernel command line option that names the devices to trace from
+ * boot (Documentation/guides/mmio-trace.md), SPEC[,SPEC...], each SPEC a
+ * device-tree path, compat=COMPATIBLE or BASE+SIZE, then :r, :w or :rw.
+ */
+#define HYPTRACE_MMIO_BOOTARG		"hyptrace.mmio="
+
 /*
  * The kernel command line option that starts early capture, read by the
  * hypervisor from /chosen/bootargs (Documentation/guides/early-capture.md):
@@ -275,6 +312,7 @@
 #define HYPTRACE_RET_AGAIN		(-7)	/* nothing to swap yet */
 #define HYPTRACE_RET_CLOCK_STEP		(-8)	/* clock backwards or leaping */
 #define HYPTRACE_RET_UNREAD		(-9)	/* read the reader page first */
+#define HYPTRACE_RET_DENIED		(-10)	/* memory that may not be traced */
 
 /*
  * HYPTRACE_CALL_TRACE_UPDATE_CLOCK's bounds: the largest step forward

@@ -24,6 +24,7 @@
  * head.S (el2_mmu_on), before any C code of its runs on a stack.
  */
 #include "hyp.h"
+#include "mmio_trace.h"
 #include "pgtable.h"
 #include "sysregs.h"
 
@@ -100,6 +101,7 @@ void mmu_build_tables(u64 loader_fdt, u64 fdt_size)
 		pgtable_map(&el2_map, l->console.base,
 			    uart_span(&l->console), PROT_DEVICE);
 	spin_table_pages(map_spin_page, NULL);
+	mmio_windows_build(&el2_map, PROT_DEVICE);
 	mmu_regs_build();
 }
 

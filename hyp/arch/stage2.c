@@ -36,10 +36,12 @@
  * PCIe window and for the boards we know. Addresses above it fault.
  */
 #include "hyp.h"
+#include "mmio_trace.h"
 #include "pgtable.h"
 #include "print.h"
 #include "stage2.h"
 #include "sysregs.h"
+#include "../../shared/hyptrace_abi.h"
 
 #define S2_MEMATTR(a)		((u64)(a) << 2)
 #define S2_MEMATTR_NORMAL_WB	S2_MEMATTR(0xf)	/* outer and inner write-back */
@@ -47,8 +49,9 @@
 #define S2_XN			(2UL << 53)	/* no execution at EL1 or EL0 */
 
 #define S2_MAX_IPA_BITS	40
-/* The holes: the hypervisor's region, the debug windows, spin tables */
-#define S2_MAX_HOLES	(1 + HYP_MAX_DEBUG_WINDOWS + HYP_MAX_CPUS)
+/* The holes: our region, the debug windows, spin tables, traced devices */
+#define S2_MAX_HOLES	(1 + HYP_MAX_DEBUG_WINDOWS + HYP_MAX_CPUS + \
+			 HYPTRACE_MMIO_SLOTS)
 
 struct pgtable stage2_host_map;
 static u64 vtcr;
@@ -125,6 +128,7 @@ static void collect_holes(struct mem_ranges *holes)
 
 	ranges_add(holes, l->hyp_base, HYP_REGION_SIZE);
 	spin_table_pages(add_spin_hole, holes);
+	mmio_trace_holes(holes);
 	if (!l->nr_debug)
 		return;
 	hyp_info("stage 2: %u debug and trace register windows %s EL1%s\n",

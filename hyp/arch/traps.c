@@ -10,6 +10,7 @@
  */
 #include "hyp.h"
 #include "../../shared/hyptrace_abi.h"
+#include "mmio_trace.h"
 #include "print.h"
 #include "psci.h"
 #include "stage2.h"
@@ -268,6 +269,10 @@ static noinline void handle_other(struct trap_frame *frame,
 	if (vec == VEC_EL1_SYNC || vec == VEC_EL1_32_SYNC) {
 		u32 ec = FIELD_GET(ESR_EC, frame->esr);
 
+		if (HYP_STAGE2 && ec == ESR_EC_DABT_LOW && mmio_trap(frame))
+			return;
+		if (ec == ESR_EC_SOFTSTP_LOW && mmio_step_done(frame))
+			return;
 		if (HYP_STAGE2 && (ec == ESR_EC_DABT_LOW || ec == ESR_EC_IABT_LOW))
 			handle_host_abort(frame, ec);
 		else if (!(ec == ESR_EC_SYS64 && setway_trap(frame)) &&
@@ -275,6 +280,8 @@ static noinline void handle_other(struct trap_frame *frame,
 			handle_unknown_trap(frame);
 		return;
 	}
+	if (vec == VEC_EL2_SYNC && mmio_el2_fixup(frame))
+		return;
 	what = vec < ARRAY_SIZE(vector_names) ? vector_names[vec] : NULL;
 	hyp_panic_frame(frame, what ? what : "unexpected exception");
 }

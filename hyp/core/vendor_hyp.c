@@ -5,6 +5,7 @@
  * this file only routes registers.
  */
 #include "hyp.h"
+#include "mmio_trace.h"
 #include "trace.h"
 #include "trace_persist.h"
 #include "trap.h"
@@ -86,6 +87,12 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		if (canary_intact(&r[3]))
 			r[3] = 0;
 		ret = HYPTRACE_RET_SUCCESS;
+		break;
+	case HYPTRACE_CALL_MMIO_REGION:
+		ret = mmio_region_call(r[1], r[2], r[3], r[4]);
+		break;
+	case HYPTRACE_CALL_MMIO_QUERY:
+		ret = mmio_query_call(r[1], &r[1]);
 		break;
 	default:
 		ret = HYPTRACE_RET_NOT_SUPPORTED;

@@ -479,6 +479,7 @@ static inline void dsb_ish(void)
 #define ESR_EC_IABT_CUR	0x21		/* ... from the same EL */
 #define ESR_EC_DABT_LOW	0x24		/* data abort from a lower EL */
 #define ESR_EC_DABT_CUR	0x25		/* ... from the same EL */
+#define ESR_EC_SOFTSTP_LOW	0x32	/* software step from a lower EL */
 /* ISS of EC 0x18, a trapped MSR, MRS or SYS instruction */
 #define ESR_SYS_DIR_READ	BIT(0)		/* MRS or SYSL */
 #define ESR_SYS_CRM		GENMASK(4, 1)

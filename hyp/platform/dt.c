@@ -12,6 +12,7 @@
 #include "dt_console.h"
 #include "dt_tree.h"
 #include "hyp.h"
+#include "mmio_trace.h"
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
@@ -113,8 +114,8 @@ static u64 parse_size(const char *s, const char *end)
  * The value of "@name" (which ends in '=') on the command line @args of
  * @len bytes, as [*@val, *@end); false if it is not there.
  */
-static bool find_bootarg(const char *args, int len, const char *name,
-			 const char **val, const char **end)
+bool find_bootarg(const char *args, int len, const char *name,
+		  const char **val, const char **end)
 {
 	size_t n = strlen(name);
 	const char *p = args, *stop = args + strnlen(args, len);
@@ -496,6 +497,7 @@ void dt_parse(const void *fdt)
 	place_regions(fdt);
 	dt_check_kept(fdt);
 	dt_parse_debug_windows(fdt);
+	dt_parse_mmio(fdt);
 }
 
 /*

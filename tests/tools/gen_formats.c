@@ -81,6 +81,8 @@ struct gen_text gen_header_event(void)
 #define he_args2(a, b)		", " a ", " b
 #define he_args3(a, b, c)	", " a ", " b ", " c
 #define he_args4(a, b, c, d)	", " a ", " b ", " c ", " d
+#define he_args5(a, b, c, d, e)	he_args4(a, b, c, d) ", " e
+#define he_args6(a, b, c, d, e, f) he_args5(a, b, c, d, e) ", " f
 
 #define GEN_FORMAT(__name, __id, __fields, __print)			\
 	do {								\

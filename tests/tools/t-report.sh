@@ -5,7 +5,8 @@
 # kernel's trace file would show for the events in the file (all CPUs
 # merged by time, lost-event lines in place), for plain, lossy, idle-CPU
 # and large traces, with the guest's own format files when
-# tests/tools/fixtures/ has them; --cpu filters; --help and bad usage.
+# tests/tools/fixtures/ has them; --cpu filters; --mmiotrace's empty
+# case; --help and bad usage.
 #
 # Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
 
@@ -53,7 +54,8 @@ fi
 if [ -f "$FIXTURES/hyp_enter.format" ]; then
 	"$GEN" --dump-events "$T/gen-events" >/dev/null 2>&1
 	for f in header_page header_event hyp_enter.format hyp_exit.format \
-		 selftest.format; do
+		 selftest.format mmio_read.format mmio_write.format \
+		 mmio_unhandled.format; do
 		if cmp -s "$FIXTURES/$f" "$T/gen-events/$f"; then
 			ok "fixtures: generated $f is the guest's"
 		else
@@ -95,6 +97,22 @@ for args in "" "--bogus $T/plain.dat" "--cpu" "--cpu x $T/plain.dat" \
 		bad "usage '$args': want exit 2 and one line"
 	fi
 done
+
+# --mmiotrace: mmiotrace's version line, and nothing for a trace without
+# MMIO events; never with --cpu
+"$HYPTRACE" report --mmiotrace "$T/plain.dat" >"$T/mmio.out" 2>"$T/mmio.err"
+if [ $? -eq 0 ] && [ "$(cat "$T/mmio.out")" = "VERSION 20070824" ] &&
+   [ ! -s "$T/mmio.err" ]; then
+	ok "--mmiotrace: the version line alone for a trace without MMIO"
+else
+	bad "--mmiotrace on a trace without MMIO events: $(head -c 200 "$T/mmio.out")"
+fi
+if one_line_exit "$T/mmio-cpu.err" 2 "$HYPTRACE" report --mmiotrace --cpu 0 \
+	"$T/plain.dat"; then
+	ok "--mmiotrace --cpu: $(cat "$T/mmio-cpu.err")"
+else
+	bad "--mmiotrace --cpu 0: want exit 2 and one line"
+fi
 
 # a CPU the file does not have: the work fails, exit 1
 if one_line_exit "$T/nocpu.err" 1 "$HYPTRACE" report --cpu 9 "$T/plain.dat"

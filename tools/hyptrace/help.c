@@ -38,11 +38,13 @@ static const struct ht_help helps[] = {
 "  -k SYSTEM[:EVENT]  also record host kernel events into FILE's -host twin\n"
 "  -h, --help         this text\n" },
 	{ "report", "print a trace.dat's events as text",
-"usage: hyptrace report [--cpu N]... FILE\n"
+"usage: hyptrace report [--cpu N]... [--mmiotrace] FILE\n"
 "\n"
 "Print every event of FILE, all CPUs merged by time, as tracefs 'trace'.\n"
 "\n"
 "  --cpu N            only CPU N's events; repeatable\n"
+"  --mmiotrace        only the MMIO events, in Linux's mmiotrace text\n"
+"                     format (version 20070824)\n"
 "  -h, --help         this text\n" },
 	{ "stats", "time spent in EL2, per CPU and per reason",
 "usage: hyptrace stats [--json] [--top N] FILE\n"

@@ -81,6 +81,13 @@ void pf_put_generic(struct pb_buf *b, const struct td_record *rec,
 		    const struct td_event *ev, uint32_t pid);
 int pf_put_sched_switch(struct pb_buf *b, const struct td_record *rec,
 			const struct td_event *ev, uint32_t pid);
+/*
+ * Perfetto's typed host_mem_abort {esr, addr} for a host_abort record
+ * (addr: its ipa), which the UI shows on the open hyp slice; -1, nothing
+ * written, when @ev lacks the fields
+ */
+int pf_put_host_mem_abort(struct pb_buf *b, const struct td_record *rec,
+			  const struct td_event *ev, uint32_t pid);
 
 /* ---- perfetto_convert.c ---- */
 

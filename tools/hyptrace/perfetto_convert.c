@@ -52,6 +52,7 @@ enum pf_kind {
 	KIND_HYP_ENTER,
 	KIND_HYP_EXIT,
 	KIND_SCHED_SWITCH,
+	KIND_HOST_ABORT,
 	KIND_UNKNOWN,		/* no format for its id */
 };
 
@@ -70,6 +71,8 @@ static enum pf_kind classify(struct pf *p, uint16_t id)
 		p->kind[id] = KIND_HYP_EXIT;
 	else if (!strcmp(ev->name, "sched_switch"))
 		p->kind[id] = KIND_SCHED_SWITCH;
+	else if (!strcmp(ev->name, "host_abort"))
+		p->kind[id] = KIND_HOST_ABORT;
 	else
 		p->kind[id] = KIND_GENERIC;
 	return p->kind[id];
@@ -178,6 +181,11 @@ static void put_record(struct pf *p, const struct td_record *rec)
 	case KIND_HYP_ENTER:
 	case KIND_HYP_EXIT:
 		put_hyp(p, c, rec, pid, kind == KIND_HYP_ENTER);
+		pf_put_generic(&c->events, rec, ev, pid);
+		break;
+	case KIND_HOST_ABORT:
+		/* typed for the slice, and generic for the va it lacks */
+		pf_put_host_mem_abort(&c->events, rec, ev, pid);
 		pf_put_generic(&c->events, rec, ev, pid);
 		break;
 	case KIND_SCHED_SWITCH:

@@ -8,7 +8,9 @@
  *    unsigned as uint_value), char arrays and __data_loc strings as text,
  *    other bytes in hex, as `hyptrace report` prints them;
  *  - Perfetto's typed sched_switch for sched_switch, so that a trace.dat
- *    with the host's events shows its scheduling on the CPU tracks.
+ *    with the host's events shows its scheduling on the CPU tracks;
+ *  - Perfetto's typed host_mem_abort for host_abort (pKVM's shape), which
+ *    the UI shows on the hyp slice it falls in.
  *
  * Which record becomes which, and the typed hypervisor events, are
  * perfetto_convert.c's business; the message layout is lib/pftrace.c's.
@@ -196,6 +198,26 @@ int pf_put_sched_switch(struct pb_buf *b, const struct td_record *rec,
 		put_value(b, rec, ev, idx[i], field, field, field);
 	}
 	pb_end(b, ss);
+	pft_event_end(b, mark);
+	return 0;
+}
+
+int pf_put_host_mem_abort(struct pb_buf *b, const struct td_record *rec,
+			  const struct td_event *ev, uint32_t pid)
+{
+	const struct td_field *esr = td_find_field(ev, "esr");
+	const struct td_field *ipa = td_find_field(ev, "ipa");
+	uint64_t e, a;
+	size_t mark, ab;
+
+	if (!esr || !ipa || td_read_field(rec, esr, &e) ||
+	    td_read_field(rec, ipa, &a))
+		return -1;
+	mark = pft_event_begin(b, rec->ts, pid);
+	ab = pb_begin(b, PFT_EVENT_HOST_MEM_ABORT);
+	pb_uint(b, PFT_HOST_MEM_ABORT_ESR, e);
+	pb_uint(b, PFT_HOST_MEM_ABORT_ADDR, a);
+	pb_end(b, ab);
 	pft_event_end(b, mark);
 	return 0;
 }

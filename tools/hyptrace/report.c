@@ -2,7 +2,8 @@
 /*
  * hyptrace report: a trace.dat's events as text, every CPU merged by time,
  * each line as the kernel's remotes/hypervisor/trace file prints it, so
- * that the two can be compared with diff.
+ * that the two can be compared with diff; or, with --mmiotrace, its MMIO
+ * events as Linux's mmiotrace writes them (mmiotrace.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "hyptrace.h"
+#include "mmiotrace.h"
 #include "tracedat.h"
 
 #define MAX_CPU_ARGS	256
@@ -18,6 +20,7 @@
 struct report_opts {
 	unsigned int cpus[MAX_CPU_ARGS];
 	unsigned int nr_cpus;
+	int mmiotrace;		/* --mmiotrace: Linux's mmiotrace text */
 	const char *file;
 };
 
@@ -26,6 +29,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "mmiotrace", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
@@ -37,6 +41,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		case 'h':
 			ht_usage(stdout, "report");
 			return HT_EXIT_OK;
+		case 'm':
+			o->mmiotrace = 1;
+			break;
 		case 'c':
 			if (!ht_parse_ulong(optarg, 0, 65535, &v)) {
 				ht_err("report", "--cpu wants a CPU number, not '%s'",
@@ -152,7 +159,17 @@ int cmd_report(int argc, char **argv)
 			return HT_EXIT_FAIL;
 		}
 	}
-	ret = print_all(td, &o);
+	if (o.mmiotrace && o.nr_cpus) {
+		ht_err("report", "--mmiotrace takes every CPU: no --cpu");
+		td_close(td);
+		return HT_EXIT_USAGE;
+	}
+	ret = o.mmiotrace ? mmiotrace_write(td, stdout, o.file) :
+			    print_all(td, &o);
+	if (o.mmiotrace && !ret && (fflush(stdout) || ferror(stdout))) {
+		ht_err("report", "writing the output: %s", strerror(errno));
+		ret = HT_EXIT_FAIL;
+	}
 	td_close(td);
 	return ret;
 }

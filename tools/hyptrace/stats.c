@@ -174,7 +174,8 @@ static int read_trace(struct stats_reader *rd)
 			return HT_EXIT_FAIL;
 		}
 		note_time(r, &rec);
-		if (count_event(rd, &rec) || feed_el2(rd, &rec)) {
+		if (count_event(rd, &rec) || feed_el2(rd, &rec) ||
+		    mmio_stats_feed(&r->mmio, &rec)) {
 			ht_err("stats", "%s: out of memory", r->path);
 			return HT_EXIT_FAIL;
 		}
@@ -231,6 +232,7 @@ static void free_report(struct stats_report *r)
 	free(r->events);
 	free(r->cpus);
 	el2_free(&r->el2);
+	mmio_stats_free(&r->mmio);
 }
 
 static int stats_file(const char *path, int json, size_t top)
@@ -250,6 +252,7 @@ static int stats_file(const char *path, int json, size_t top)
 				   sizeof(r.clock_buf));
 	if (find_hyp_events(&rd))
 		goto out;
+	mmio_stats_init(&r.mmio, rd.td);
 	rd.event_index = malloc(65536 * sizeof(*rd.event_index));
 	r.cpus = calloc(r.nr_cpus ? r.nr_cpus : 1, sizeof(*r.cpus));
 	if (!rd.event_index || !r.cpus || el2_init(&r.el2, r.nr_cpus)) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "el2stats.h"
+#include "stats_mmio.h"
 
 /* One event type seen in the records */
 struct stats_event {
@@ -40,6 +41,7 @@ struct stats_report {
 	size_t nr_events;
 	size_t top;			/* function IDs to list, 0 = all */
 	struct el2_stats el2;
+	struct mmio_stats mmio;		/* stats_mmio.c */
 };
 
 /* 0, or -1 when out of memory (a partial output may have been written) */

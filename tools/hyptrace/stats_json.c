@@ -247,7 +247,7 @@ static void json_events(FILE *f, const struct stats_report *r)
 				ev->per_cpu[cpu]);
 		fprintf(f, "]}");
 	}
-	fprintf(f, "%s]\n", r->nr_events ? "\n  " : "");
+	fprintf(f, "%s]", r->nr_events ? "\n  " : "");
 }
 
 int stats_print_json(FILE *f, const struct stats_report *r)
@@ -280,6 +280,7 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 	json_funcs_other(f, &r->el2.funcs_other);
 	fprintf(f, "\n  },\n");
 	json_events(f, r);
-	fprintf(f, "}\n");
+	mmio_stats_print_json(f, &r->mmio);
+	fprintf(f, "\n}\n");
 	return 0;
 }

@@ -332,5 +332,6 @@ int stats_print_text(FILE *f, const struct stats_report *r)
 	if (print_funcs(f, r, 0) || print_funcs(f, r, 1))
 		return -1;
 	print_histogram(f, r);
+	mmio_stats_print_text(f, &r->mmio);
 	return 0;
 }

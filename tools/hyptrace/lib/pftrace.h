@@ -61,8 +61,13 @@
 #define PFT_EVENT_GENERIC			327	/* generic.proto */
 #define PFT_EVENT_HYP_ENTER			476	/* hyp.proto */
 #define PFT_EVENT_HYP_EXIT			477
+#define PFT_EVENT_HOST_MEM_ABORT		480	/* hyp.proto */
 #define PFT_EVENT_HYPERVISOR_HYP_EXIT		584	/* hypervisor.proto */
 #define PFT_EVENT_HYPERVISOR_HYP_ENTER		588
+
+/* trace/ftrace/hyp.proto, message HostMemAbortFtraceEvent */
+#define PFT_HOST_MEM_ABORT_ESR			1	/* uint64 */
+#define PFT_HOST_MEM_ABORT_ADDR			2	/* uint64 */
 
 /* trace/ftrace/generic.proto, message GenericFtraceEvent */
 #define PFT_GENERIC_EVENT_NAME			1

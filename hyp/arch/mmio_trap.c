@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A host access to a traced device page (mmio_regions.c), which stage 2
+ * leaves out: performed here once, on the host's behalf, and recorded as
+ * mmio_read or mmio_write. Registers with read side effects (a FIFO, a
+ * clear-on-read status) must see exactly the one access the program made,
+ * so an access is either performed here, or let through unemulated
+ * (mmio_step.c), never both.
+ *
+ * The fast path is every access whose syndrome describes it (ESR_EL2.ISV,
+ * as every readl/writel of arm64 Linux gives: arch/arm64/include/asm/io.h):
+ * HPFAR_EL2 and FAR_EL2 give the physical address, ESR_EL2 the size
+ * (SAS), sign extension (SSE), the register (SRT), its width (SF) and
+ * acquire/release (AR). The access is made at EL2 through this CPU's
+ * window onto the page, Device-nGnRE as Linux's ioremap() maps registers;
+ * the register is written back and the instruction skipped, as KVM's
+ * io_mem_abort() and kvm_handle_mmio_return() do for a guest.
+ *
+ * Anything else (no syndrome, an unaligned access, AArch32) goes to
+ * mmio_step.c, which lets the instruction itself run once.
+ */
+#include <string.h>
+#include "hyp.h"
+#include "mmio_trace.h"
+#include "stage2.h"
+#include "sysregs.h"
+#include "trace.h"
+#include "trap.h"
+#include "../../shared/hyptrace_abi.h"
+
+#define ESR_ABT_SAS	GENMASK(23, 22)	/* with ISV: log2 of the size */
+#define ESR_ABT_SSE	BIT(21)		/* with ISV: the load sign-extends */
+#define ESR_ABT_SF	BIT(15)		/* with ISV: Xt, not Wt */
+#define ESR_ABT_AR	BIT(14)		/* with ISV: acquire or release */
+
+/*
+ * The windows: one page of EL2 virtual addresses per CPU, in the last
+ * 2 MiB of the EL2 map, far above anything mmu.c maps (mmu.c would
+ * panic on an overlap while building).
+ */
+#define MMIO_WINDOW_VA	((1UL << HYP_EL2_VA_BITS) - SZ_2M)
+
+static u64 *window_pte;		/* HYP_MAX_CPUS level-3 entries */
+static u64 window_prot;		/* mmu.c's Device attributes */
+
+void mmio_windows_build(struct pgtable *el2_map, u64 prot_device)
+{
+	unsigned int level;
+
+	/* Builds the level-3 table; the entries are then made invalid */
+	pgtable_map(el2_map, MMIO_WINDOW_VA, HYP_MAX_CPUS * SZ_4K,
+		    prot_device);
+	window_pte = pgtable_walk(el2_map, MMIO_WINDOW_VA, &level);
+	memset(window_pte, 0, HYP_MAX_CPUS * sizeof(*window_pte));
+	window_prot = prot_device;
+	mmio_step_init();
+}
+
+/*
+ * This CPU's window onto the device page @page, remapped if it showed
+ * another: pKVM's fixmap sequence (arch/arm64/kvm/hyp/nvhe/mm.c,
+ * fixmap_clear_slot()). Changing the output address of a valid entry is
+ * break-before-make (Arm ARM, "Using break-before-make when updating
+ * translation table entries"); the invalidation is broadcast (vae2is)
+ * although only this CPU uses the window, because another CPU may have
+ * walked to it speculatively, and only this CPU's later accesses need it
+ * complete.
+ */
+static u64 window_map(unsigned int cpu, u64 page)
+{
+	u64 va = MMIO_WINDOW_VA + (u64)cpu * SZ_4K;
+	u64 *pte = &window_pte[cpu];
+	u64 want = page | window_prot | PTE_PAGE | PTE_VALID;
+
+	if (*pte == want)
+		return va;
+	if (*pte & PTE_VALID) {
+		WRITE_ONCE(*pte, 0);
+		asm volatile("dsb ishst\n\ttlbi vae2is, %0\n\tdsb ish"
+			     : : "r" (va >> 12) : "memory");
+	}
+	/* An invalid entry is never cached: the new one needs no TLBI */
+	WRITE_ONCE(*pte, want);
+	asm volatile("dsb ishst\n\tisb" : : : "memory");
+	return va;
+}
+
+bool mmio_el2_fixup(struct trap_frame *frame)
+{
+	if (frame->elr < (u64)mmio_el2_access_start ||
+	    frame->elr >= (u64)mmio_el2_access_end)
+		return false;
+	frame->elr = (u64)mmio_el2_access_fault;
+	return true;
+}
+
+/* The instruction done: step over it as the CPU would have (KVM's kvm_skip_instr) */
+static void skip_instruction(struct trap_frame *frame)
+{
+	frame->elr += frame->esr & ESR_IL ? 4 : 2;
+	/* No branch is in progress, and a software step completes */
+	frame->spsr &= ~(PSR_BTYPE | PSR_SS);
+}
+
+/* A load's value as the register receives it */
+static u64 load_result(u64 esr, u64 val, unsigned int log2, u32 *flags)
+{
+	unsigned int bits = 8U << log2;
+
+	if (esr & ESR_ABT_SSE && bits < 64) {
+		val = (u64)((s64)(val << (64 - bits)) >> (64 - bits));
+		*flags |= HYP_MMIO_F_SIGNED;
+	}
+	return esr & ESR_ABT_SF ? val : (u32)val;
+}
+
+static bool mmio_isv(struct trap_frame *frame, u64 ipa, u32 mode)
+{
+	u64 esr = frame->esr;
+	unsigned int log2 = FIELD_GET(ESR_ABT_SAS, esr);
+	u32 rt = FIELD_GET(ESR_ABT_SRT, esr);
+	bool write = esr & ESR_ABT_WNR;
+	u32 flags = esr & ESR_ABT_AR ? HYP_MMIO_F_ACQREL : 0;
+	u64 va = window_map(this_cpu()->idx, ipa & ~(SZ_4K - 1UL)) +
+		 (ipa & (SZ_4K - 1));
+	u64 val;
+	bool ok;
+
+	if (write) {
+		/* Register 31 of a store is the zero register */
+		val = rt == 31 ? 0 : frame->regs[rt];
+		if (log2 < 3)
+			val &= (1UL << (8 << log2)) - 1;
+		/* Release: everything before it is observed first */
+		if (flags & HYP_MMIO_F_ACQREL)
+			asm volatile("dmb sy" : : : "memory");
+		ok = mmio_el2_write(va, log2, val);
+	} else {
+		ok = mmio_el2_read(va, log2, &val);
+		/* Acquire: nothing after it is observed before it */
+		if (flags & HYP_MMIO_F_ACQREL)
+			asm volatile("dmb sy" : : : "memory");
+		if (ok && rt != 31)
+			frame->regs[rt] = load_result(esr, val, log2, &flags);
+	}
+	if (!ok) {
+		val = 0;
+		flags |= HYP_MMIO_F_ABORT;
+	}
+	if (write && mode)
+		hyp_trace(mmio_write, .width = 1U << log2, .flags = flags,
+			  .addr = ipa, .value = val, .pc = frame->elr,
+			  .va = frame->far);
+	else if (mode)
+		hyp_trace(mmio_read, .width = 1U << log2, .flags = flags,
+			  .addr = ipa, .value = val, .pc = frame->elr,
+			  .va = frame->far);
+	/* The device's abort: traps.c gives EL1 the one it would have had */
+	if (!ok)
+		return false;
+	skip_instruction(frame);
+	return true;
+}
+
+bool mmio_trap(struct trap_frame *frame)
+{
+	u64 esr = frame->esr;
+	u64 ipa = stage2_fault_ipa(frame->far);
+	bool write = esr & ESR_ABT_WNR, page;
+	unsigned int log2 = FIELD_GET(ESR_ABT_SAS, esr);
+	u32 mode;
+
+	/*
+	 * Ours: a translation fault on a traced page, by the access itself
+	 * (not a stage-1 walk that went through the page), FAR valid
+	 */
+	if (esr & (ESR_ABT_S1PTW | ESR_ABT_FNV) ||
+	    (FIELD_GET(ESR_ABT_FSC, esr) & ~ESR_FSC_LEVEL) !=
+	    ESR_FSC_TRANSLATION)
+		return false;
+	mode = mmio_region_hit(ipa, write ? HYPTRACE_MMIO_W : HYPTRACE_MMIO_R,
+			       &page);
+	if (!page)
+		return false;
+	if (!(esr & ESR_ABT_ISV) || frame->spsr & PSR_MODE32 ||
+	    ipa & ((1UL << log2) - 1))
+		return mmio_let_through(frame, ipa);
+	return mmio_isv(frame, ipa, mode);
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# MMIO tracing of a device named at boot (hyptrace.mmio=compat=arm,pl031:rw)
+# on QEMU virt:
+# - the hypervisor says it traces the PL031's page;
+# - mmio_probe.ko op=seq makes a known readl/readb/readw/writel sequence
+#   on the RTC with interrupts off, between two selftest markers: the
+#   trace of that CPU between them holds exactly those accesses, in order,
+#   with their widths, addresses and the values the module saw, and the
+#   device behaved as without tracing (ID registers as the PL031 has them,
+#   the match register reads back what was written, the time is a time);
+# - op=ldp: an ldp and a post-indexed ldr (no syndrome) are each reported
+#   as mmio_unhandled and still performed once, with the right values and
+#   the base register written back;
+# - hyptrace record of the same sequence, written by hyptrace report
+#   --mmiotrace as Linux's mmiotrace writes (VERSION 20070824, a MAP line,
+#   R and W lines with width, map id, address, value and PC), and counted
+#   per device and register by hyptrace stats, read by stock trace-cmd
+#   report from the format files and carried into Perfetto;
+# - op=call: HYPTRACE_CALL_MMIO_REGION refuses RAM and the hypervisor's
+#   memory (DENIED), an already traced page (BUSY), and a zero size, a
+#   wrapping range, a bad mode, a bad operation and removing what is not
+#   there (INVALID).
+# Against the code before MMIO tracing, the hypervisor ignores the option,
+# the PL031 is never traced and mmio_probe's hypercalls answer
+# NOT_SUPPORTED: every check below fails.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='set +e
+('"$(trace_on_script 64 mmio_read mmio_write mmio_unhandled selftest)"') || echo "@tracing=off"
+for op in seq ldp call; do
+	insmod /lib/modules/hyptrace/mmio_probe.ko op=$op && rmmod mmio_probe
+done
+dmesg | grep -a "mmio_probe: @" | sed "s/^.*mmio_probe: //"
+cd "$(hyptrace-dir)"
+echo 0 > tracing_on
+grep -a -E "mmio_|selftest" trace | sed "s/^/@T /"
+cd /tmp
+hyptrace record -o mmio.dat -e mmio_read -e mmio_write -e mmio_unhandled \
+	-e selftest -- sh -c "insmod /lib/modules/hyptrace/mmio_probe.ko op=seq && rmmod mmio_probe" \
+	> rec.log 2>&1; echo "@rec_rc=$?"
+echo "@B64 mmio.dat"; base64 mmio.dat 2> /dev/null || true; echo "@END mmio.dat"
+echo "@alive=$((6 * 7))"
+'
+
+boot mmio --smp 2 --append 'hyptrace.mmio=compat=arm,pl031:rw' --cmd "$GUEST"
+expect_ok
+[ "$(value alive)" = 42 ] || fail "the guest ran no command after the probes"
+expect_line '^hyptrace: MMIO trace: 0x9010000\.\.0x9010fff \(rw\)' \
+	"the hypervisor's line for the traced PL031"
+
+# What the module saw: the PL031 as it is without tracing
+for kv in id0=0x31 id1=0x10 cell0=0xd mr_back=0x12345678 ldp0=0x31 \
+	ldp1=0x10 post=0x31 post_next=ok; do
+	[ "$(value "${kv%%=*}")" = "${kv#*=}" ] ||
+		fail "mmio_probe read ${kv%%=*}=$(value "${kv%%=*}"), want ${kv#*=}"
+done
+# The first run's (the recorded second run prints them again)
+first() { grep -a -o "@$1=[^ ]*" "$BOOT_LOG" | head -n 1 | cut -d= -f2; }
+dr=$(first dr)
+[ $((dr)) -gt 1600000000 ] || fail "the RTC's time reads $dr: not a time"
+mr=$(first mr)
+cpu=$(printf '%03d' "$(first cpu)")
+
+# The trace of that CPU between the markers: exactly the sequence
+trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
+got=$(grep "^\[$cpu\]" <<<"$trace" |
+	sed -n '/selftest id=7171329$/,/selftest id=7171330$/p' |
+	sed -E 's/^\[[0-9]+\][[:space:]]+[0-9.]+: //; s/ pc=0x[0-9a-f]+ va=0x[0-9a-f]+//' |
+	tr '\n' '|')
+want="selftest id=7171329|"
+want+="mmio_read addr=0x9010fe0 width=4 value=0x31 flags=0x0|"
+want+="mmio_read addr=0x9010fe4 width=1 value=0x10 flags=0x0|"
+want+="mmio_read addr=0x9010ff0 width=2 value=0xd flags=0x0|"
+want+="mmio_read addr=0x9010004 width=4 value=$mr flags=0x0|"
+want+="mmio_write addr=0x9010004 width=4 value=0x12345678 flags=0x0|"
+want+="mmio_read addr=0x9010004 width=4 value=0x12345678 flags=0x0|"
+want+="mmio_write addr=0x9010004 width=4 value=$mr flags=0x0|"
+want+="mmio_read addr=0x9010000 width=4 value=$dr flags=0x0|"
+want+="selftest id=7171330|"
+[ "$got" = "$want" ] ||
+	fail "CPU $cpu's trace between the markers is '$got', want '$want'"
+# The PC is the module's, the VA its ioremap()
+grep -Eq "mmio_read addr=0x9010fe0 width=4 value=0x31 pc=0xffff[0-9a-f]+ va=0xffff[0-9a-f]+fe0 " <<<"$trace" ||
+	fail "no mmio_read with a kernel pc and the ioremap()ed va"
+
+# No syndrome: reported, performed once (the values above)
+n=$(grep -c "mmio_unhandled addr=0x9010fe0 " <<<"$trace")
+[ "$n" = 2 ] || fail "$n mmio_unhandled events at 0x9010fe0, want 2 (ldp, post-indexed ldr)"
+
+# The hypercall's refusals
+for kv in ram=-10 hyp=-10 traced=-5 zero_size=-3 wrap=-3 bad_mode=-3 \
+	bad_op=-3 remove_none=-3; do
+	[ "$(value "${kv%%=*}")" = "${kv#*=}" ] ||
+		fail "MMIO_REGION for ${kv%%=*} answered $(value "${kv%%=*}"), want ${kv#*=}"
+done
+
+# hyptrace report --mmiotrace: Linux's mmiotrace text of a recording
+[ "$(value rec_rc)" = 0 ] || fail "hyptrace record exited $(value rec_rc)"
+DAT=$TEST_LOGS/$TEST_NAME-mmio.dat
+awk '$0 == "@B64 mmio.dat" {on = 1; next} $0 == "@END mmio.dat" {on = 0} on' \
+	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$DAT" ||
+	fail "mmio.dat did not come out of the guest intact"
+HT=$HYPTRACE_BUILD/tools/native/hyptrace
+"$HT" report --mmiotrace "$DAT" >"$DAT.mmiotrace" 2>"$DAT.err" ||
+	fail "hyptrace report --mmiotrace failed: $(head -n 1 "$DAT.err")"
+got=$(sed -E 's/^([RW] [0-9]+) [0-9]+\.[0-9]{6} /\1 T /; s/^MAP [0-9]+\.[0-9]{6} /MAP T /; s/ 0xffff[0-9a-f]+ 0$/ PC 0/' "$DAT.mmiotrace" |
+	sed -E 's/^(MAP T 1 0x9010000) 0xffff[0-9a-f]+000 /\1 VA /' | tr '\n' ';')
+want="VERSION 20070824;MAP T 1 0x9010000 VA 0x1000 0x0 0;"
+want+="R 4 T 1 0x9010fe0 0x31 PC 0;R 1 T 1 0x9010fe4 0x10 PC 0;"
+want+="R 2 T 1 0x9010ff0 0xd PC 0;R 4 T 1 0x9010004 $mr PC 0;"
+want+="W 4 T 1 0x9010004 0x12345678 PC 0;R 4 T 1 0x9010004 0x12345678 PC 0;"
+want+="W 4 T 1 0x9010004 $mr PC 0;R 4 T 1 0x9010000 0x[0-9a-f]+ PC 0;"
+grep -Eqx "$want" <<<"$got" ||
+	fail "hyptrace report --mmiotrace wrote '$got', want '$want' (see $DAT.mmiotrace)"
+
+# hyptrace stats: the device's row and the match register's
+"$HT" stats "$DAT" >"$DAT.stats" 2>"$DAT.err" ||
+	fail "hyptrace stats failed: $(head -n 1 "$DAT.err")"
+grep -Eq '^  0x9010000 +6 +2 +0 +75\.0  1,2,4$' "$DAT.stats" ||
+	fail "hyptrace stats: no PL031 row of 6 reads, 2 writes, 75 % reads, widths 1,2,4 (see $DAT.stats)"
+grep -Eq '^    \+0x4 +2 +2 +0 +50\.0  4$' "$DAT.stats" ||
+	fail "hyptrace stats: no match-register row of 2 reads, 2 writes (see $DAT.stats)"
+
+# Stock trace-cmd reads the new events from their format files, and
+# hyptrace perfetto carries them as ftrace events with their fields
+"$TC_REPORT" -i "$DAT" >"$DAT.txt" 2>"$DAT.err" ||
+	fail "trace-cmd report of the recording failed: $(head -n 2 "$DAT.err")"
+grep -Eq 'mmio_write: +addr=0x9010004 width=4 value=0x12345678 pc=0xffff[0-9a-f]+ va=0xffff[0-9a-f]+ flags=0x0' "$DAT.txt" ||
+	fail "trace-cmd report shows no mmio_write of 0x12345678 (see $DAT.txt)"
+"$HT" perfetto -o "$DAT.pftrace" "$DAT" >/dev/null 2>"$DAT.err" ||
+	fail "hyptrace perfetto failed: $(head -n 1 "$DAT.err")"
+[ "$(grep -a -c mmio_read "$DAT.pftrace")" -ge 1 ] ||
+	fail "no mmio_read event in the Perfetto trace"
+
+expect_healthy
+first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
+
+# Run time, through the mmio file: the PL061 GPIO added, read, listed
+# with its hits and removed; RAM refused with EPERM; and the console's
+# PL011 traced (writes) while a line is printed: the line reaches the
+# console once and whole, and the data-register writes in the trace spell
+# it, character by character.
+LINE=@uart=ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz_0123456789
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='set +e
+('"$(trace_on_script 64 mmio_read mmio_write)"') || echo "@tracing=off"
+cd "$(hyptrace-dir)"
+insmod /lib/modules/hyptrace/phys_probe.ko
+echo 0x9030000+0x1000:r > mmio; echo "@add_gpio=$?"
+echo 0x9030000+0x1000:r > mmio 2> /tmp/busy; echo "@add_again=$? $(grep -c "busy" /tmp/busy)"
+echo 0x40000000+0x1000:r > mmio 2> /tmp/ram; echo "@add_ram=$? $(grep -c "not permitted" /tmp/ram)"
+echo "r 0x9030fe0" > /sys/kernel/debug/phys_probe
+sed "s/^/@M /" mmio
+echo -0x9030000+0x1000 > mmio; echo "@del_gpio=$?"
+echo "r 0x9030fe0" > /sys/kernel/debug/phys_probe
+echo 0x9000000+0x1000:w > mmio; echo "@add_uart=$?"
+echo '"$LINE"'
+echo -0x9000000+0x1000 > mmio; echo "@del_uart=$?"
+echo "@regions=$(wc -l < mmio)"
+echo 0 > tracing_on
+grep -a -E "mmio_" trace | sed "s/^/@T /"
+echo "@alive=$((6 * 7))"
+'
+boot runtime --smp 2 --cmd "$GUEST"
+expect_ok
+[ "$(value alive)" = 42 ] || fail "runtime: the guest ran no command after the probes"
+[ "$(value add_gpio)" = 0 ] || fail "adding the PL061 through mmio exited $(value add_gpio)"
+[ "$(value del_gpio)" = 0 ] || fail "removing the PL061 exited $(value del_gpio)"
+[ "$(grep -a -o '@add_again=[0-9]* [0-9]*' "$BOOT_LOG" | cut -d= -f2)" = "1 1" ] ||
+	fail "adding the PL061 twice: want a failure with EBUSY"
+[ "$(grep -a -o '@add_ram=[0-9]* [0-9]*' "$BOOT_LOG" | cut -d= -f2)" = "1 1" ] ||
+	fail "adding RAM: want a failure with EPERM"
+grep -a -q '^@M 0x9030000+0x1000:r hits=1' "$BOOT_LOG" ||
+	fail "mmio does not list the PL061 with 1 hit: $(grep -a '^@M' "$BOOT_LOG")"
+[ "$(value regions)" = 0 ] || fail "$(value regions) regions left after removing them"
+trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
+n=$(grep -c 'mmio_read addr=0x9030fe0 width=4 value=0x61 ' <<<"$trace")
+[ "$n" = 1 ] || fail "$n mmio_read of the PL061's ID at 0x9030fe0, want 1 (the second read came after the removal)"
+n=$(count_lines "^$LINE\r?\$")
+[ "$n" = 1 ] || fail "the line printed with the PL011 traced reached the console $n times whole, want 1"
+spelt=$(grep -o 'mmio_write addr=0x9000000 width=[0-9] value=0x[0-9a-f]*' <<<"$trace" |
+	sed 's/.*value=0x//' | while read -r h; do printf "\\x$h"; done)
+[[ $(printf '%b' "$spelt") == *"$LINE"* ]] ||
+	fail "the PL011 data-register writes in the trace do not spell the printed line: '$(printf '%b' "$spelt" | tr -d '\r' | tr '\n' '|')'"
+expect_healthy
+pass "$first_pass; at run time the PL061 added, read, listed with its hit and removed through the mmio file, RAM refused (EPERM), a traced page again refused (EBUSY); the PL011 traced while the console printed: the line once and whole, spelt by the traced writes"

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmio_probe: known accesses to a device the hypervisor traces, for
+ * tests/boot/93-mmio-trace.sh.
+ *
+ *   insmod mmio_probe.ko op=seq	the PL031 RTC: a readl/readb/readw/
+ *					writel sequence, between two selftest
+ *					markers (ids 0x6d6d01 and 0x6d6d02)
+ *   insmod mmio_probe.ko op=ldp	an ldp of two PL031 ID registers and
+ *					a post-indexed ldr: no syndrome
+ *   insmod mmio_probe.ko op=call	HYPTRACE_CALL_MMIO_REGION with what
+ *					it must refuse, and a good add/remove
+ *
+ * Each prints its results as "mmio_probe: @key=value" lines. The sequence
+ * runs with interrupts off on one CPU, so that the trace of that CPU
+ * between the markers holds exactly its accesses. The module never stays
+ * loaded (init fails with ECANCELED after the work), so it can be run again.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/arm-smccc.h>
+#include <linux/io.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/gfp.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/smp.h>
+
+#include "hyptrace_abi.h"
+
+static char *op = "seq";
+module_param(op, charp, 0);
+
+#define RTC_MR		0x04	/* match register: read/write, no effect */
+#define RTC_DR		0x00	/* data register: the time, read only */
+#define RTC_PERIPH_ID0	0xfe0	/* 0x31 */
+#define RTC_PERIPH_ID1	0xfe4	/* 0x10 */
+#define RTC_CELL_ID0	0xff0	/* 0x0d */
+#define MARK_START	0x6d6d01
+#define MARK_END	0x6d6d02
+
+static long hcall(u32 fid, u64 a1, u64 a2, u64 a3, u64 a4,
+		  struct arm_smccc_res *res)
+{
+	arm_smccc_1_1_hvc(fid, a1, a2, a3, a4, res);
+	return (long)res->a0;
+}
+
+static void mark(u64 id)
+{
+	struct arm_smccc_res res;
+
+	hcall(HYPTRACE_CALL_TRACE_WRITE_EVENT, id, 0, 0, 0, &res);
+}
+
+static int seq(void __iomem *rtc)
+{
+	u32 id0, mr, mr_back, dr;
+	u8 id1;
+	u16 cell0;
+	unsigned long flags;
+	int cpu;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	mark(MARK_START);
+	id0 = readl(rtc + RTC_PERIPH_ID0);
+	id1 = readb(rtc + RTC_PERIPH_ID1);
+	cell0 = readw(rtc + RTC_CELL_ID0);
+	mr = readl(rtc + RTC_MR);
+	writel(0x12345678, rtc + RTC_MR);
+	mr_back = readl(rtc + RTC_MR);
+	writel(mr, rtc + RTC_MR);
+	dr = readl(rtc + RTC_DR);
+	mark(MARK_END);
+	local_irq_restore(flags);
+	pr_info("@cpu=%d @id0=0x%x @id1=0x%x @cell0=0x%x @mr=0x%x @mr_back=0x%x @dr=0x%x\n",
+		cpu, id0, id1, cell0, mr, mr_back, dr);
+	return 0;
+}
+
+static int ldp(void __iomem *rtc)
+{
+	void __iomem *p = rtc + RTC_PERIPH_ID0;
+	u32 a, b, c;
+
+	/* A pair and a post-indexed load: ESR_EL2.ISV is 0 for both */
+	asm volatile("ldp %w0, %w1, [%2]" : "=&r" (a), "=&r" (b) : "r" (p));
+	asm volatile("ldr %w0, [%1], #4" : "=&r" (c), "+r" (p));
+	pr_info("@ldp0=0x%x @ldp1=0x%x @post=0x%x @post_next=%s\n", a, b, c,
+		p == rtc + RTC_PERIPH_ID1 ? "ok" : "wrong");
+	return 0;
+}
+
+static void call_one(const char *what, u64 a1, u64 a2, u64 a3, u64 a4)
+{
+	struct arm_smccc_res res;
+
+	pr_info("@%s=%ld\n", what,
+		hcall(HYPTRACE_CALL_MMIO_REGION, a1, a2, a3, a4, &res));
+}
+
+static int calls(phys_addr_t rtc)
+{
+	unsigned long page = __get_free_page(GFP_KERNEL);
+	struct device_node *np;
+	struct resource hyp;
+
+	if (!page)
+		return -ENOMEM;
+	/* A page of Linux's own RAM */
+	call_one("ram", HYPTRACE_MMIO_ADD, virt_to_phys((void *)page), 0x1000,
+		 HYPTRACE_MMIO_R);
+	free_page(page);
+	np = of_find_compatible_node(NULL, NULL, HYPTRACE_HYP_MEM_COMPATIBLE);
+	if (np && !of_address_to_resource(np, 0, &hyp))
+		call_one("hyp", HYPTRACE_MMIO_ADD, hyp.start, 0x1000,
+			 HYPTRACE_MMIO_R | HYPTRACE_MMIO_W);
+	of_node_put(np);
+	call_one("zero_size", HYPTRACE_MMIO_ADD, rtc, 0, HYPTRACE_MMIO_R);
+	call_one("wrap", HYPTRACE_MMIO_ADD, ~0xfffULL, 0x2000,
+		 HYPTRACE_MMIO_R);
+	call_one("bad_mode", HYPTRACE_MMIO_ADD, rtc, 0x1000, 4);
+	call_one("bad_op", 7, rtc, 0x1000, HYPTRACE_MMIO_R);
+	call_one("traced", HYPTRACE_MMIO_ADD, rtc, 0x1000, HYPTRACE_MMIO_R);
+	call_one("remove_none", HYPTRACE_MMIO_REMOVE, rtc + 0x100000, 0x1000,
+		 0);
+	return 0;
+}
+
+static int __init mmio_probe_init(void)
+{
+	struct device_node *np = of_find_compatible_node(NULL, NULL,
+							 "arm,pl031");
+	struct resource res;
+	void __iomem *rtc;
+	int ret = -EINVAL;
+
+	if (!np || of_address_to_resource(np, 0, &res)) {
+		of_node_put(np);
+		pr_err("no arm,pl031 node\n");
+		return -ENODEV;
+	}
+	of_node_put(np);
+	if (!strcmp(op, "call"))
+		return calls(res.start);
+	rtc = ioremap(res.start, resource_size(&res));
+	if (!rtc)
+		return -ENOMEM;
+	if (!strcmp(op, "seq"))
+		ret = seq(rtc);
+	else if (!strcmp(op, "ldp"))
+		ret = ldp(rtc);
+	iounmap(rtc);
+	return ret;
+}
+module_init(mmio_probe_init);
+
+static void __exit mmio_probe_exit(void)
+{
+}
+module_exit(mmio_probe_exit);
+
+MODULE_DESCRIPTION("Known accesses to a traced device, for hyptrace's tests");
+MODULE_LICENSE("GPL");
