@@ -35,6 +35,13 @@ int dt_tree_next_compatible(int node, const char *compat);
 int dt_tree_first_child(int node);
 int dt_tree_next_sibling(int node);
 
+/*
+ * As fdt_getprop(); from the index when @fdt is the loader's tree (the one
+ * walked), from libfdt for any other (Linux's copy)
+ */
+const void *dt_tree_getprop(const void *fdt, int node, const char *name,
+			    int *lenp);
+
 #define dt_tree_for_each_child(node, parent)				\
 	for (node = dt_tree_first_child(parent); node >= 0;		\
 	     node = dt_tree_next_sibling(node))

@@ -47,7 +47,7 @@ static struct dt_initrd initrd;
 static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
 {
 	int len;
-	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+	const fdt32_t *p = dt_tree_getprop(fdt, node, name, &len);
 
 	if (!p || (len != 4 && len != 8))
 		return false;
@@ -333,7 +333,7 @@ static void parse_chosen(const void *fdt)
 
 	/* The kernel command line wins over the boot loader's property */
 	get_u64_prop(fdt, chosen, CHOSEN_CARVEOUT_SIZE, &size);
-	args = fdt_getprop(fdt, chosen, "bootargs", &len);
+	args = dt_tree_getprop(fdt, chosen, "bootargs", &len);
 	if (args) {
 		if (!carveout_from_bootargs(args, len, &size,
 					    &hyp_layout.carveout_base))
