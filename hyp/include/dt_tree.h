@@ -22,6 +22,9 @@ void dt_tree_build(const void *fdt);
 int dt_tree_path(const char *path);
 int dt_tree_path_namelen(const char *path, int len);
 
+/* The offset of @node's FDT_END_NODE tag: where a last child would go */
+int dt_tree_end_tag(int node);
+
 /* As fdt_parent_offset() */
 int dt_tree_parent(int node);
 

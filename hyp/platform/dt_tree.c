@@ -21,6 +21,7 @@ struct dt_tree_node {
 	int offset;		/* libfdt's: from the structure block */
 	int parent;		/* index, -1 for the root */
 	int end;		/* index after its last descendant */
+	int end_offset;		/* libfdt's offset of its FDT_END_NODE */
 	u32 name_len;
 	u32 compat_len;
 };
@@ -89,6 +90,7 @@ static int walk(const void *fdt, struct dt_tree_node *out)
 				return -1;
 			if (out) {
 				out[cur].end = nr;
+				out[cur].end_offset = off - FDT_TAGSIZE;
 				cur = out[cur].parent;
 			}
 			break;
@@ -183,6 +185,13 @@ int dt_tree_next_sibling(int node)
 	int i = index_of(node);
 
 	return i < 0 ? -FDT_ERR_BADOFFSET : offset_of(next_sibling(i));
+}
+
+int dt_tree_end_tag(int node)
+{
+	int i = index_of(node);
+
+	return i < 0 ? -FDT_ERR_BADOFFSET : tree.node[i].end_offset;
 }
 
 int dt_tree_parent(int node)
