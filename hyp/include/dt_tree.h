@@ -22,6 +22,9 @@ void dt_tree_build(const void *fdt);
 int dt_tree_path(const char *path);
 int dt_tree_path_namelen(const char *path, int len);
 
+/* The offset of @node's FDT_END_NODE tag: where a last child would go */
+int dt_tree_end_tag(int node);
+
 /* As fdt_parent_offset() */
 int dt_tree_parent(int node);
 
@@ -34,6 +37,13 @@ int dt_tree_next_compatible(int node, const char *compat);
 /* As fdt_first_subnode() and fdt_next_subnode() */
 int dt_tree_first_child(int node);
 int dt_tree_next_sibling(int node);
+
+/*
+ * As fdt_getprop(); from the index when @fdt is the loader's tree (the one
+ * walked), from libfdt for any other (Linux's copy)
+ */
+const void *dt_tree_getprop(const void *fdt, int node, const char *name,
+			    int *lenp);
 
 #define dt_tree_for_each_child(node, parent)				\
 	for (node = dt_tree_first_child(parent); node >= 0;		\

@@ -48,7 +48,7 @@ static struct dt_initrd initrd;
 static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
 {
 	int len;
-	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+	const fdt32_t *p = dt_tree_getprop(fdt, node, name, &len);
 
 	if (!p || (len != 4 && len != 8))
 		return false;
@@ -334,7 +334,7 @@ static void parse_chosen(const void *fdt)
 
 	/* The kernel command line wins over the boot loader's property */
 	get_u64_prop(fdt, chosen, CHOSEN_CARVEOUT_SIZE, &size);
-	args = fdt_getprop(fdt, chosen, "bootargs", &len);
+	args = dt_tree_getprop(fdt, chosen, "bootargs", &len);
 	if (args) {
 		if (!carveout_from_bootargs(args, len, &size,
 					    &hyp_layout.carveout_base))
@@ -501,18 +501,69 @@ void dt_parse(const void *fdt)
 }
 
 /*
- * /reserved-memory in Linux's copy @fdt, created as booting Linux expects
- * it if missing. Before any edit the copy's nodes are where the loader's
- * are, so the index (dt_tree.c) finds it; it then stays there, the edits
- * coming after it.
+ * Linux's copy of the used part @used of the loader's tree @fdt, made at
+ * @copy with an empty /reserved-memory in it if the tree has none (QEMU's
+ * has none), as the root's last child. fdt_add_subnode() would first look
+ * for a duplicate among the root's children, a walk of the whole tree
+ * (0.32 M instructions of the boot, every tag bounds-checked again); the
+ * index (dt_tree.c) knows there is none. Last, not first as libfdt puts
+ * it: each property and node added to it then moves only what follows it
+ * (the root's end and the strings), not the whole tree after it. The
+ * node's offset, or -1 if it is left to fdt_add_subnode(): the tree has
+ * one, or its blocks are not in the usual order (the strings last,
+ * dt_used_size()).
  */
-static int reserved_memory_node(void *fdt)
+static int copy_with_reserved_memory(void *copy, const void *fdt, u32 used)
 {
-	int node = dt_tree_path("/reserved-memory");
+	struct {
+		fdt32_t begin;
+		char name[sizeof("reserved-memory")];
+		fdt32_t end;
+	} node = {
+		cpu_to_fdt32(FDT_BEGIN_NODE), "reserved-memory",
+		cpu_to_fdt32(FDT_END_NODE),
+	};
+	int root_end = dt_tree_end_tag(0);
+	u32 structs = fdt_off_dt_struct(fdt), strings = fdt_off_dt_strings(fdt);
+	u32 struct_size = fdt_size_dt_struct(fdt), at = structs + root_end;
 
-	if (node >= 0)
+	_Static_assert(sizeof(node) == 24, "FDT_BEGIN_NODE, name, FDT_END_NODE");
+	if (root_end < 0 || dt_tree_path("/reserved-memory") >= 0 ||
+	    fdt_off_mem_rsvmap(fdt) > structs ||
+	    structs + struct_size > strings ||
+	    strings + fdt_size_dt_strings(fdt) != used ||
+	    used + sizeof(node) > hyp_layout.dtb_room)
+		at = used;
+	/* Everything after the node moves up: the rest, then the strings */
+	memcpy(copy, fdt, at);
+	if (at == used) {
+		fdt_set_totalsize(copy, used);
+		return -1;
+	}
+	memcpy((char *)copy + at, &node, sizeof(node));
+	memcpy((char *)copy + at + sizeof(node), (const char *)fdt + at,
+	       used - at);
+	fdt_set_size_dt_struct(copy, struct_size + sizeof(node));
+	fdt_set_off_dt_strings(copy, strings + sizeof(node));
+	fdt_set_totalsize(copy, used + sizeof(node));
+	return root_end;
+}
+
+/*
+ * /reserved-memory in Linux's copy @fdt: @added by
+ * copy_with_reserved_memory(), or the tree's own, or created. Before any
+ * edit the copy's nodes are where the loader's are, so the index
+ * (dt_tree.c) finds the tree's own; it then stays there, the edits coming
+ * after it.
+ */
+static int reserved_memory_node(void *fdt, int added)
+{
+	int node = added >= 0 ? added : dt_tree_path("/reserved-memory");
+
+	if (node >= 0 && added < 0)
 		return node;
-	node = fdt_add_subnode(fdt, 0, "reserved-memory");
+	if (node < 0)
+		node = fdt_add_subnode(fdt, 0, "reserved-memory");
 	if (node < 0)
 		return node;
 	/* Linux ignores the node unless its cells match the root's */
@@ -571,13 +622,12 @@ void dt_prepare_for_linux(const void *fdt)
 {
 	void *copy = (void *)hyp_layout.dtb_base;
 	u32 used = dt_used_size(fdt);
-	int err, rsv;
+	int err, rsv, added;
 
 	/* The used part, then opened in place with the room to edit it */
-	memcpy(copy, fdt, used);
-	fdt_set_totalsize(copy, used);
+	added = copy_with_reserved_memory(copy, fdt, used);
 	err = fdt_open_into(copy, copy, hyp_layout.dtb_room);
-	rsv = err ?: reserved_memory_node(copy);
+	rsv = err ?: reserved_memory_node(copy, added);
 	err = rsv < 0 ? rsv : 0;
 	err = err ?: add_reserved(copy, rsv, "hyptrace-hyp", hyp_layout.hyp_base,
 				  HYP_REGION_SIZE, HYPTRACE_HYP_MEM_COMPATIBLE);

@@ -47,7 +47,7 @@ static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
 {
 	int na = fdt_address_cells(fdt, bus), ns = fdt_size_cells(fdt, bus);
 	int pna = fdt_address_cells(fdt, parent), len, entry;
-	const fdt32_t *r = fdt_getprop(fdt, bus, "ranges", &len);
+	const fdt32_t *r = dt_tree_getprop(fdt, bus, "ranges", &len);
 
 	if (!r || !len)
 		return true;
@@ -70,7 +70,7 @@ static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
 const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size)
 {
 	int bus = dt_tree_parent(node), na, ns, len;
-	const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+	const fdt32_t *reg = dt_tree_getprop(fdt, node, "reg", &len);
 
 	if (bus < 0)
 		return "it has no parent";

@@ -56,7 +56,7 @@ static const struct uart_driver *find_driver(const void *fdt, int node)
 static bool get_u32(const void *fdt, int node, const char *name, u32 *val)
 {
 	int len;
-	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+	const fdt32_t *p = dt_tree_getprop(fdt, node, name, &len);
 
 	if (!p || len != 4)
 		return false;
@@ -87,7 +87,7 @@ static const char *node_layout(const void *fdt, int node, struct uart *u)
 		u->io_width = v;
 	}
 	/* A big-endian UART is one no driver here writes correctly */
-	if (fdt_getprop(fdt, node, "big-endian", NULL))
+	if (dt_tree_getprop(fdt, node, "big-endian", NULL))
 		return "it is big-endian";
 	return NULL;
 }
@@ -103,9 +103,9 @@ const char *dt_console_find(const void *fdt, struct dt_console *c)
 	memset(c, 0, sizeof(*c));
 	if (chosen < 0)
 		return "no /chosen node";
-	c->path = fdt_getprop(fdt, chosen, "stdout-path", &len);
+	c->path = dt_tree_getprop(fdt, chosen, "stdout-path", &len);
 	if (!c->path)
-		c->path = fdt_getprop(fdt, chosen, "linux,stdout-path", &len);
+		c->path = dt_tree_getprop(fdt, chosen, "linux,stdout-path", &len);
 	if (!c->path || len < 1 || c->path[len - 1])
 		return "no /chosen/stdout-path";
 	colon = memchr(c->path, ':', len);

@@ -29,9 +29,9 @@ bool hyp_no_firmware;
 /* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
 static bool is_cpu_node(const void *fdt, int node)
 {
-	const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+	const char *type = dt_tree_getprop(fdt, node, "device_type", NULL);
 	const char *name = fdt_get_name(fdt, node, NULL);
-	const char *status = fdt_getprop(fdt, node, "status", NULL);
+	const char *status = dt_tree_getprop(fdt, node, "status", NULL);
 
 	if (status && !strncmp(status, "fail", 4))
 		return false;
@@ -57,7 +57,7 @@ static bool mpidr_known(u64 mpidr)
  */
 static u64 release_addr(const void *fdt, int node)
 {
-	const char *method = fdt_getprop(fdt, node, "enable-method", NULL);
+	const char *method = dt_tree_getprop(fdt, node, "enable-method", NULL);
 	const fdt32_t *p;
 	unsigned int i;
 	int len;
@@ -65,7 +65,7 @@ static u64 release_addr(const void *fdt, int node)
 
 	if (!method || strncmp(method, "spin-table", 11))
 		return 0;
-	p = fdt_getprop(fdt, node, "cpu-release-addr", &len);
+	p = dt_tree_getprop(fdt, node, "cpu-release-addr", &len);
 	if (!p || len != 8)
 		return 0;
 	addr = dt_read_cells(p, 2);
@@ -101,7 +101,7 @@ void dt_parse_cpus(const void *fdt)
 	hyp_cpus[0].mpidr = boot_mpidr;
 	hyp_layout.nr_cpus = 1;
 	dt_tree_for_each_child(node, cpus) {
-		const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+		const fdt32_t *reg = dt_tree_getprop(fdt, node, "reg", &len);
 		struct hyp_cpu *cpu = &hyp_cpus[hyp_layout.nr_cpus];
 		u64 mpidr = HYPTRACE_MPIDR_NONE;
 

@@ -42,13 +42,13 @@ void dt_parse_memory(const void *fdt)
 	int node, len;
 
 	dt_tree_for_each_child(node, 0) {
-		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+		const char *type = dt_tree_getprop(fdt, node, "device_type", NULL);
 		const fdt32_t *reg;
 
 		if (!type || strncmp(type, "memory", 7) ||
 		    !dt_node_enabled(fdt, node))
 			continue;
-		reg = fdt_getprop(fdt, node, "reg", &len);
+		reg = dt_tree_getprop(fdt, node, "reg", &len);
 		for (; reg && len >= (ac + sc) * 4; len -= (ac + sc) * 4) {
 			u64 base = dt_read_cells(reg, ac);
 			u64 size = dt_read_cells(reg + ac, sc);
@@ -110,13 +110,13 @@ void dt_check_kept(const void *fdt)
 	dt_tree_for_each_child(node, rsv) {
 		int ac = fdt_address_cells(fdt, rsv), sc = fdt_size_cells(fdt, rsv);
 		const char *name = fdt_get_name(fdt, node, NULL);
-		bool no_map = fdt_getprop(fdt, node, "no-map", NULL);
+		bool no_map = dt_tree_getprop(fdt, node, "no-map", NULL);
 		const fdt32_t *reg;
 		int len;
 
 		if (!dt_node_enabled(fdt, node))
 			continue;
-		reg = fdt_getprop(fdt, node, "reg", &len);
+		reg = dt_tree_getprop(fdt, node, "reg", &len);
 		for (; reg && len >= (ac + sc) * 4; len -= (ac + sc) * 4) {
 			check_kept(name, dt_read_cells(reg, ac),
 				   dt_read_cells(reg + ac, sc), no_map);

@@ -21,12 +21,16 @@ struct dt_tree_node {
 	int offset;		/* libfdt's: from the structure block */
 	int parent;		/* index, -1 for the root */
 	int end;		/* index after its last descendant */
+	int end_offset;		/* libfdt's offset of its FDT_END_NODE */
 	u32 name_len;
 	u32 compat_len;
 };
 
 static struct {
 	const void *fdt;
+	const char *base;	/* the structure block */
+	const char *strs;	/* the strings block */
+	u32 strs_size;
 	struct dt_tree_node *node;
 	int nr;
 } tree;
@@ -37,12 +41,12 @@ static u32 be32_at(const char *base, u32 off)
 	return fdt32_to_cpu(*(const fdt32_t *)(base + off));
 }
 
-static bool is_compatible_name(const char *strs, u32 strs_size, u32 nameoff)
+/* Whether the property name at @nameoff of the strings block is @name */
+static bool prop_name_is(const char *strs, u32 strs_size, u32 nameoff,
+			 const char *name, u32 len)
 {
-	static const char name[] = "compatible";
-
-	return nameoff < strs_size && strs_size - nameoff >= sizeof(name) &&
-	       !memcmp(strs + nameoff, name, sizeof(name));
+	return nameoff < strs_size && strs_size - nameoff > len &&
+	       !memcmp(strs + nameoff, name, len + 1);
 }
 
 /*
@@ -86,6 +90,7 @@ static int walk(const void *fdt, struct dt_tree_node *out)
 				return -1;
 			if (out) {
 				out[cur].end = nr;
+				out[cur].end_offset = off - FDT_TAGSIZE;
 				cur = out[cur].parent;
 			}
 			break;
@@ -97,7 +102,8 @@ static int walk(const void *fdt, struct dt_tree_node *out)
 			off += 2 * FDT_TAGSIZE;
 			if (len > size - off)
 				return -1;
-			if (out && is_compatible_name(strs, strs_size, nameoff)) {
+			if (out && prop_name_is(strs, strs_size, nameoff,
+						"compatible", 10)) {
 				out[cur].compat = base + off;
 				out[cur].compat_len = len;
 			}
@@ -125,6 +131,9 @@ void dt_tree_build(const void *fdt)
 	walk(fdt, tree.node);
 	tree.nr = nr;
 	tree.fdt = fdt;
+	tree.base = (const char *)fdt + fdt_off_dt_struct(fdt);
+	tree.strs = (const char *)fdt + fdt_off_dt_strings(fdt);
+	tree.strs_size = fdt_size_dt_strings(fdt);
 }
 
 /* The index of the node at @offset, or -1 (nodes are in offset order) */
@@ -176,6 +185,13 @@ int dt_tree_next_sibling(int node)
 	int i = index_of(node);
 
 	return i < 0 ? -FDT_ERR_BADOFFSET : offset_of(next_sibling(i));
+}
+
+int dt_tree_end_tag(int node)
+{
+	int i = index_of(node);
+
+	return i < 0 ? -FDT_ERR_BADOFFSET : tree.node[i].end_offset;
 }
 
 int dt_tree_parent(int node)
@@ -234,4 +250,50 @@ int dt_tree_path_namelen(const char *path, int len)
 int dt_tree_path(const char *path)
 {
 	return dt_tree_path_namelen(path, strlen(path));
+}
+
+/*
+ * The walk checked every tag and length of the structure block, so the
+ * properties of a node are read here without libfdt's bounds check of
+ * each header field and tag (fdt_offset_ptr(): its fields read byte by
+ * byte, -mstrict-align); the name offsets are checked here.
+ */
+const void *dt_tree_getprop(const void *fdt, int node, const char *name,
+			    int *lenp)
+{
+	u32 name_len, off, len;
+	int i;
+
+	if (fdt != tree.fdt)
+		return fdt_getprop(fdt, node, name, lenp);
+	name_len = strlen(name);
+	i = index_of(node);
+	if (i < 0) {
+		if (lenp)
+			*lenp = -FDT_ERR_BADOFFSET;
+		return NULL;
+	}
+	/* The first tag after the node's name */
+	off = ALIGN_UP(node + FDT_TAGSIZE + tree.node[i].name_len + 1,
+		       FDT_TAGSIZE);
+	for (;; off += FDT_TAGSIZE) {
+		u32 tag = be32_at(tree.base, off);
+
+		if (tag == FDT_NOP)
+			continue;
+		if (tag != FDT_PROP)
+			break;
+		len = be32_at(tree.base, off + FDT_TAGSIZE);
+		if (prop_name_is(tree.strs, tree.strs_size,
+				 be32_at(tree.base, off + 2 * FDT_TAGSIZE),
+				 name, name_len)) {
+			if (lenp)
+				*lenp = len;
+			return tree.base + off + 3 * FDT_TAGSIZE;
+		}
+		off += 2 * FDT_TAGSIZE + ALIGN_UP(len, FDT_TAGSIZE);
+	}
+	if (lenp)
+		*lenp = -FDT_ERR_NOTFOUND;
+	return NULL;
 }
