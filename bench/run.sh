@@ -100,6 +100,8 @@ HYP_NOSTAGE2=$HYPTRACE_BUILD/hyp-nostage2/hyptrace.bin
 PROG=$OUT/hyptrace-bench
 CPUSTATE_PROG=$OUT/cpustate-bench
 MODULE=$HYPTRACE_TOP/bench/module/bench_hvc.ko
+# rows 3l-3n: a decoded firmware call (bench/guest/fwcall.sh)
+FW_MODULE=$HYPTRACE_TOP/bench/module/bench_fwcall.ko FW_SCRIPT=$HYPTRACE_TOP/bench/guest/fwcall.sh
 ICOUNT=(-icount shift=0,sleep=off)
 CPU_MODEL=cortex-a57
 NR_CPUS=4
@@ -149,6 +151,7 @@ boot() {
 		--add "$MODULE:/root/bench_hvc.ko" \
 		--add "$HYPTRACE_TOP/bench/module/bench_mmio.ko:/root/bench_mmio.ko" \
 		--add "$HYPTRACE_TOP/bench/guest/mmio_bench.sh:/root/mmio_bench.sh" \
+		--add "$FW_MODULE:/root/bench_fwcall.ko" --add "$FW_SCRIPT:/root/fwcall.sh" \
 		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
 		-- "${ICOUNT[@]}" "${boot_qemu[@]+"${boot_qemu[@]}"}" ||
 		die "the $name boot failed (exit $?); console in $OUT/$name.log"
@@ -198,6 +201,7 @@ main_script() {
 	done
 	# 3h-3i: CPU 1 off and on, the CPU-state window off, then on
 	echo "./cpustate-bench \"\$(hyptrace-dir)\" 1 $((4 * repeat))"
+	echo "sh /root/fwcall.sh $iterations $repeat"
 }
 
 # The guest side of a streaming boot (virtio or net): a drain search per
@@ -340,6 +344,7 @@ nosites_script() {
 	for i in $(seq "$repeat"); do
 		echo "./hyptrace-bench hvc --events none --calls $iterations"
 	done
+	echo "sh /root/fwcall.sh $iterations $repeat"
 }
 
 # The stage-2 comparison: the hypervisor built without stage 2, the same
@@ -598,6 +603,13 @@ if ran main && ran nosites; then
 	hvc_bare=$(best nosites hvc "events=none" per_call)
 	row 3d "one disabled trace site: (3a − same call, sites compiled out) / 2 (instr)" \
 		"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "≤ 3"
+	fw() { grep -a "^@fwcall $2 " "$OUT/$1.log" | tail -n 1 | cut -d' ' -f3 | tr -d '\r'; }
+	row 3l "decoded firmware call (bench/guest/fwcall.sh: ARCH_FEATURES by HVC, answered in EL2): fw_arch off / on (instr)" \
+		"$(fw main off) / $(fw main fw_arch)" "–" ""
+	row 3m "price of one decoded call's event: 3l on − off (instr), beside 3c" \
+		"$(calc "$(fw main fw_arch) - $(fw main off)")" "–" ""
+	row 3n "3l's call compiled in but off: 3l off − same call, sites compiled out (instr; its two hyp_enter/hyp_exit sites included)" \
+		"$(calc "$(fw main off) - $(fw nosites off)")" "–" ""
 fi
 if ran main && ran nostage2; then
 	# 3e-3g: what stage 2 costs (the same loops, hypervisor built without it)

@@ -112,7 +112,7 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 #define HE_SYM_FMT(val, str)	", { " #val ", " #str " }"
 #define HE_SYMBOLIC(name, TABLE)					\
 	"__print_symbolic(REC->" #name TABLE(HE_SYM_FMT) ")"
-/* An event with more arguments fails to build until he_fmt_args7 exists */
+/* An event with more arguments fails to build until he_fmt_args10 exists */
 #define he_fmt_args0()		""
 #define he_fmt_args1(a)		", " a
 #define he_fmt_args2(a, b...)	", " a he_fmt_args1(b)
@@ -120,6 +120,9 @@ HYPTRACE_EVENTS(HE_PRINT_FN)
 #define he_fmt_args4(a, b...)	", " a he_fmt_args3(b)
 #define he_fmt_args5(a, b...)	", " a he_fmt_args4(b)
 #define he_fmt_args6(a, b...)	", " a he_fmt_args5(b)
+#define he_fmt_args7(a, b...)	", " a he_fmt_args6(b)
+#define he_fmt_args8(a, b...)	", " a he_fmt_args7(b)
+#define he_fmt_args9(a, b...)	", " a he_fmt_args8(b)
 #define HE_PRINT(fmt, args...)						\
 	"\"" fmt "\"" CONCATENATE(he_fmt_args, COUNT_ARGS(args))(args)
 #define HE_EVENT(__name, __id, __fields, __print)			\

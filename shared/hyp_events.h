@@ -97,6 +97,50 @@ enum cpu_sysreg {
 	SYM(0xe4, "cigsw")						\
 	SYM(0xe6, "cigdsw")
 
+/*
+ * The firmware-call events' symbolic fields. fw_psci "fn": the function
+ * number (bits [4:0] of the ID, the same for SMC32 and SMC64; DEN0022
+ * table 5.1), "state_type": CPU_SUSPEND's StateType as decoded, 0 for
+ * every other function.
+ */
+#define FW_PSCI_FNS(SYM)						\
+	SYM(0, "PSCI_VERSION")	SYM(1, "CPU_SUSPEND")			\
+	SYM(2, "CPU_OFF")	SYM(3, "CPU_ON")			\
+	SYM(4, "AFFINITY_INFO")	SYM(5, "MIGRATE")			\
+	SYM(6, "MIGRATE_INFO_TYPE") SYM(7, "MIGRATE_INFO_UP_CPU")	\
+	SYM(8, "SYSTEM_OFF")	SYM(9, "SYSTEM_RESET")			\
+	SYM(10, "PSCI_FEATURES") SYM(11, "CPU_FREEZE")			\
+	SYM(12, "CPU_DEFAULT_SUSPEND") SYM(13, "NODE_HW_STATE")		\
+	SYM(14, "SYSTEM_SUSPEND") SYM(15, "PSCI_SET_SUSPEND_MODE")	\
+	SYM(16, "PSCI_STAT_RESIDENCY") SYM(17, "PSCI_STAT_COUNT")	\
+	SYM(18, "SYSTEM_RESET2") SYM(19, "MEM_PROTECT")			\
+	SYM(20, "MEM_PROTECT_CHECK_RANGE") SYM(21, "SYSTEM_OFF2")
+
+#define FW_PSCI_STATE_NONE		0
+#define FW_PSCI_STATE_STANDBY		1
+#define FW_PSCI_STATE_POWERDOWN		2
+#define FW_PSCI_STATE_TYPES(SYM)					\
+	SYM(0, "-")	SYM(1, "standby")	SYM(2, "powerdown")
+
+/* The Arm architecture service's calls (SMCCC, DEN0028 §7) */
+#define FW_ARCH_FNS(SYM)						\
+	SYM(0x80000000, "SMCCC_VERSION")				\
+	SYM(0x80000001, "ARCH_FEATURES")				\
+	SYM(0x80000002, "SOC_ID")					\
+	SYM(0x80008000, "WORKAROUND_1")					\
+	SYM(0x80007fff, "WORKAROUND_2")					\
+	SYM(0x80003fff, "WORKAROUND_3")
+
+/* fw_workaround "which": the SMCCC_ARCH_WORKAROUND_n counted */
+#define FW_WORKAROUNDS(SYM)						\
+	SYM(1, "WORKAROUND_1")	SYM(2, "WORKAROUND_2")	SYM(3, "WORKAROUND_3")
+
+/* TRNG (Arm DEN0098): the status only, never the entropy in x1..x3 */
+#define FW_TRNG_FNS(SYM)						\
+	SYM(0x84000050, "TRNG_VERSION")	SYM(0x84000051, "TRNG_FEATURES") \
+	SYM(0x84000052, "TRNG_GET_UUID") SYM(0x84000053, "TRNG_RND32")	\
+	SYM(0xc4000053, "TRNG_RND64")
+
 /* impdef_sysreg's ec and iss are ESR_EL2's; value what an MSR wrote, or 0 */
 #define HYPTRACE_EVENTS(EVENT)						\
 	EVENT(hyp_enter, 1,						\
@@ -182,7 +226,53 @@ enum cpu_sysreg {
 	      HE_FIELD(u64, va),					\
 	      HE_PRINT("addr=0x%llx pc=0x%llx va=0x%llx esr=0x%x",	\
 		       HE_REC(addr), HE_REC(pc), HE_REC(va),		\
-		       HE_REC(esr)))
+		       HE_REC(esr)))		\
+	/* Firmware calls decoded, one event per service (fw_trace.c) */ \
+	EVENT(fw_psci, 11,						\
+	      HE_FIELD(u16, fn)						\
+	      HE_FIELD(u32, func_id)					\
+	      HE_FIELD(u64, x1)						\
+	      HE_FIELD(u64, x2)						\
+	      HE_FIELD(u64, x3)						\
+	      HE_FIELD(s64, ret)					\
+	      HE_FIELD(u64, fw_ns)					\
+	      HE_FIELD(u32, state_id)					\
+	      HE_FIELD(u16, state_type)					\
+	      HE_FIELD(u16, power_level),				\
+	      HE_PRINT("%s x1=0x%llx x2=0x%llx x3=0x%llx ret=%lld fw_ns=%llu state=%s state_id=0x%x power_level=%u", \
+		       HE_SYMBOLIC(fn, FW_PSCI_FNS), HE_REC(x1),	\
+		       HE_REC(x2), HE_REC(x3), HE_REC(ret),		\
+		       HE_REC(fw_ns),					\
+		       HE_SYMBOLIC(state_type, FW_PSCI_STATE_TYPES),	\
+		       HE_REC(state_id), HE_REC(power_level)))		\
+	EVENT(fw_arch, 12,						\
+	      HE_FIELD(u16, __reserved0)				\
+	      HE_FIELD(u32, func_id)					\
+	      HE_FIELD(u64, x1)						\
+	      HE_FIELD(s64, ret)					\
+	      HE_FIELD(u64, fw_ns),					\
+	      HE_PRINT("%s x1=0x%llx ret=%lld fw_ns=%llu",		\
+		       HE_SYMBOLIC(func_id, FW_ARCH_FNS), HE_REC(x1),	\
+		       HE_REC(ret), HE_REC(fw_ns)))			\
+	EVENT(fw_workaround, 13,						\
+	      HE_FIELD(u16, which)					\
+	      HE_FIELD(u32, count)					\
+	      HE_FIELD(u64, total_ns)					\
+	      HE_FIELD(u64, max_ns)					\
+	      HE_FIELD(u64, span_ns),					\
+	      HE_PRINT("%s count=%u total_ns=%llu max_ns=%llu span_ns=%llu", \
+		       HE_SYMBOLIC(which, FW_WORKAROUNDS),		\
+		       HE_REC(count), HE_REC(total_ns),			\
+		       HE_REC(max_ns), HE_REC(span_ns)))		\
+	EVENT(fw_trng, 14,						\
+	      HE_FIELD(u16, __reserved0)				\
+	      HE_FIELD(u32, func_id)					\
+	      HE_FIELD(u64, x1)						\
+	      HE_FIELD(s64, status)					\
+	      HE_FIELD(u64, fw_ns),					\
+	      HE_PRINT("%s x1=0x%llx status=%lld fw_ns=%llu",		\
+		       HE_SYMBOLIC(func_id, FW_TRNG_FNS), HE_REC(x1),	\
+		       HE_REC(status), HE_REC(fw_ns)))
 
 /*
  * mmio_read and mmio_write (hyp/arch/mmio_trap.c): width in bytes, flags

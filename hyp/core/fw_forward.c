@@ -134,9 +134,16 @@ static bool fw_service(u32 fid)
  */
 bool fw_forward_call(struct trap_frame *frame, u32 fid)
 {
+	u64 x1 = frame->regs[1];
+	bool traced;
+
 	if (!fw_service(fid))
 		return false;
+	/* TRNG: the status only (fw_trace.c), never x1..x3 as they return */
+	traced = fw_is_trng(fid) && fw_time_begin(hyp_trace_on(fw_trng));
 	if (args_allowed(frame, fid))
 		firmware_call_regs(frame);
+	if (traced)
+		fw_trace_trng(fid, x1, (s64)frame->regs[0], fw_time_end());
 	return true;
 }

@@ -16,6 +16,7 @@
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"
+#include "fw_trace.h"
 #include "trace.h"
 #include "trace_persist.h"
 #include "trap.h"
@@ -197,6 +198,7 @@ void hyp_cpu_start(unsigned int idx, unsigned int entry_kind)
 	default:
 		fid = PSCI_0_2_FN64_CPU_SUSPEND;
 		entry = cpu->suspend_entry;
+		fw_psci_resumed();
 		break;
 	}
 	/* The CPU arrives from firmware or its park, goes on into Linux. */

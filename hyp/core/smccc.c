@@ -13,8 +13,8 @@
 #include "trap.h"
 #include "../../shared/smccc.h"
 
-/* The Arm architecture service: version, features, Spectre workarounds */
-static void arch_call(struct trap_frame *frame, u32 fid)
+/* The Arm architecture service: version, features, SoC ID */
+static void arch_answer(struct trap_frame *frame, u32 fid)
 {
 	u64 *r = frame->regs;
 	u32 feature = (u32)r[1];
@@ -38,14 +38,28 @@ static void arch_call(struct trap_frame *frame, u32 fid)
 			r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
 		}
 		return;
-	case SMCCC_ARCH_WORKAROUND_1:
-	case SMCCC_ARCH_WORKAROUND_2:
-	case SMCCC_ARCH_WORKAROUND_3:
-		/* The mitigation lives in firmware; EL1 asked for it there. */
-		r[0] = firmware_call(fid, r[1], 0, 0);
-		return;
 	}
 	r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;
+}
+
+/*
+ * The Spectre workarounds are counted (fw_trace.c), everything else is
+ * recorded one call at a time.
+ */
+static void arch_call(struct trap_frame *frame, u32 fid)
+{
+	bool traced;
+
+	if (fid == SMCCC_ARCH_WORKAROUND_1 || fid == SMCCC_ARCH_WORKAROUND_2 ||
+	    fid == SMCCC_ARCH_WORKAROUND_3) {
+		fw_workaround_call(frame, fid);
+		return;
+	}
+	traced = fw_time_begin(hyp_trace_on(fw_arch));
+	arch_answer(frame, fid);
+	if (traced)
+		fw_trace_arch(fid, frame->regs[1], (s64)frame->regs[0],
+			      fw_time_end());
 }
 
 void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)

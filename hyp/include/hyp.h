@@ -32,6 +32,26 @@
 /* The EL2 map's input (and so output) addresses: three levels from 1 */
 #define HYP_EL2_VA_BITS		39
 
+/* One SMCCC_ARCH_WORKAROUND_n's calls on one CPU since its last summary */
+struct fw_workaround_sum {
+	u32 count;
+	u32 max_ns;		/* saturates at 4 s */
+	u64 total_ns;
+	u64 since_ns;		/* the first call counted */
+};
+
+#define FW_NR_WORKAROUNDS	3
+
+/* A CPU's firmware-call decoding state (fw_trace.c, fw_trace.h) */
+struct fw_cpu {
+	bool timed;		/* firmware_call() adds its time to ns */
+	bool suspend_pending;	/* a traced CPU_SUSPEND may wake elsewhere */
+	u64 ns;
+	u64 suspend_at_ns;
+	u64 suspend_state;	/* CPU_SUSPEND's power_state (x1) */
+	struct fw_workaround_sum wa[FW_NR_WORKAROUNDS];
+};
+
 /* Where a CPU enters Linux once the hypervisor is set up on it */
 struct el1_entry {
 	u64 pc;
@@ -64,6 +84,8 @@ struct hyp_cpu {
 	 */
 	u64 release_addr;
 	u32 park_state;
+	/* Firmware-call decoding (fw_trace.c): only this CPU touches it */
+	struct fw_cpu fw;
 };
 
 #define PARK_ABSENT		0	/* never parked: cannot be started */

@@ -2,6 +2,7 @@
 #ifndef HYP_TRAP_H
 #define HYP_TRAP_H
 
+#include "fw_trace.h"
 #include "trace.h"
 #include "types.h"
 
@@ -45,14 +46,18 @@ void firmware_smc(u64 fid, u64 a1, u64 a2, u64 a3, struct smccc_res *res);
 
 /*
  * The CPU leaves the hypervisor for firmware and comes back (unless the
- * call powers it off): traced as an exit and an entry, like a trap.
+ * call powers it off): traced as an exit and an entry, like a trap, and
+ * timed for a decoded call's fw_ns (fw_trace.h).
  */
 static inline s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3)
 {
 	struct smccc_res res;
+	u64 start;
 
 	hyp_trace(hyp_exit, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
+	start = fw_call_start();
 	firmware_smc(fid, a1, a2, a3, &res);
+	fw_call_done(start);
 	hyp_trace(hyp_enter, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
 	return (s64)res.a0;
 }
@@ -67,9 +72,12 @@ void firmware_smc_regs(u64 regs[18]);
 static inline void firmware_call_regs(struct trap_frame *frame)
 {
 	u64 fid = frame->regs[0];
+	u64 start;
 
 	hyp_trace(hyp_exit, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
+	start = fw_call_start();
 	firmware_smc_regs(frame->regs);
+	fw_call_done(start);
 	hyp_trace(hyp_enter, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
 }
 

@@ -179,6 +179,8 @@ static s64 features(u64 feature)
 bool psci_local_call(struct trap_frame *frame, u32 fid)
 {
 	u64 *r = frame->regs;
+	/* No firmware here: fw_ns stays 0 */
+	bool traced = hyp_trace_on(fw_psci);
 	s64 ret;
 
 	if (!is_psci_fid(fid))
@@ -189,11 +191,15 @@ bool psci_local_call(struct trap_frame *frame, u32 fid)
 		break;
 	case PSCI_1_0_FN_PSCI_FEATURES:
 		ret = features(r[1]);
+		fw_psci_features_seen(r[1], ret);
 		break;
 	case PSCI_0_2_FN64_CPU_ON:
 		ret = cpu_on(r[1], r[2], r[3]);
 		break;
 	case PSCI_0_2_FN_CPU_OFF:
+		/* Recorded as it leaves: it does not come back */
+		if (traced)
+			fw_trace_psci(fid, r, PSCI_RET_SUCCESS, 0);
 		cpu_off();
 	case PSCI_0_2_FN_AFFINITY_INFO:
 		/* SMC32: the upper halves are not arguments */
@@ -217,6 +223,8 @@ bool psci_local_call(struct trap_frame *frame, u32 fid)
 		ret = PSCI_RET_NOT_SUPPORTED;
 		break;
 	}
+	if (traced)
+		fw_trace_psci(fid, r, ret, 0);
 	r[0] = (u64)ret;
 	r[1] = 0;
 	r[2] = 0;

@@ -237,15 +237,22 @@ static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)
 {
 	struct hyp_cpu *cpu = this_cpu();
 
+	s64 ret;
+
 	/* Only this CPU writes its suspend slot: no lock needed. */
 	cpu->suspend_entry.pc = pc;
 	cpu->suspend_entry.x0 = ctx;
 	/*
 	 * A retention state returns here; a power-down state wakes in
-	 * hyp_resume_entry and goes back to Linux at pc from there.
+	 * hyp_resume_entry and goes back to Linux at pc from there, where a
+	 * traced call is recorded (fw_psci_resumed()).
 	 */
-	return firmware_call(PSCI_0_2_FN64_CPU_SUSPEND, power_state,
-			     (u64)hyp_resume_entry, cpu->idx);
+	if (cpu->fw.timed)
+		fw_psci_suspend_leave(power_state);
+	ret = firmware_call(PSCI_0_2_FN64_CPU_SUSPEND, power_state,
+			    (u64)hyp_resume_entry, cpu->idx);
+	fw_psci_suspend_back();
+	return ret;
 }
 
 /*
@@ -267,14 +274,28 @@ void psci_report_shutdown(u32 fid)
 			 what, this_cpu()->idx, bad);
 }
 
+/*
+ * CPU_OFF, SYSTEM_OFF, SYSTEM_RESET: to firmware, and on success never
+ * back. A traced one is recorded as it leaves, with ret 0; should firmware
+ * refuse, psci_relay_call() records it again with the error.
+ */
+static s64 leave(u32 fid, const u64 *r, bool traced)
+{
+	if (traced)
+		fw_trace_psci(fid, r, PSCI_RET_SUCCESS, 0);
+	return firmware_call(fid, r[1], r[2], r[3]);
+}
+
 bool psci_relay_call(struct trap_frame *frame, u32 fid)
 {
 	u64 *r = frame->regs;
+	bool traced;
 	s64 ret;
 
 	if (!is_psci_fid(fid))
 		return false;
 
+	traced = fw_time_begin(hyp_trace_on(fw_psci));
 	switch (fid) {
 	case PSCI_0_2_FN64_CPU_ON:
 		ret = psci_cpu_on(r[1], r[2], r[3]);
@@ -284,11 +305,12 @@ bool psci_relay_call(struct trap_frame *frame, u32 fid)
 		break;
 	case PSCI_1_0_FN_PSCI_FEATURES:
 		ret = r[1] >> 32 ? PSCI_RET_NOT_SUPPORTED : psci_features((u32)r[1]);
+		fw_psci_features_seen(r[1], ret);
 		break;
 	case PSCI_0_2_FN_SYSTEM_OFF:
 	case PSCI_0_2_FN_SYSTEM_RESET:
 		psci_report_shutdown(fid);
-		ret = firmware_call(fid, 0, 0, 0);
+		ret = leave(fid, r, traced);
 		break;
 	default:
 		/*
@@ -299,9 +321,15 @@ bool psci_relay_call(struct trap_frame *frame, u32 fid)
 			ret = PSCI_RET_NOT_SUPPORTED;
 			break;
 		}
+		if (fid == PSCI_0_2_FN_CPU_OFF) {
+			ret = leave(fid, r, traced);
+			break;
+		}
 		ret = firmware_call(fid, r[1], r[2], r[3]);
 		break;
 	}
+	if (traced)
+		fw_trace_psci(fid, r, ret, fw_time_end());
 	r[0] = (u64)ret;
 	r[1] = 0;
 	r[2] = 0;

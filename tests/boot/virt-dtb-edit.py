@@ -21,6 +21,15 @@
 #		so that no Linux driver probes it; gpio-keys, its user, gone)
 #   fwclash	a no-map node over the default carve-out's last 2 MiB
 #		(0x7fe00000, at the top of 1 GiB of RAM at 0x40000000)
+# and for the firmware-call decoding test (45-fw-decode):
+#   idle	PSCI idle states that every CPU names, so that Linux's
+#		cpuidle-psci calls CPU_SUSPEND: a cluster retention state
+#		(power_state 0x1000001: StateID 1, standby, power level 1)
+#		and a cluster power-down state (0x1010002: StateID 2,
+#		power-down, level 1). QEMU's PSCI refuses both with
+#		INVALID_PARAMETERS (it has no power levels), and Linux stays
+#		in WFI: a state it accepts (level 0) halts the vCPU in a WFI
+#		that nothing wakes here, with or without the hypervisor
 import re
 import sys
 
@@ -81,8 +90,46 @@ def fwclash(text):
         '\t};\n'))
 
 
+IDLE_STATES = (
+    '\t\tidle-states {\n'
+    '\t\t\tentry-method = "psci";\n\n'
+    '\t\t\tcluster-retention {\n'
+    '\t\t\t\tcompatible = "arm,idle-state";\n'
+    '\t\t\t\tarm,psci-suspend-param = <0x1000001>;\n'
+    '\t\t\t\tentry-latency-us = <0x0a>;\n'
+    '\t\t\t\texit-latency-us = <0x0a>;\n'
+    '\t\t\t\tmin-residency-us = <0x14>;\n'
+    '\t\t\t\tphandle = <0x7001>;\n'
+    '\t\t\t};\n\n'
+    '\t\t\tcluster-power-down {\n'
+    '\t\t\t\tcompatible = "arm,idle-state";\n'
+    '\t\t\t\tarm,psci-suspend-param = <0x1010002>;\n'
+    '\t\t\t\tentry-latency-us = <0x14>;\n'
+    '\t\t\t\texit-latency-us = <0x14>;\n'
+    '\t\t\t\tmin-residency-us = <0x28>;\n'
+    '\t\t\t\tphandle = <0x7002>;\n'
+    '\t\t\t};\n'
+    '\t\t};\n\n')
+
+
+def idle(text):
+    text, n = re.subn(r'^(\t\tcpu@[0-9a-f]+ \{\n)',
+                      '\\1\t\t\tcpu-idle-states = <0x7001 0x7002>;\n',
+                      text, flags=re.M)
+    if not n:
+        sys.exit('no /cpus/cpu@N nodes in ' + src)
+    text, n = re.subn(r'^(\tcpus \{\n(?:\t\t#[a-z-]+ = <[^>]*>;\n)*\n?)',
+                      lambda m: m.group(1) + IDLE_STATES, text, flags=re.M)
+    if n != 1:
+        sys.exit('no /cpus node in ' + src)
+    return text
+
+
 case, src, dst = sys.argv[1:4]
 text = open(src).read()
+if case == 'idle':
+    open(dst, 'w').write(idle(text))
+    sys.exit(0)
 if case in ('fwmem', 'fwclash'):
     open(dst, 'w').write(fwmem(text) if case == 'fwmem' else fwclash(text))
     sys.exit(0)

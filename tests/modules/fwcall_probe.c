@@ -22,14 +22,33 @@
  *   sdei		SDEI_VERSION (never passed: SDEI would land at EL2)
  *   sip_hvc	the SiP call by HVC (addressed to a hypervisor)
  * The test (tests/boot/45-fw-calls.sh) reads the answers and the trace.
+ *
+ *   insmod fwcall_probe.ko decode=1
+ *
+ * instead makes the calls whose decoding tests/boot/45-fw-decode.sh checks
+ * (hyp/core/fw_trace.c), same lines:
+ *   features_version	ARCH_FEATURES(SMCCC_VERSION), answered 0 by us
+ *   features_soc_id	ARCH_FEATURES(SOC_ID), NOT_SUPPORTED (SMCCC 1.1)
+ *   features_wa1	ARCH_FEATURES(WORKAROUND_1), firmware's answer
+ *   soc_id		SOC_ID(0)
+ *   trng_rnd64	TRNG_RND64 for 192 bits, x1..x3 set to markers (where
+ *			firmware with a TRNG returns the entropy)
+ *   reset2		SYSTEM_RESET2, vendor type 0x80000001, cookie 0x1234:
+ *			refused by the relay (not passed to firmware)
+ * then SMCCC_ARCH_WORKAROUND_1 WA_CALLS times on one CPU, a pause longer
+ * than the hypervisor's summary period, and once more on that CPU, whose
+ * call ends the summary: "fwcall_probe: workaround_1 calls=N cpu=C".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/arm-smccc.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/io.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/smp.h>
 
 #include "region.h"
 
@@ -41,6 +60,19 @@
 #define OPTEE_CALL_WITH_ARG	0x32000004U
 #define FFA_RXTX_MAP64		0xc4000066U
 #define SDEI_VERSION_FN		0xc4000020U
+#define ARCH_FEATURES_FN	0x80000001U
+#define SMCCC_VERSION_FN	0x80000000U
+#define SOC_ID_FN		0x80000002U
+#define WORKAROUND_1_FN		0x80008000U
+#define TRNG_RND64_FN		0xc4000053U
+#define SYSTEM_RESET2_FN	0xc4000012U
+/* More than the hypervisor's 100 ms summary period (fw_trace.c) */
+#define WA_PAUSE_MS		150
+#define WA_CALLS		1000
+
+static bool decode;
+module_param(decode, bool, 0444);
+MODULE_PARM_DESC(decode, "make the calls whose decoding 45-fw-decode checks");
 
 static void probe(const char *name, u32 fid, u64 a1, u64 a2, u64 a3,
 		  bool hvc)
@@ -66,12 +98,45 @@ static void probe(const char *name, u32 fid, u64 a1, u64 a2, u64 a3,
 		res.a0, res.a2, kept);
 }
 
+static void workaround_1(void *unused)
+{
+	struct arm_smccc_res res;
+
+	arm_smccc_smc(WORKAROUND_1_FN, 0, 0, 0, 0, 0, 0, 0, &res);
+}
+
+static int decode_calls(void)
+{
+	int i, cpu;
+
+	probe("features_version", ARCH_FEATURES_FN, SMCCC_VERSION_FN, 0, 0,
+	      false);
+	probe("features_soc_id", ARCH_FEATURES_FN, SOC_ID_FN, 0, 0, false);
+	probe("features_wa1", ARCH_FEATURES_FN, WORKAROUND_1_FN, 0, 0, false);
+	probe("soc_id", SOC_ID_FN, 0, 0, 0, false);
+	probe("trng_rnd64", TRNG_RND64_FN, 192, 0x5a5a00e47c0de002ULL,
+	      0x5a5a00e47c0de003ULL, false);
+	probe("reset2", SYSTEM_RESET2_FN, 0x80000001, 0x1234, 0, false);
+
+	cpu = get_cpu();
+	for (i = 0; i < WA_CALLS; i++)
+		workaround_1(NULL);
+	put_cpu();
+	msleep(WA_PAUSE_MS);
+	smp_call_function_single(cpu, workaround_1, NULL, 1);
+	pr_info("workaround_1 calls=%d cpu=%d\n", WA_CALLS + 1, cpu);
+	pr_info("done\n");
+	return 0;
+}
+
 static int __init fwcall_probe_init(void)
 {
 	struct resource hyp;
 	u64 page, base;
 	void *va;
 
+	if (decode)
+		return decode_calls();
 	va = test_map_region(HYPTRACE_HYP_MEM_COMPATIBLE, &hyp);
 	if (IS_ERR(va))
 		return PTR_ERR(va);

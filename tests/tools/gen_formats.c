@@ -74,15 +74,19 @@ struct gen_text gen_header_event(void)
 #define HE_SYMBOLIC(name, TABLE)					\
 	"__print_symbolic(REC->" #name TABLE(HE_SYM_FMT) ")"
 #define HE_PRINT(fmt, args...)	"\"" fmt "\"" HE_ARGS(args)
-#define HE_ARGS(args...)	HE_ARGS_N(_, ##args, 6, 5, 4, 3, 2, 1, 0)(args)
-#define HE_ARGS_N(z, a, b, c, d, e, f, n, ...)	he_args##n
+#define HE_ARGS(args...)						\
+	HE_ARGS_N(_, ##args, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)(args)
+#define HE_ARGS_N(z, a, b, c, d, e, f, g, h, i, n, ...)	he_args##n
 #define he_args0(a)		""
 #define he_args1(a)		", " a
-#define he_args2(a, b)		", " a ", " b
-#define he_args3(a, b, c)	", " a ", " b ", " c
-#define he_args4(a, b, c, d)	", " a ", " b ", " c ", " d
-#define he_args5(a, b, c, d, e)	he_args4(a, b, c, d) ", " e
-#define he_args6(a, b, c, d, e, f) he_args5(a, b, c, d, e) ", " f
+#define he_args2(a, b...)	", " a he_args1(b)
+#define he_args3(a, b...)	", " a he_args2(b)
+#define he_args4(a, b...)	", " a he_args3(b)
+#define he_args5(a, b...)	", " a he_args4(b)
+#define he_args6(a, b...)	", " a he_args5(b)
+#define he_args7(a, b...)	", " a he_args6(b)
+#define he_args8(a, b...)	", " a he_args7(b)
+#define he_args9(a, b...)	", " a he_args8(b)
 
 #define GEN_FORMAT(__name, __id, __fields, __print)			\
 	do {								\

@@ -274,7 +274,8 @@ check_trace() {
 				else el2 += $3 - ets
 				open = 0
 			}
-			if (k != 327 && k != 4 && k != 588 && k != 584) other++
+			if (k != 327 && k != 4 && k != 588 && k != 584 &&
+			    k != 478 && k != 479) other++
 			if (first == "") first = $3
 		}
 		$1 == "B" && $2 == c && $3 == 1 { lost++ }
@@ -316,6 +317,16 @@ check_trace() {
 
 # clean: 4 CPUs, one of them with no data; long gaps (time extends)
 check_trace clean --cpus 4 --pairs 400 --selftests 3 --idle-cpu 2
+# the calls inside the slices: host_smc for each paired SMC (forwarded for
+# the part after firmware's answer), host_hcall for each paired HVC and
+# hypervisor-answered PSCI call, none for the others
+D=$T/clean
+calls=$(grep -Ec '^ *host_smc \{' "$D/schema.txt")/$(grep -Ec '^ *host_hcall \{' "$D/schema.txt")/$(awk '/^ *host_smc \{/ {s = 1} s && /forwarded: 1/ {n++; s = 0} /^ *\}/ {s = 0} END {print n + 0}' "$D/schema.txt")
+rp() { v=$(sum_key "$D/sum" "reason $1 pairs"); echo "${v:-0}"; }
+want=$(($(rp smc) + $(rp firmware)))/$(($(rp hvc) + $(rp psci_local)))/$(rp firmware)
+[ "$calls" = "$want" ] ||
+	fail "clean: host_smc/host_hcall/forwarded $calls, want $want (the paired slices by reason)"
+
 # lossy: a small ring drained now and then loses events, some uncounted
 check_trace lossy --cpus 2 --pairs 2000 --pages 3 --drain-every 1000 --seed 7
 grep -q '^B [0-9]* 1 ' "$T/lossy/flat" ||

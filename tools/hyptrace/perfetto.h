@@ -98,6 +98,9 @@ struct pf_cpu {
 	int lost_unknown;		/* some gap had no count */
 	struct pf_pair pair;
 	/* writing */
+	int open;			/* a slice is open: its enter's */
+	uint16_t open_reason;
+	uint32_t open_func_id;
 	struct pb_buf events;		/* encoded FtraceEventBundle.event */
 	int lost_pending;		/* the next bundle follows a loss */
 };
@@ -113,6 +116,9 @@ struct pf {
 	unsigned int nr_cpus;
 	struct pf_cpu *cpu;
 	uint8_t kind[UINT16_MAX + 1];	/* enum pf_kind by event id */
+	/* hyp_enter's reason and func_id, hyp_exit's reason and ret (pass 2) */
+	const struct td_field *enter_reason, *enter_func_id;
+	const struct td_field *exit_reason, *exit_ret;
 	uint64_t nr_events, first_ts, last_ts;		/* pass 1 */
 	uint64_t nr_written, nr_slices, nr_unpaired;	/* pass 2 */
 	struct pb_buf out;

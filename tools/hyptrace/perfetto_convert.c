@@ -13,7 +13,12 @@
  *    "hyp" on "pKVM Hypervisor CPU N" tracks (the UI's Hypervisor group).
  *    It keys on either group, "hyp" (Android) or "hypervisor" (mainline);
  *    the command picks one. Those typed events carry no fields, so each
- *    is followed by a generic copy holding them. Pairing, per CPU, as
+ *    is followed by a generic copy holding them. Inside each slice, just
+ *    before its end, the typed host_smc (an SMC: id, and forwarded when
+ *    the slice ends in firmware or began on firmware's return) or
+ *    host_hcall (an HVC: id, invalid for a NOT_SUPPORTED answer), which
+ *    the tracker makes arguments of the slice: the UI shows the service
+ *    on each. Pairing, per CPU, as
  *    `hyptrace stats` does it (perfetto_pair.c): an enter whose exit never
  *    comes (another enter first, a loss, time running backwards) is closed
  *    where it starts, a zero-length slice, and an exit with no enter gets
@@ -37,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyp_events.h"
 #include "hyptrace.h"
 #include "perfetto.h"
 #include "pftrace.h"
@@ -115,22 +121,84 @@ static void scan_record(struct pf *p, const struct td_record *rec)
 
 /* ---- pass 2: encode ---- */
 
+/* A field of @rec, or @dflt when the format lacks it or the record is short */
+static uint64_t field_or(const struct td_record *rec, const struct td_field *f,
+			 uint64_t dflt)
+{
+	uint64_t v;
+
+	return f && !td_read_field(rec, f, &v) ? v : dflt;
+}
+
+/*
+ * The open slice's call, typed, as the exit @rec closes it: host_smc for
+ * an SMC (forwarded: it leaves for firmware, or it is the part after
+ * firmware's answer), host_hcall for an HVC or the hypervisor's own PSCI.
+ */
+static void put_call(struct pf *p, struct pf_cpu *c,
+		     const struct td_record *rec, uint32_t pid)
+{
+	uint64_t reason = field_or(rec, p->exit_reason, 0);
+	int64_t ret = (int64_t)field_or(rec, p->exit_ret, 0);
+	struct pb_buf *b = &c->events;
+	size_t ev, msg;
+
+	switch (c->open_reason) {
+	case HYP_REASON_SMC:
+	case HYP_REASON_FIRMWARE:
+		ev = pft_event_begin(b, rec->ts, pid);
+		msg = pb_begin(b, PFT_EVENT_HOST_SMC);
+		pb_uint(b, PFT_HOST_SMC_ID, c->open_func_id);
+		pb_uint(b, PFT_HOST_SMC_FORWARDED,
+			c->open_reason == HYP_REASON_FIRMWARE ||
+			reason == HYP_REASON_FIRMWARE);
+		break;
+	case HYP_REASON_HVC:
+	case HYP_REASON_PSCI_LOCAL:
+		ev = pft_event_begin(b, rec->ts, pid);
+		msg = pb_begin(b, PFT_EVENT_HOST_HCALL);
+		pb_uint(b, PFT_HOST_HCALL_ID, c->open_func_id);
+		pb_uint(b, PFT_HOST_HCALL_INVALID, ret == -1);
+		break;
+	default:
+		return;
+	}
+	pb_end(b, msg);
+	pft_event_end(b, ev);
+}
+
 static void put_hyp(struct pf *p, struct pf_cpu *c,
-		    const struct td_record *rec, uint32_t pid, int enter)
+		    const struct td_record *rec, const struct td_event *ev,
+		    uint32_t pid, int enter)
 {
 	struct pb_buf *b = &c->events;
 
+	/* found in this pass's file: the first pass's is closed */
+	if (enter && !p->enter_reason) {
+		p->enter_reason = td_find_field(ev, "reason");
+		p->enter_func_id = td_find_field(ev, "func_id");
+	} else if (!enter && !p->exit_reason) {
+		p->exit_reason = td_find_field(ev, "reason");
+		p->exit_ret = td_find_field(ev, "ret");
+	}
 	if (enter) {
 		pft_event_empty(b, rec->ts, pid, p->enter_field);
 		p->nr_slices++;
+		c->open = 1;
+		c->open_reason = (uint16_t)field_or(rec, p->enter_reason, 0);
+		c->open_func_id = (uint32_t)field_or(rec, p->enter_func_id, 0);
 		/* no exit will come: close the slice where it starts */
 		if (pf_pair_enter_cut(&c->pair)) {
 			pft_event_empty(b, rec->ts, pid, p->exit_field);
 			p->nr_unpaired++;
+			c->open = 0;
 		}
 	} else if (pf_pair_exit_orphan(&c->pair)) {
 		p->nr_unpaired++;
 	} else {
+		if (c->open)
+			put_call(p, c, rec, pid);
+		c->open = 0;
 		pft_event_empty(b, rec->ts, pid, p->exit_field);
 	}
 }
@@ -180,7 +248,7 @@ static void put_record(struct pf *p, const struct td_record *rec)
 	switch (kind) {
 	case KIND_HYP_ENTER:
 	case KIND_HYP_EXIT:
-		put_hyp(p, c, rec, pid, kind == KIND_HYP_ENTER);
+		put_hyp(p, c, rec, ev, pid, kind == KIND_HYP_ENTER);
 		pf_put_generic(&c->events, rec, ev, pid);
 		break;
 	case KIND_HOST_ABORT:

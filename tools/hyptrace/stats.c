@@ -2,8 +2,9 @@
 /*
  * `hyptrace stats FILE [--json]`: how long each CPU spends in EL2, and why.
  * Reads a trace.dat record by record (lib/tracedat.h), hands hyp_enter and
- * hyp_exit to lib/el2stats.c for the pairing and the figures, counts every
- * other event and the lost-event markers, then prints tables
+ * hyp_exit to lib/el2stats.c for the pairing and the figures, the decoded
+ * firmware calls to stats_fw.c, counts every other event and the
+ * lost-event markers, then prints tables
  * (stats_text.c) or one JSON document (stats_json.c).
  */
 #include <errno.h>
@@ -175,7 +176,8 @@ static int read_trace(struct stats_reader *rd)
 		}
 		note_time(r, &rec);
 		if (count_event(rd, &rec) || feed_el2(rd, &rec) ||
-		    mmio_stats_feed(&r->mmio, &rec)) {
+		    mmio_stats_feed(&r->mmio, &rec) ||
+		    stats_fw_feed(&r->fw, &rec)) {
 			ht_err("stats", "%s: out of memory", r->path);
 			return HT_EXIT_FAIL;
 		}
@@ -233,6 +235,7 @@ static void free_report(struct stats_report *r)
 	free(r->cpus);
 	el2_free(&r->el2);
 	mmio_stats_free(&r->mmio);
+	stats_fw_free(&r->fw);
 }
 
 static int stats_file(const char *path, int json, size_t top)
@@ -253,6 +256,7 @@ static int stats_file(const char *path, int json, size_t top)
 	if (find_hyp_events(&rd))
 		goto out;
 	mmio_stats_init(&r.mmio, rd.td);
+	stats_fw_find(&r.fw, rd.td);
 	rd.event_index = malloc(65536 * sizeof(*rd.event_index));
 	r.cpus = calloc(r.nr_cpus ? r.nr_cpus : 1, sizeof(*r.cpus));
 	if (!rd.event_index || !r.cpus || el2_init(&r.el2, r.nr_cpus)) {

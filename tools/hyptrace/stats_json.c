@@ -279,6 +279,7 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 	fprintf(f, ",\n");
 	json_funcs_other(f, &r->el2.funcs_other);
 	fprintf(f, "\n  },\n");
+	stats_fw_print_json(f, &r->fw);
 	json_events(f, r);
 	mmio_stats_print_json(f, &r->mmio);
 	fprintf(f, "\n}\n");

@@ -331,6 +331,7 @@ int stats_print_text(FILE *f, const struct stats_report *r)
 	print_records(f, r);
 	if (print_funcs(f, r, 0) || print_funcs(f, r, 1))
 		return -1;
+	stats_fw_print_text(f, &r->fw);
 	print_histogram(f, r);
 	mmio_stats_print_text(f, &r->mmio);
 	return 0;

@@ -64,6 +64,14 @@
 #define PFT_EVENT_HOST_MEM_ABORT		480	/* hyp.proto */
 #define PFT_EVENT_HYPERVISOR_HYP_EXIT		584	/* hypervisor.proto */
 #define PFT_EVENT_HYPERVISOR_HYP_ENTER		588
+#define PFT_EVENT_HOST_HCALL			478	/* hyp.proto */
+#define PFT_EVENT_HOST_SMC			479
+
+/* trace/ftrace/hyp.proto, HostHcallFtraceEvent and HostSmcFtraceEvent */
+#define PFT_HOST_HCALL_ID			1
+#define PFT_HOST_HCALL_INVALID			2
+#define PFT_HOST_SMC_ID				1
+#define PFT_HOST_SMC_FORWARDED			2
 
 /* trace/ftrace/hyp.proto, message HostMemAbortFtraceEvent */
 #define PFT_HOST_MEM_ABORT_ESR			1	/* uint64 */

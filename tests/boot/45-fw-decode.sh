@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Firmware calls decoded (hyp/core/fw_trace.c): one event per service,
+# fw_psci, fw_arch, fw_workaround and fw_trng, on QEMU virt with a device
+# tree that gives the CPUs two PSCI idle states (virt-dtb-edit.py idle), so
+# that Linux's own cpuidle-psci calls CPU_SUSPEND.
+#
+# - At boot (hyptrace.early=fw_psci+fw_arch+fw_trng): Linux's own CPU_ON of
+#   CPUs 1-3 (target, its entry in RAM, context 0, success, time in
+#   firmware) and its TRNG_VERSION probe (NOT_SUPPORTED from QEMU), read
+#   from the remote's trace file (hyptrace.ko's printer); fw_workaround
+#   was not asked for and does not show.
+# - A recording (hyptrace record, all four events) while cpuidle tries
+#   both states, CPU 3 goes off and on, and fwcall_probe.ko decode=1 makes
+#   its calls; stock trace-cmd reads it from the format files, and the
+#   decoded fields must be exact: CPU_SUSPEND's power_state 0x1000001
+#   (standby, StateID 1, level 1) and 0x1010002 (power-down, StateID 2,
+#   level 1), both INVALID_PARAMETERS from QEMU's PSCI (see
+#   virt-dtb-edit.py: a state QEMU accepts halts the vCPU for good),
+#   CPU_OFF as it leaves (Linux's power_state 0x10000, ret 0, fw_ns 0) and
+#   CPU_ON of target 3, SYSTEM_RESET2's type and cookie (refused by the
+#   relay: fw_ns 0), ARCH_FEATURES of SMCCC_VERSION and SOC_ID (answered
+#   here: fw_ns 0) and of WORKAROUND_1 (firmware's answer: fw_ns > 0),
+#   SOC_ID, TRNG_RND64's status with the bits asked, and never the values
+#   left in x2 and x3 (the entropy's registers: not in the trace.dat's
+#   bytes at all); WORKAROUND_1's 1001 calls on one CPU counted in
+#   fw_workaround summaries on that CPU, none a call by itself.
+# - hyptrace stats gives per service the count and time of the calls.
+# shellcheck source=tests/boot/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+HT=$HYPTRACE_BUILD/tools/native/hyptrace
+[ -x "$HT" ] || fail "hyptrace not built: run make"
+work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-45d.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+virt_dtb idle "$work/idle.dtb"
+
+# shellcheck disable=SC2016 # expands in the guest
+GUEST='set +e
+cat > /tmp/idle.sh <<\EOF
+S=/sys/devices/system/cpu
+# idle STATES: of the two idle states, only STATES enabled, on every CPU
+idle() {
+	for d in $S/cpu[0-9]*/cpuidle/state[12]; do
+		case " $* " in *" ${d##*state} "*) echo 0;; *) echo 1;; esac > $d/disable
+	done
+}
+# tries STATE: cpuidle tries of STATE, all CPUs (QEMU refuses both
+# states: each try counts as "rejected")
+tries() { cat $S/cpu[0-9]*/cpuidle/state$1/rejected | awk "{n += \$1} END {print n}"; }
+EOF
+. /tmp/idle.sh
+idle
+cd "$(hyptrace-dir)"
+# the boot, less cpuidle'"'"'s CPU_SUSPENDs (the tree'"'"'s states were on)
+grep -v CPU_SUSPEND trace | sed "s/^/@E /"
+cat > /tmp/fw.sh <<\EOF
+. /tmp/idle.sh
+# the retention state, then both (the ladder governor climbs one state at
+# a time), until cpuidle has tried each during the recording
+n0=$(tries 1)
+idle 1
+while [ "$(tries 1)" = "$n0" ]; do sleep 0.05; done
+echo "@idle1=$(($(tries 1) - n0))"
+n0=$(tries 2)
+idle 1 2
+while [ "$(tries 2)" = "$n0" ]; do sleep 0.05; done
+echo "@idle2=$(($(tries 2) - n0))"
+idle
+echo 0 > $S/cpu3/online
+echo 1 > $S/cpu3/online
+insmod /lib/modules/hyptrace/fwcall_probe.ko decode=1
+echo "@insmod=$?"
+EOF
+hyptrace record -o /tmp/fw.dat -b 256 -e fw_psci -e fw_arch -e fw_trng \
+	-e fw_workaround -- sh /tmp/fw.sh
+echo "@rec_rc=$?"
+echo "@B64 fw.dat"; base64 /tmp/fw.dat; echo "@END fw.dat"
+'
+
+boot idle --dtb "$work/idle.dtb" --append 'hyptrace.early=fw_psci+fw_arch+fw_trng,size=1024' \
+	--cmd "$GUEST"
+expect_ok
+[ "$(value rec_rc)" = 0 ] || fail "hyptrace record exited '$(value rec_rc)'"
+[ "$(value insmod)" = 0 ] || fail "fwcall_probe.ko decode=1 did not load (status '$(value insmod)')"
+info "cpuidle tries during the recording: retention $(value idle1), power-down $(value idle2)"
+
+# ---- the boot, from the early buffer ----
+early=$(grep -a '^@E ' "$BOOT_LOG" | sed 's/^@E //; s/\r$//' || true)
+for t in 1 2 3; do
+	grep -Eq "fw_psci CPU_ON x1=0x$t x2=0x4[0-9a-f]{7} x3=0x0 ret=0 fw_ns=[1-9][0-9]* state=- state_id=0x0 power_level=0\$" \
+		<<<"$early" || fail "no decoded CPU_ON of CPU $t from Linux's boot in the early trace"
+done
+grep -Eq 'fw_trng TRNG_VERSION x1=0x[0-9a-f]+ status=-1 fw_ns=[1-9][0-9]*$' <<<"$early" ||
+	fail "no TRNG_VERSION from Linux's boot (NOT_SUPPORTED from QEMU) in the early trace"
+! grep -q 'fw_workaround' <<<"$early" || fail "fw_workaround in the early trace: it was not asked for"
+
+# ---- the recording, through stock trace-cmd ----
+dir=$TEST_LOGS/$TEST_NAME-files
+rm -rf "$dir" && mkdir -p "$dir"
+awk '$0 == "@B64 fw.dat" {on = 1; next} $0 == "@END fw.dat" {on = 0} on' "$BOOT_LOG" |
+	tr -d '\r' | base64 -d >"$dir/fw.dat" || fail "fw.dat did not come out of the guest intact"
+"$TC_REPORT" -i "$dir/fw.dat" >"$dir/report.txt" 2>"$dir/report.err" ||
+	fail "trace-cmd report failed: $(head -n 2 "$dir/report.err")"
+[ ! -s "$dir/report.err" ] || fail "trace-cmd report warned: $(head -n 2 "$dir/report.err")"
+rep=$(sed -nE 's/^.*\[([0-9]+)\] +[0-9.]+: (fw_[a-z]+): +(.*)$/\1 \2: \3/p' "$dir/report.txt")
+[ -n "$rep" ] || fail "no fw_ event in trace-cmd's report ($dir/report.txt)"
+
+# has 'extended regex' WHAT: some decoded event matches
+has() {
+	grep -Eq -- "$1" <<<"$rep" || fail "$2: no '$1' in trace-cmd's report ($dir/report.txt)"
+}
+has 'fw_psci: CPU_SUSPEND x1=0x1000001 x2=0x0 x3=0x0 ret=-2 fw_ns=[1-9][0-9]* state=standby state_id=0x1 power_level=1$' \
+	"cpuidle's retention state"
+has 'fw_psci: CPU_SUSPEND x1=0x1010002 x2=0x4[0-9a-f]{7} x3=0x[0-9a-f]+ ret=-2 fw_ns=[1-9][0-9]* state=powerdown state_id=0x2 power_level=1$' \
+	"cpuidle's power-down state"
+has 'fw_psci: CPU_OFF x1=0x10000 x2=0x0 x3=0x0 ret=0 fw_ns=0 state=- state_id=0x0 power_level=0$' \
+	"CPU 3 going off (Linux passes a power-down power_state)"
+has 'fw_psci: CPU_ON x1=0x3 x2=0x4[0-9a-f]{7} x3=0x0 ret=0 fw_ns=[1-9][0-9]* state=- state_id=0x0 power_level=0$' \
+	"CPU 3 coming back"
+has 'fw_psci: SYSTEM_RESET2 x1=0x80000001 x2=0x1234 x3=0x0 ret=-1 fw_ns=0 state=- state_id=0x0 power_level=0$' \
+	"SYSTEM_RESET2, refused by the relay"
+has 'fw_arch: ARCH_FEATURES x1=0x80000000 ret=0 fw_ns=0$' "ARCH_FEATURES(SMCCC_VERSION)"
+has 'fw_arch: ARCH_FEATURES x1=0x80000002 ret=-1 fw_ns=0$' "ARCH_FEATURES(SOC_ID)"
+has 'fw_arch: ARCH_FEATURES x1=0x80008000 ret=-1 fw_ns=[1-9][0-9]*$' "ARCH_FEATURES(WORKAROUND_1), asked of firmware"
+has 'fw_arch: SOC_ID x1=0x0 ret=-1 fw_ns=0$' "SOC_ID"
+has 'fw_trng: TRNG_RND64 x1=0xc0 status=-1 fw_ns=[1-9][0-9]*$' "TRNG_RND64's status"
+! grep -q 'fw_arch: WORKAROUND_' <<<"$rep" || fail "a workaround call recorded by itself"
+
+# The entropy's registers never reach the trace: not as text, not as bytes
+! grep -qi '5a5a00e47c0de00' "$dir/report.txt" || fail "TRNG_RND64's x2/x3 in the report"
+python3 - "$dir/fw.dat" <<'EOF' || fail "TRNG_RND64's x2/x3 in the trace.dat's bytes"
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+sys.exit(any(struct.pack('<Q', v) in data
+             for v in (0x5a5a00e47c0de002, 0x5a5a00e47c0de003)))
+EOF
+
+# WORKAROUND_1: counted on the probe's CPU, every call in a summary
+want=$(grep -a -o 'fwcall_probe: workaround_1 calls=[0-9]* cpu=[0-9]*' "$BOOT_LOG" | tail -n 1)
+[ -n "$want" ] || fail "fwcall_probe.ko did not say how many WORKAROUND_1 calls it made"
+calls=$(sed -E 's/.*calls=([0-9]+).*/\1/' <<<"$want")
+cpu=$(sed -E 's/.*cpu=([0-9]+).*/\1/' <<<"$want")
+got=$(awk -v c="$cpu" '$2 == "fw_workaround:" && $3 == "WORKAROUND_1" {
+		split($4, n, "="); split($5, t, "="); split($6, m, "="); split($7, s, "=")
+		if ($1 + 0 != c) other++
+		sum += n[2]; if (t[2] + 0 <= 0 || m[2] + 0 > t[2] + 0) bad++
+		if (s[2] + 0 >= 100000000) closed++
+	} END {print sum + 0, other + 0, bad + 0, closed + 0}' <<<"$rep")
+read -r sum other bad closed <<<"$got"
+[ "$sum" = "$calls" ] || fail "fw_workaround summaries count $sum WORKAROUND_1 calls, the probe made $calls"
+[ "$other" = 0 ] || fail "$other WORKAROUND_1 summaries on a CPU other than the probe's $cpu"
+[ "$bad" = 0 ] || fail "$bad WORKAROUND_1 summaries with no time, or a max above the total"
+[ "$closed" -ge 1 ] || fail "no WORKAROUND_1 summary spans the 100 ms period"
+
+# ---- hyptrace stats: firmware time per service ----
+"$HT" stats "$dir/fw.dat" >"$dir/stats.txt" || fail "hyptrace stats failed"
+n_psci=$(grep -c 'fw_psci:' <<<"$rep")
+n_arch=$(grep -c 'fw_arch:' <<<"$rep")
+n_trng=$(grep -c 'fw_trng:' <<<"$rep")
+for s in "PSCI $n_psci" "ARCH $n_arch" "TRNG $n_trng" "WORKAROUND_1 $calls"; do
+	grep -Eq "^  ${s% *} +${s#* } " "$dir/stats.txt" ||
+		fail "hyptrace stats has no '${s% *}' row with count ${s#* } ($dir/stats.txt)"
+done
+expect_healthy
+pass "decoded at boot (CPU_ON x3, TRNG_VERSION) and in a recording read by stock trace-cmd: CPU_SUSPEND from cpuidle (standby 0x1000001, power-down 0x1010002, both refused by QEMU), CPU_OFF/CPU_ON, SYSTEM_RESET2, ARCH_FEATURES, SOC_ID, TRNG status without entropy, $calls WORKAROUND_1 calls in summaries; stats per service"
