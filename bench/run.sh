@@ -648,7 +648,7 @@ read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
 	END { print t, d, b }')
 hyp_end=$(nm "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '$3 == "__hyp_end" { print $1 }')
 row 5a "hypervisor image: text / data / bss (bytes); laid out, page-aligned (KiB)" \
-	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss"); $((16#$hyp_end / 1024))" "–" "≤ 80 KiB"
+	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss"); $((16#$hyp_end / 1024))" "–" "≤ 64 KiB"
 use_small=$("$OUT/carveout_use" "$NR_CPUS" "$DEFAULT_KB")
 use_big=$("$OUT/carveout_use" "$NR_CPUS" "$BIG_KB")
 row 5c "carve-out used per CPU at $DEFAULT_KB KiB / 1 MiB buffer_size_kb (KiB)" \
