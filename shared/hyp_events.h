@@ -142,6 +142,19 @@ enum cpu_sysreg {
 	SYM(0xc4000053, "TRNG_RND64")
 
 /* impdef_sysreg's ec and iss are ESR_EL2's; value what an MSR wrote, or 0 */
+/* mmio_read and mmio_write: one payload, one line (see HYP_MMIO_F_* below) */
+#define HYP_MMIO_ACCESS_FIELDS						\
+	HE_FIELD(u16, width)						\
+	HE_FIELD(u32, flags)						\
+	HE_FIELD(u64, addr)						\
+	HE_FIELD(u64, value)						\
+	HE_FIELD(u64, pc)						\
+	HE_FIELD(u64, va)
+#define HYP_MMIO_ACCESS_PRINT						\
+	HE_PRINT("addr=0x%llx width=%u value=0x%llx pc=0x%llx va=0x%llx flags=0x%x", \
+		 HE_REC(addr), HE_REC(width), HE_REC(value),		\
+		 HE_REC(pc), HE_REC(va), HE_REC(flags))
+
 #define HYPTRACE_EVENTS(EVENT)						\
 	EVENT(hyp_enter, 1,						\
 	      HE_FIELD(u16, reason)					\
@@ -195,28 +208,10 @@ enum cpu_sysreg {
 	      HE_FIELD(u64, pc),					\
 	      HE_PRINT("ec=0x%x iss=0x%x value=0x%llx pc=0x%llx",	\
 		       HE_REC(ec), HE_REC(iss), HE_REC(value),		\
-		       HE_REC(pc)))	\
+		       HE_REC(pc)))					\
 	/* A traced register read or written (mmio_trap.c) */		\
-	EVENT(mmio_read, 8,						\
-	      HE_FIELD(u16, width)					\
-	      HE_FIELD(u32, flags)					\
-	      HE_FIELD(u64, addr)					\
-	      HE_FIELD(u64, value)					\
-	      HE_FIELD(u64, pc)						\
-	      HE_FIELD(u64, va),					\
-	      HE_PRINT("addr=0x%llx width=%u value=0x%llx pc=0x%llx va=0x%llx flags=0x%x", \
-		       HE_REC(addr), HE_REC(width), HE_REC(value),	\
-		       HE_REC(pc), HE_REC(va), HE_REC(flags)))		\
-	EVENT(mmio_write, 9,						\
-	      HE_FIELD(u16, width)					\
-	      HE_FIELD(u32, flags)					\
-	      HE_FIELD(u64, addr)					\
-	      HE_FIELD(u64, value)					\
-	      HE_FIELD(u64, pc)						\
-	      HE_FIELD(u64, va),					\
-	      HE_PRINT("addr=0x%llx width=%u value=0x%llx pc=0x%llx va=0x%llx flags=0x%x", \
-		       HE_REC(addr), HE_REC(width), HE_REC(value),	\
-		       HE_REC(pc), HE_REC(va), HE_REC(flags)))		\
+	EVENT(mmio_read, 8, HYP_MMIO_ACCESS_FIELDS, HYP_MMIO_ACCESS_PRINT) \
+	EVENT(mmio_write, 9, HYP_MMIO_ACCESS_FIELDS, HYP_MMIO_ACCESS_PRINT) \
 	/* An access to a traced page let through unemulated, once */	\
 	EVENT(mmio_unhandled, 10,					\
 	      HE_FIELD(u16, __reserved0)				\
@@ -226,7 +221,7 @@ enum cpu_sysreg {
 	      HE_FIELD(u64, va),					\
 	      HE_PRINT("addr=0x%llx pc=0x%llx va=0x%llx esr=0x%x",	\
 		       HE_REC(addr), HE_REC(pc), HE_REC(va),		\
-		       HE_REC(esr)))		\
+		       HE_REC(esr)))					\
 	/* Firmware calls decoded, one event per service (fw_trace.c) */ \
 	EVENT(fw_psci, 11,						\
 	      HE_FIELD(u16, fn)						\

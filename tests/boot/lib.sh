@@ -308,7 +308,10 @@ listen_start() {
 # listen_quit WHAT: quit the listener; it must exit 0.
 listen_quit() {
 	local rc=0
-	echo quit >&3
+	# In a subshell: a listener that already ended (its agent went away
+	# first) must not take this shell with it through SIGPIPE; its exit
+	# status below says whether it ended well.
+	(echo quit >&3) 2>/dev/null || true
 	exec 3>&-
 	wait "$LISTEN_PID" || rc=$?
 	LISTEN_PID=
