@@ -483,7 +483,7 @@ void dt_parse(const void *fdt)
 		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
 	/* libfdt is built for version 17 alone (hyp/Makefile) */
 	if (fdt_version(fdt) < 17)
-		hyp_panic("device tree version %u: the hypervisor reads version 17 (dtc has written it since 2007)",
+		hyp_panic("device tree version %u: the hypervisor reads version 17: rebuild it with dtc",
 			  fdt_version(fdt));
 	dt_tree_build(fdt);
 
