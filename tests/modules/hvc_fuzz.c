@@ -228,6 +228,9 @@ static void invalidate(struct fuzz_cpu *f, u64 fid, u64 *x)
 	case HYPTRACE_CALL_TRACE_LAST_BOOT:
 		x[1] = HYPTRACE_LAST_BOOT_RELEASE + 1 + (rnd(f) >> 1);
 		break;
+	case HYPTRACE_CALL_MMIO_REGION:
+		x[1] = HYPTRACE_MMIO_REMOVE + 1 + (rnd(f) >> 1);	/* no such op */
+		break;
 	}
 }
 
@@ -244,6 +247,7 @@ static bool documented(u64 fid, long ret)
 		return ret == HYPTRACE_RET_SUCCESS;
 	case HYPTRACE_CALL_CPU_MPIDR:
 	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
+	case HYPTRACE_CALL_MMIO_QUERY:
 		return ret == HYPTRACE_RET_SUCCESS ||
 		       ret == HYPTRACE_RET_INVALID;
 	}
@@ -367,7 +371,16 @@ static void fuzz_one(struct fuzz_cpu *f)
 	in[0] = rnd_fid(f);
 	for (i = 1; i < ARRAY_SIZE(in); i++)
 		in[i] = rnd_arg(f);
-	if (!hostile && disturbs(in[0])) {
+	/*
+	 * MMIO_REGION with arguments that happen to be valid would trace a
+	 * device page for the rest of the boot (the GIC, the console): its
+	 * arguments are always made invalid, hostile or not. 93-mmio-trace
+	 * checks its real adds and refusals.
+	 */
+	if (effective(in[0]) == HYPTRACE_CALL_MMIO_REGION) {
+		invalidate(f, in[0], in);
+		guarded = true;
+	} else if (!hostile && disturbs(in[0])) {
 		if (effective(in[0]) == HYPTRACE_CALL_TRACE_UNLOAD) {
 			f->skipped++;
 			return;
@@ -424,9 +437,11 @@ static int __init hvc_fuzz_init(void)
 	have_sum = hostile_image_sum(&sum_before, &bad);
 	/*
 	 * IMAGE_SUM came with 1.3, TRACE_EARLY 1.4, HOST_PANIC 1.5, HYP_LOG
-	 * 1.7
+	 * 1.7, MMIO_REGION and MMIO_QUERY 1.8
 	 */
-	if ((res.a1 & 0xffff) >= 7)
+	if ((res.a1 & 0xffff) >= 8)
+		max_func = HYPTRACE_CALL_MMIO_QUERY & SMCCC_FUNC_MASK;
+	else if ((res.a1 & 0xffff) >= 7)
 		max_func = HYPTRACE_CALL_HYP_LOG & SMCCC_FUNC_MASK;
 	else if ((res.a1 & 0xffff) >= 5)
 		max_func = HYPTRACE_CALL_HOST_PANIC & SMCCC_FUNC_MASK;
