@@ -88,9 +88,11 @@ void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
 		 */
 		if (!(fid & SMCCC_FAST_CALL))
 			break;
-		if (hyp_layout.psci_local ?
-		    conduit == CONDUIT_HVC && psci_local_call(frame, fid) :
-		    conduit == CONDUIT_SMC && psci_relay_call(frame, fid))
+		if (conduit == (hyp_layout.psci_local ? CONDUIT_HVC :
+							CONDUIT_SMC) &&
+		    psci_call(hyp_layout.psci_local ? &psci_local_ops :
+						      &psci_relay_ops,
+			      frame, fid))
 			return;
 		break;
 	case SMCCC_OWNER_VENDOR_HYP:

@@ -189,7 +189,6 @@ struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
 
 /* psci_local.c, spin_table.c */
 struct el1_entry psci_local_park(struct hyp_cpu *cpu);
-void psci_report_shutdown(u32 fid);
 void spin_table_release(void);
 /* Call @fn for each page holding a release address, once each */
 void spin_table_pages(void (*fn)(void *ctx, u64 page), void *ctx);

@@ -34,8 +34,6 @@ void cpu_state_window_open(void);
 enum smccc_conduit { CONDUIT_HVC, CONDUIT_SMC };
 
 void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit);
-bool psci_relay_call(struct trap_frame *frame, u32 fid);
-bool psci_local_call(struct trap_frame *frame, u32 fid);
 void vendor_hyp_call(struct trap_frame *frame, u32 fid);
 
 /* firmware.S: an SMC to the firmware (EL3 or QEMU's PSCI) */

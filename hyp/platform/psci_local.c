@@ -67,21 +67,12 @@ static bool entry_ok(u64 pc)
 	return false;
 }
 
-static s64 cpu_on(u64 target_cpu, u64 pc, u64 ctx)
+static s64 cpu_on(struct hyp_cpu *target, u64 pc, u64 ctx)
 {
 	u32 state = PARK_PARKED;
-	struct hyp_cpu *target;
-	int idx;
 
-	/* DEN0022: target_cpu holds the affinity fields only */
-	if (target_cpu & ~MPIDR_HWID_MASK)
-		return PSCI_RET_INVALID_PARAMS;
-	idx = hyp_cpu_index(target_cpu);
-	if (idx < 0)
-		return PSCI_RET_INVALID_PARAMS;
 	if (!entry_ok(pc))
 		return PSCI_RET_INVALID_ADDRESS;
-	target = &hyp_cpus[idx];
 	/* Whoever moves it from PARKED owns its entry slot */
 	if (!__atomic_compare_exchange_n(&target->park_state, &state,
 					 PARK_CLAIMED, false, __ATOMIC_ACQUIRE,
@@ -134,8 +125,9 @@ static void __noreturn cpu_off(void)
 }
 
 /* Standby only: a power-down state would need firmware to wake from */
-static s64 cpu_suspend(u64 power_state)
+static s64 cpu_suspend(u64 power_state, u64 pc, u64 ctx)
 {
+	/* A standby state returns to the caller: no entry point is used */
 	if (power_state & PSCI_POWER_STATE_TYPE)
 		return PSCI_RET_INVALID_PARAMS;
 	/* As Linux's cpu_do_idle: accesses complete before the wait */
@@ -147,17 +139,16 @@ static s64 cpu_suspend(u64 power_state)
  * No firmware to ask: Linux goes on to its next power-off or restart
  * handler (on the Pi, its watchdog's), as for a PSCI that cannot.
  */
-static s64 shutdown(u32 fid)
+static s64 shutdown(void)
 {
 	static bool said;
 
-	psci_report_shutdown(fid);
 	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
 		hyp_info("no firmware to power off or reset: left to Linux's next handler\n");
 	return PSCI_RET_NOT_SUPPORTED;
 }
 
-static s64 features(u64 feature)
+static s64 features(u32 feature)
 {
 	switch (feature) {
 	case SMCCC_VERSION:
@@ -176,58 +167,32 @@ static s64 features(u64 feature)
 	return PSCI_RET_NOT_SUPPORTED;
 }
 
-bool psci_local_call(struct trap_frame *frame, u32 fid)
+static s64 answer(u32 fid, const u64 *r)
 {
-	u64 *r = frame->regs;
-	/* No firmware here: fw_ns stays 0 */
-	bool traced = hyp_trace_on(fw_psci);
-	s64 ret;
-
-	if (!is_psci_fid(fid))
-		return false;
 	switch (fid) {
 	case PSCI_0_2_FN_PSCI_VERSION:
-		ret = PSCI_VERSION_1_0;
-		break;
-	case PSCI_1_0_FN_PSCI_FEATURES:
-		ret = features(r[1]);
-		fw_psci_features_seen(r[1], ret);
-		break;
-	case PSCI_0_2_FN64_CPU_ON:
-		ret = cpu_on(r[1], r[2], r[3]);
-		break;
-	case PSCI_0_2_FN_CPU_OFF:
-		/* Recorded as it leaves: it does not come back */
-		if (traced)
-			fw_trace_psci(fid, r, PSCI_RET_SUCCESS, 0);
-		cpu_off();
+		return PSCI_VERSION_1_0;
 	case PSCI_0_2_FN_AFFINITY_INFO:
 		/* SMC32: the upper halves are not arguments */
-		ret = affinity_info((u32)r[1], (u32)r[2]);
-		break;
+		return affinity_info((u32)r[1], (u32)r[2]);
 	case PSCI_0_2_FN64_AFFINITY_INFO:
-		ret = affinity_info(r[1], r[2]);
-		break;
-	case PSCI_0_2_FN64_CPU_SUSPEND:
-		ret = cpu_suspend(r[1]);
-		break;
-	case PSCI_0_2_FN_MIGRATE_INFO_TYPE:
-		ret = PSCI_TOS_NOT_PRESENT_MP;
-		break;
-	case PSCI_0_2_FN_SYSTEM_OFF:
-	case PSCI_0_2_FN_SYSTEM_RESET:
-		ret = shutdown(fid);
-		break;
-	default:
-		/* 32-bit CPU_ON/CPU_SUSPEND too, as the relay refuses them */
-		ret = PSCI_RET_NOT_SUPPORTED;
-		break;
+		return affinity_info(r[1], r[2]);
 	}
-	if (traced)
-		fw_trace_psci(fid, r, ret, 0);
-	r[0] = (u64)ret;
-	r[1] = 0;
-	r[2] = 0;
-	r[3] = 0;
-	return true;
+	return PSCI_TOS_NOT_PRESENT_MP;	/* MIGRATE_INFO_TYPE */
 }
+
+static s64 leave(u32 fid, const u64 *r)
+{
+	if (fid == PSCI_0_2_FN_CPU_OFF)
+		cpu_off();
+	return shutdown();
+}
+
+const struct psci_ops psci_local_ops = {
+	.cpu_on		= cpu_on,
+	.cpu_suspend	= cpu_suspend,
+	.features	= features,
+	.answer		= answer,
+	.leave		= leave,
+	.firmware	= false,
+};

@@ -11,7 +11,6 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
-#include "trace_persist.h"
 #include "../../shared/smccc.h"
 
 /* Calls passed to firmware unchanged (PSCI_FEATURES answers for these) */
@@ -94,24 +93,14 @@ static bool start_lost(const struct hyp_cpu *target)
 	return true;
 }
 
-static s64 psci_cpu_on(u64 target_cpu, u64 pc, u64 ctx)
+/*
+ * Firmware gets the MPIDR we matched (psci.c), never the caller's bits, so
+ * it starts the CPU whose slot we fill.
+ */
+static s64 psci_cpu_on(struct hyp_cpu *target, u64 pc, u64 ctx)
 {
-	struct hyp_cpu *target;
 	u32 state, claimed;
-	int idx;
 	s64 ret;
-
-	/*
-	 * DEN0022: target_cpu holds the affinity fields only; bits [63:40]
-	 * and [31:24] must be zero. Firmware gets the MPIDR we matched, never
-	 * the caller's bits, so it starts the CPU whose slot we fill.
-	 */
-	if (target_cpu & ~MPIDR_HWID_MASK)
-		return PSCI_RET_INVALID_PARAMS;
-	idx = hyp_cpu_index(target_cpu);
-	if (idx < 0)
-		return PSCI_RET_INVALID_PARAMS;
-	target = &hyp_cpus[idx];
 
 	state = __atomic_load_n(&target->on_state, __ATOMIC_ACQUIRE);
 	switch (on_state_of(state)) {
@@ -138,7 +127,7 @@ static s64 psci_cpu_on(u64 target_cpu, u64 pc, u64 ctx)
 	target->on_entry.pc = pc;
 	target->on_entry.x0 = ctx;
 	ret = firmware_call(PSCI_0_2_FN64_CPU_ON, target->mpidr,
-			    (u64)hyp_secondary_entry, (u64)idx);
+			    (u64)hyp_secondary_entry, target->idx);
 	target->on_started_at = read_sysreg(cntpct_el0);
 	/*
 	 * Publish the slot and the time. A target that arrives sooner waits
@@ -255,84 +244,17 @@ static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)
 	return ret;
 }
 
-/*
- * SYSTEM_OFF and SYSTEM_RESET: report on our memory before it goes away, and
- * leave the trace in RAM for the next boot (last_boot.c) if RAM stays.
- */
-void psci_report_shutdown(u32 fid)
+/* VERSION, AFFINITY_INFO, MIGRATE_INFO_TYPE; CPU_OFF, SYSTEM_OFF/RESET */
+static s64 forward(u32 fid, const u64 *r)
 {
-	const char *what = fid == PSCI_0_2_FN_SYSTEM_OFF ? "SYSTEM_OFF" :
-							   "SYSTEM_RESET";
-	u64 bad;
-
-	trace_persist_clean();
-	if (canary_intact(&bad))
-		hyp_info("%s from CPU %u, memory canary intact\n", what,
-			 this_cpu()->idx);
-	else
-		hyp_info("%s from CPU %u, memory canary CORRUPTED at 0x%lx\n",
-			 what, this_cpu()->idx, bad);
-}
-
-/*
- * CPU_OFF, SYSTEM_OFF, SYSTEM_RESET: to firmware, and on success never
- * back. A traced one is recorded as it leaves, with ret 0; should firmware
- * refuse, psci_relay_call() records it again with the error.
- */
-static s64 leave(u32 fid, const u64 *r, bool traced)
-{
-	if (traced)
-		fw_trace_psci(fid, r, PSCI_RET_SUCCESS, 0);
 	return firmware_call(fid, r[1], r[2], r[3]);
 }
 
-bool psci_relay_call(struct trap_frame *frame, u32 fid)
-{
-	u64 *r = frame->regs;
-	bool traced;
-	s64 ret;
-
-	if (!is_psci_fid(fid))
-		return false;
-
-	traced = fw_time_begin(hyp_trace_on(fw_psci));
-	switch (fid) {
-	case PSCI_0_2_FN64_CPU_ON:
-		ret = psci_cpu_on(r[1], r[2], r[3]);
-		break;
-	case PSCI_0_2_FN64_CPU_SUSPEND:
-		ret = psci_cpu_suspend(r[1], r[2], r[3]);
-		break;
-	case PSCI_1_0_FN_PSCI_FEATURES:
-		ret = r[1] >> 32 ? PSCI_RET_NOT_SUPPORTED : psci_features((u32)r[1]);
-		fw_psci_features_seen(r[1], ret);
-		break;
-	case PSCI_0_2_FN_SYSTEM_OFF:
-	case PSCI_0_2_FN_SYSTEM_RESET:
-		psci_report_shutdown(fid);
-		ret = leave(fid, r, traced);
-		break;
-	default:
-		/*
-		 * 32-bit CPU_ON/CPU_SUSPEND and anything we do not relay
-		 * would let a CPU enter Linux without us: refuse them.
-		 */
-		if (!is_forwarded(fid)) {
-			ret = PSCI_RET_NOT_SUPPORTED;
-			break;
-		}
-		if (fid == PSCI_0_2_FN_CPU_OFF) {
-			ret = leave(fid, r, traced);
-			break;
-		}
-		ret = firmware_call(fid, r[1], r[2], r[3]);
-		break;
-	}
-	if (traced)
-		fw_trace_psci(fid, r, ret, fw_time_end());
-	r[0] = (u64)ret;
-	r[1] = 0;
-	r[2] = 0;
-	r[3] = 0;
-	return true;
-}
+const struct psci_ops psci_relay_ops = {
+	.cpu_on		= psci_cpu_on,
+	.cpu_suspend	= psci_cpu_suspend,
+	.features	= psci_features,
+	.answer		= forward,
+	.leave		= forward,
+	.firmware	= true,
+};
