@@ -14,6 +14,7 @@
  */
 #include <libfdt.h>
 #include "dt_addr.h"
+#include "dt_tree.h"
 #include "hyp.h"
 #include "mmio_trace.h"
 #include "print.h"
@@ -104,7 +105,7 @@ static void parse_spec(const void *fdt, const char *s, const char *e,
 	int node;
 
 	if (s < e && *s == '/') {
-		node = fdt_path_offset_namelen(fdt, s, e - s);
+		node = dt_tree_path_namelen(s, e - s);
 		if (node < 0)
 			mmio_refuse(s, e, "no such node");
 		else
@@ -118,11 +119,11 @@ static void parse_spec(const void *fdt, const char *s, const char *e,
 		}
 		memcpy(compat, s + clen, e - s - clen);
 		compat[e - s - clen] = '\0';
-		node = fdt_node_offset_by_compatible(fdt, -1, compat);
+		node = dt_tree_next_compatible(-1, compat);
 		if (node < 0)
 			mmio_refuse(s, e, "no node is compatible");
 		for (; node >= 0;
-		     node = fdt_node_offset_by_compatible(fdt, node, compat))
+		     node = dt_tree_next_compatible(node, compat))
 			node_region(fdt, node, s, e, mode);
 		return;
 	}
@@ -152,13 +153,13 @@ static u32 parse_mode(const char *s, const char *e)
 
 void dt_parse_mmio(const void *fdt)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen"), len;
+	int chosen = dt_tree_path("/chosen"), len;
 	const char *args, *v, *e, *colon, *end;
 	u32 mode;
 
 	if (chosen < 0)
 		return;
-	args = fdt_getprop(fdt, chosen, "bootargs", &len);
+	args = dt_tree_getprop(fdt, chosen, "bootargs", &len);
 	if (!args || !find_bootarg(args, len, HYPTRACE_MMIO_BOOTARG, &v, &e))
 		return;
 	for (; v < e; v = end + 1) {
