@@ -4,8 +4,7 @@
 
     scripts/check-circles.py [--info] [--nm NM] [--strip DIR] OBJ|DIR...
 
-Every object (a .o, or every .o under a directory; a .a counts as its
-members) gives `nm` its defined and undefined global symbols.  File A
+Every object (a .o, every .o under a directory, or a .a's members) gives `nm` its defined and undefined global symbols.  File A
 depends on file B when A uses a symbol B defines.  A circle is a set of
 two or more files that reach one another (a strongly connected component
 of that graph); each is printed with one path round it and the symbols
@@ -24,13 +23,15 @@ import sys
 
 
 def objects(paths):
-    """Every .o and .a named, or found under a named directory, sorted."""
+    """Every .o and .a named, and every .o under a named directory
+    (not its archives, whose members are those .o again), sorted; the
+    kernel's generated *.mod.o are not source files."""
     found = []
     for path in paths:
         if os.path.isdir(path):
             for root, _, files in os.walk(path):
                 found += [os.path.join(root, f) for f in files
-                          if f.endswith(('.o', '.a'))]
+                          if f.endswith('.o') and not f.endswith('.mod.o')]
         else:
             found.append(path)
     return sorted(set(found))

@@ -23,13 +23,15 @@
 #include <sodium.h>
 
 #include "agent.h"
-#include "buffer_setup.h"
-#include "errmsg.h"
-#include "hyptrace.h"
-#include "record.h"
-#include "tracefs.h"
-#include "vtnet.h"
-#include "vtproto.h"
+#include "hyptrace/buffer_setup.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
+#include "hyptrace/source.h"
+#include "hyptrace/tracefs.h"
+#include "hyptrace/vtnet.h"
+#include "hyptrace/vtproto.h"
 
 #define SUB		"agent"
 #define SYS_PORTS	"/sys/class/virtio-ports"
@@ -86,8 +88,8 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'b':
-			if (!ht_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
-				ht_err(SUB, "-b wants a size in KiB, not '%s'",
+			if (!cmdline_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
+				cmdline_err(SUB, "-b wants a size in KiB, not '%s'",
 				       optarg);
 				return -1;
 			}
@@ -96,8 +98,8 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->no_overwrite = true;
 			break;
 		case 'S':
-			if (!ht_parse_ulong(optarg, 0, 3600000, &v)) {
-				ht_err(SUB, "--stall-ms wants milliseconds, not '%s'",
+			if (!cmdline_parse_ulong(optarg, 0, 3600000, &v)) {
+				cmdline_err(SUB, "--stall-ms wants milliseconds, not '%s'",
 				       optarg);
 				return -1;
 			}
@@ -113,8 +115,8 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->net = optarg;
 			break;
 		case 'I':
-			if (!ht_parse_ulong(optarg, 0, 86400, &v)) {
-				ht_err(SUB, "--idle-s wants seconds, not '%s'",
+			if (!cmdline_parse_ulong(optarg, 0, 86400, &v)) {
+				cmdline_err(SUB, "--idle-s wants seconds, not '%s'",
 				       optarg);
 				return -1;
 			}
@@ -127,32 +129,32 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			o->no_key = true;
 			break;
 		case 'h':
-			ht_usage(stdout, "agent");
+			help_usage(stdout, "agent");
 			exit(HT_EXIT_OK);
 		default:
-			ht_usage(stderr, "agent");
+			help_usage(stderr, "agent");
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
+		cmdline_err(SUB, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	if (o->net && (o->start || o->ports)) {
-		ht_err(SUB, "-N takes neither --start nor --ports: the client starts");
+		cmdline_err(SUB, "-N takes neither --start nor --ports: the client starts");
 		return -1;
 	}
 	if (!o->net && (o->key || o->no_key)) {
-		ht_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
+		cmdline_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
 		return -1;
 	}
 	if (o->net && !o->key == !o->no_key) {
-		ht_err(SUB, "-N wants --key FILE (or --no-key to serve anyone who reaches it)");
+		cmdline_err(SUB, "-N wants --key FILE (or --no-key to serve anyone who reaches it)");
 		return -1;
 	}
-	if (o->net && vtn_split(o->net, host, sizeof(host), port,
+	if (o->net && vtnet_split(o->net, host, sizeof(host), port,
 				sizeof(port), err, sizeof(err))) {
-		ht_err(SUB, "-N: %s", err);
+		cmdline_err(SUB, "-N: %s", err);
 		return -1;
 	}
 	return 0;
@@ -183,7 +185,7 @@ static int open_port(const char *dir, const char *name, int flags)
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(file, sizeof(file), "%s/name", d->d_name);
-		if (tfs_read(SYS_PORTS, file, &t, err, sizeof(err)))
+		if (tracefs_read(SYS_PORTS, file, &t, err, sizeof(err)))
 			continue;
 		if (t.len && t.text[t.len - 1] == '\n')
 			t.text[--t.len] = '\0';
@@ -200,7 +202,7 @@ static int open_port(const char *dir, const char *name, int flags)
 
 static int set(const char *dir, const char *file, const char *val)
 {
-	return hb_set(SUB, dir, file, val);
+	return buffer_setup_set(SUB, dir, file, val);
 }
 
 /* An empty buffer, the events asked for; tracing stays off. */
@@ -211,7 +213,7 @@ static int setup_buffer(const char *dir, const struct agent_opts *o)
 		.buffer_kb = o->buffer_kb, .no_overwrite = o->no_overwrite,
 	};
 
-	return hb_prepare(SUB, dir, &setup);
+	return buffer_setup_prepare(SUB, dir, &setup);
 }
 
 /* Every CPU with a raw file gets its port and its thread. */
@@ -220,19 +222,19 @@ static int open_cpus(struct agent *a, const struct agent_opts *o)
 	char file[64], name[64], err[256];
 	unsigned int i;
 
-	for (i = 0; i < REC_MAX_CPUS; i++) {
+	for (i = 0; i < SOURCE_MAX_CPUS; i++) {
 		struct agent_cpu *c = &a->cpu[i];
 
 		c->a = a;
 		c->cpu = i;
 		c->raw_fd = c->port_fd = c->pipe[0] = c->pipe[1] = -1;
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
-		if (!tfs_exists(a->dir, file))
+		if (!tracefs_exists(a->dir, file))
 			continue;
 		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
 		if (o->net) {
 			if (agent_net_pipe(a, i, err, sizeof(err))) {
-				ht_err(SUB, "CPU %u: %s", i, err);
+				cmdline_err(SUB, "CPU %u: %s", i, err);
 				return -1;
 			}
 		} else {
@@ -240,26 +242,26 @@ static int open_cpus(struct agent *a, const struct agent_opts *o)
 					       O_WRONLY | O_NONBLOCK);
 		}
 		if (c->port_fd < 0) {
-			ht_err(SUB, "CPU %u: no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds them)",
+			cmdline_err(SUB, "CPU %u: no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds them)",
 			       i, name, o->ports ? " in " : "",
 			       o->ports ? o->ports : "");
 			return -1;
 		}
 		if (pipe2(c->pipe, O_CLOEXEC)) {
-			ht_err(SUB, "pipe: %s", strerror(errno));
+			cmdline_err(SUB, "pipe: %s", strerror(errno));
 			return -1;
 		}
 		a->have_cpu[i] = true;
 		a->nr_cpus = i + 1;
 	}
 	if (!a->nr_cpus) {
-		ht_err(SUB, "no per_cpu/cpuN/trace_pipe_raw under %s", a->dir);
+		cmdline_err(SUB, "no per_cpu/cpuN/trace_pipe_raw under %s", a->dir);
 		return -1;
 	}
 	for (i = 0; i < a->nr_cpus; i++) {
 		if (a->have_cpu[i] &&
 		    agent_cpu_start(&a->cpu[i], err, sizeof(err))) {
-			ht_err(SUB, "%s", err);
+			cmdline_err(SUB, "%s", err);
 			return -1;
 		}
 	}
@@ -286,24 +288,24 @@ int cmd_agent(int argc, char **argv)
 	pthread_cond_init(&a->cond, NULL);
 	pthread_mutex_init(&a->send_lock, NULL);
 	a->listen_fd = a->client_fd = -1;
-	for (i = 0; i < REC_MAX_CPUS; i++)
+	for (i = 0; i < SOURCE_MAX_CPUS; i++)
 		a->net_rd[i] = -1;
 	a->stop = &stop_requested;
 	a->stall_ms = o.stall_ms;
 	a->idle_ms = o.idle_s * 1000;
 	a->page_size = sysconf(_SC_PAGESIZE);
 	a->auth.no_key = o.no_key;
-	if (o.key && vta_load_key(o.key, &a->auth.key, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (o.key && vtauth_load_key(o.key, &a->auth.key, err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		free(a);
 		return HT_EXIT_FAIL;
 	}
 	if (o.no_key)
-		ht_err(SUB, "--no-key: anyone who reaches %s can start and stop tracing, read the trace (host kernel addresses in it), uname and stats, and keep others out",
+		cmdline_err(SUB, "--no-key: anyone who reaches %s can start and stop tracing, read the trace (host kernel addresses in it), uname and stats, and keep others out",
 		       o.net);
-	a->dir = tfs_hyp_dir();
+	a->dir = tracefs_hyp_dir();
 	if (!a->dir) {
-		ht_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
+		cmdline_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
 		       TRACEFS_HYP_REMOTE, DEBUGFS_HYP);
 		free(a);
 		return HT_EXIT_FAIL;
@@ -311,7 +313,7 @@ int cmd_agent(int argc, char **argv)
 	if (!o.net)
 		ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
 	if (!o.net && ctl < 0) {
-		ht_err(SUB, "no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds it)",
+		cmdline_err(SUB, "no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds it)",
 		       VT_CTL_PORT, o.ports ? " in " : "",
 		       o.ports ? o.ports : "");
 		free(a);
@@ -324,25 +326,25 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	if (o.net) {
 		if (agent_net_mux_start(a, err, sizeof(err)))
-			ht_err(SUB, "%s", err);
+			cmdline_err(SUB, "%s", err);
 		else if (!agent_net_serve(a, o.net))
 			ret = HT_EXIT_OK;
 		goto out;
 	}
 	printf("hyptrace agent: ready: %u CPUs, ports " VT_CPU_PORT_FMT "..%u and %s; waiting for the host's 1\n",
 	       a->nr_cpus, 0, a->nr_cpus - 1, VT_CTL_PORT);
-	if (agent_control(a, ctl, o.start) >= 0)
+	if (agent_ctl_orders(a, ctl, o.start) >= 0)
 		ret = HT_EXIT_OK;
 out:
 	set(a->dir, "tracing_on", "0");
-	agent_set_state(a, AGENT_QUIT);
+	agent_cpu_set_state(a, AGENT_QUIT);
 	for (i = 0; i < a->nr_cpus; i++)
 		agent_cpu_stop(&a->cpu[i]);
 	agent_net_mux_stop(a);
 	if (ctl >= 0)
 		close(ctl);
 	/* Give the pages back: the buffer unloads once it is empty */
-	tfs_write(a->dir, "trace", "0", err, sizeof(err));
+	tracefs_write(a->dir, "trace", "0", err, sizeof(err));
 	free(o.events);
 	sodium_memzero(&a->auth.key, sizeof(a->auth.key));
 	free(a);

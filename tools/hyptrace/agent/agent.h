@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "record.h"
-#include "vtauth.h"
-#include "vtgate.h"
+#include "hyptrace/source.h"
+#include "hyptrace/vtauth.h"
+#include "hyptrace/vtgate.h"
 
 enum agent_state {
 	AGENT_IDLE,		/* waiting for the host's "1" */
@@ -59,8 +59,8 @@ struct agent {
 	unsigned int page_size;
 	unsigned int nr_cpus;	/* highest CPU + 1 */
 	int stall_ms;
-	struct agent_cpu cpu[REC_MAX_CPUS];
-	bool have_cpu[REC_MAX_CPUS];
+	struct agent_cpu cpu[SOURCE_MAX_CPUS];
+	bool have_cpu[SOURCE_MAX_CPUS];
 	pthread_mutex_t lock;
 	pthread_cond_t cond;	/* state changes, drains done */
 	enum agent_state state;
@@ -73,9 +73,9 @@ struct agent {
 	int client_fd;			/* the client served, or -1 */
 	bool client_dead;		/* a send to it failed: drop the rest */
 	bool client_hungup;		/* sent an error: nothing more goes */
-	int net_rd[REC_MAX_CPUS];	/* the CPUs' pipes, read end */
-	unsigned char *net_page[REC_MAX_CPUS];
-	size_t net_have[REC_MAX_CPUS];
+	int net_rd[SOURCE_MAX_CPUS];	/* the CPUs' pipes, read end */
+	unsigned char *net_page[SOURCE_MAX_CPUS];
+	size_t net_have[SOURCE_MAX_CPUS];
 	/*
 	 * Under send_lock: the page message the client has not all taken
 	 * yet (the rest goes before anything else), whether it took nothing
@@ -86,8 +86,8 @@ struct agent {
 	size_t out_len, out_off;
 	bool net_stalled;
 	uint64_t net_stall_dropped;
-	uint64_t net_dropped[REC_MAX_CPUS];
-	uint64_t net_dropped_events[REC_MAX_CPUS];
+	uint64_t net_dropped[SOURCE_MAX_CPUS];
+	uint64_t net_dropped_events[SOURCE_MAX_CPUS];
 	pthread_t mux;
 	bool mux_started, mux_quit;
 	unsigned long mux_idle;		/* passes that found nothing */
@@ -99,22 +99,22 @@ enum { AGENT_CLIENT_SIGNAL, AGENT_CLIENT_DROP };
 
 /* agent_cpu.c */
 int agent_cpu_start(struct agent_cpu *c, char *err, size_t errlen);
-void agent_set_state(struct agent *a, enum agent_state s);
+void agent_cpu_set_state(struct agent *a, enum agent_state s);
 /* Tracing is off: every thread sends what is left. 0, or -1 with why */
-int agent_drain(struct agent *a, char *err, size_t errlen);
+int agent_cpu_drain(struct agent *a, char *err, size_t errlen);
 void agent_cpu_stop(struct agent_cpu *c);
 
 /* agent_round.c: round @round started, or stopped; 0 or -1 (said) */
-int agent_start(struct agent *a, int ctl, unsigned int round);
-int agent_stop(struct agent *a, int ctl, unsigned int round);
+int agent_round_start(struct agent *a, int ctl, unsigned int round);
+int agent_round_stop(struct agent *a, int ctl, unsigned int round);
 /* the raw files closed, so that the buffer can unload */
-void agent_close_raw(struct agent *a);
+void agent_round_close_raw(struct agent *a);
 
 /* agent_clock.c: answer "clock" with clock_now; 0, or -1 (said) */
 int agent_clock_now(struct agent *a, int ctl);
 
 /* agent_ctl.c: orders from @ctl; AGENT_CLIENT_*, or -1 on a failure */
-int agent_control(struct agent *a, int ctl, bool start_now);
+int agent_ctl_orders(struct agent *a, int ctl, bool start_now);
 
 /* agent_auth.c */
 /*
@@ -128,8 +128,8 @@ void agent_auth_close(struct agent *a, const char *why);
 void agent_auth_summary(const struct agent *a);
 
 /* agent_net.c */
-/* vt_send() on @fd, one message at a time (pages come from the mux) */
-int agent_send(struct agent *a, int fd, const char *name, const void *p,
+/* vtproto_send() on @fd, one message at a time (pages come from the mux) */
+int agent_net_send(struct agent *a, int fd, const char *name, const void *p,
 	       size_t len, char *err, size_t errlen);
 /* CPU @cpu's port: a pipe whose pages the mux thread sends as page:N */
 int agent_net_pipe(struct agent *a, unsigned int cpu, char *err,

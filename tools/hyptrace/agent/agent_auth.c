@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "agent.h"
-#include "hyptrace.h"
-#include "mono_ms.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/mono_ms.h"
 
 #define SUB		"agent"
 #define AUTH_MS		5000	/* hyptrace listen answers at once */
@@ -36,8 +36,8 @@ static void refused(void *ctx, enum vta_result r, const char *why)
 		return;
 	}
 	au->said++;
-	ht_err(SUB, "refused a client: %s (%s); refused so far: %lu wrong key, %lu no answer, %lu silent%s",
-	       vta_result_name[r], why, au->refused[VTA_WRONG_KEY],
+	cmdline_err(SUB, "refused a client: %s (%s); refused so far: %lu wrong key, %lu no answer, %lu silent%s",
+	       vtauth_result_name[r], why, au->refused[VTA_WRONG_KEY],
 	       au->refused[VTA_NO_AUTH], au->refused[VTA_SILENT],
 	       au->unsaid ? " (some not said: too many a minute)" : "");
 	au->unsaid = 0;
@@ -48,17 +48,17 @@ int agent_auth_next(struct agent *a, int wait_ms)
 	struct agent_auth *au = &a->auth;
 
 	if (!au->gate_open) {
-		vtg_init(&au->gate, a->listen_fd, au->no_key ? NULL : &au->key,
+		vtgate_init(&au->gate, a->listen_fd, au->no_key ? NULL : &au->key,
 			 AUTH_MS, refused, a);
 		au->gate_open = true;
 	}
-	return vtg_next(&au->gate, wait_ms);
+	return vtgate_next(&au->gate, wait_ms);
 }
 
 void agent_auth_close(struct agent *a, const char *why)
 {
 	if (a->auth.gate_open)
-		vtg_close_all(&a->auth.gate, why);
+		vtgate_close_all(&a->auth.gate, why);
 }
 
 void agent_auth_summary(const struct agent *a)

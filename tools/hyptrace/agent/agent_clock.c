@@ -10,10 +10,10 @@
 #include <time.h>
 
 #include "agent.h"
-#include "clksync.h"
-#include "errmsg.h"
-#include "hyptrace.h"
-#include "tracefs.h"
+#include "hyptrace/clksync.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/tracefs.h"
 
 #define SUB		"agent"
 
@@ -29,19 +29,19 @@ int agent_clock_now(struct agent *a, int ctl)
 	 * selects ("[boot]", kept on CLOCK_BOOTTIME by hyptrace.ko); read
 	 * the same clock here, after the file, as close to the send as can be
 	 */
-	if (!tfs_read(a->dir, "trace_clock", &t, err, sizeof(err))) {
-		readable = !cs_selected_clock(t.text, name, sizeof(name)) &&
-			   strcmp(name, "realtime") && !cs_clockid(name, &id);
+	if (!tracefs_read(a->dir, "trace_clock", &t, err, sizeof(err))) {
+		readable = !clksync_selected_clock(t.text, name, sizeof(name)) &&
+			   strcmp(name, "realtime") && !clksync_clockid(name, &id);
 		free(t.text);
 	}
 	if (readable)
 		snprintf(msg, sizeof(msg), "%s %lld", name,
-			 (long long)cs_now(id));
+			 (long long)clksync_now(id));
 	else
 		snprintf(msg, sizeof(msg), "%s -", name);
-	if (agent_send(a, ctl, "clock_now", msg, strlen(msg), err,
+	if (agent_net_send(a, ctl, "clock_now", msg, strlen(msg), err,
 		       sizeof(err))) {
-		ht_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" :
+		cmdline_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" :
 		       "agent-ctl-path", err);
 		return -1;
 	}

@@ -24,9 +24,9 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "errmsg.h"
-#include "mono_ms.h"
-#include "record.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/source.h"
 
 #define RAW_POLL_MS	100
 
@@ -34,7 +34,7 @@
 static int drop_page(struct agent_cpu *c)
 {
 	struct agent *a = c->a;
-	struct rec_counts cnt = { 0 };
+	struct source_counts cnt = { 0 };
 	size_t have = 0;
 	char why[128];
 
@@ -50,7 +50,7 @@ static int drop_page(struct agent_cpu *c)
 				      n ? strerror(errno) : "end of file");
 		have += n;
 	}
-	if (!rec_count_page(c->page, a->page_size, &cnt, why, sizeof(why)))
+	if (!source_count_page(c->page, a->page_size, &cnt, why, sizeof(why)))
 		c->dropped_events += cnt.events;
 	c->dropped++;
 	if (!c->stalled)
@@ -200,7 +200,7 @@ int agent_cpu_start(struct agent_cpu *c, char *err, size_t errlen)
 	return 0;
 }
 
-void agent_set_state(struct agent *a, enum agent_state s)
+void agent_cpu_set_state(struct agent *a, enum agent_state s)
 {
 	pthread_mutex_lock(&a->lock);
 	a->state = s;
@@ -210,12 +210,12 @@ void agent_set_state(struct agent *a, enum agent_state s)
 	pthread_mutex_unlock(&a->lock);
 }
 
-int agent_drain(struct agent *a, char *err, size_t errlen)
+int agent_cpu_drain(struct agent *a, char *err, size_t errlen)
 {
 	unsigned int i;
 	int ret = 0;
 
-	agent_set_state(a, AGENT_DRAIN);
+	agent_cpu_set_state(a, AGENT_DRAIN);
 	pthread_mutex_lock(&a->lock);
 	for (i = 0; i < a->nr_cpus; i++) {
 		struct agent_cpu *c = &a->cpu[i];

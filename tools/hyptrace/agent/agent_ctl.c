@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "buffer_setup.h"
-#include "errmsg.h"
-#include "hyptrace.h"
-#include "mono_ms.h"
-#include "vtproto.h"
+#include "hyptrace/buffer_setup.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/vtproto.h"
 
 #define SUB		"agent"
 #define POLL_MS		200
@@ -32,13 +32,13 @@ static int drop_client(struct agent *a, int ctl, unsigned int round,
 	char err[256];
 
 	if (why) {
-		ht_err(SUB, "%s; dropping the client", why);
-		agent_send(a, ctl, "error", why, strlen(why), err, sizeof(err));
+		cmdline_err(SUB, "%s; dropping the client", why);
+		agent_net_send(a, ctl, "error", why, strlen(why), err, sizeof(err));
 		/* the error is the last it gets: no page, no stopped after it */
 		agent_net_hangup(a);
 	}
 	if (running)
-		agent_stop(a, ctl, round);
+		agent_round_stop(a, ctl, round);
 	return AGENT_CLIENT_DROP;
 }
 
@@ -46,11 +46,11 @@ static int drop_client(struct agent *a, int ctl, unsigned int round,
 static void abort_start(struct agent *a, int ctl, unsigned int round)
 {
 	if (a->state == AGENT_RUN) {
-		agent_stop(a, ctl, round);
+		agent_round_stop(a, ctl, round);
 		return;
 	}
-	hb_set(SUB, a->dir, "tracing_on", "0");
-	agent_close_raw(a);
+	buffer_setup_set(SUB, a->dir, "tracing_on", "0");
+	agent_round_close_raw(a);
 }
 
 /*
@@ -58,7 +58,7 @@ static void abort_start(struct agent *a, int ctl, unsigned int round)
  * until the client goes or is dropped (AGENT_CLIENT_DROP); -1 on a
  * failure that ends the agent.
  */
-int agent_control(struct agent *a, int ctl, bool start_now)
+int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 {
 	bool net = a->listen_fd >= 0, running = false;
 	long long last_rx = mono_ms(), awake = last_rx, now;
@@ -68,7 +68,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 	enum vt_order ord;
 
 	if (start_now) {
-		if (agent_start(a, ctl, ++round))
+		if (agent_round_start(a, ctl, ++round))
 			return -1;
 		running = true;
 	}
@@ -80,7 +80,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 		ssize_t n;
 
 		if (poll(pfd, 2, POLL_MS) < 0 && errno != EINTR) {
-			ht_err(SUB, "poll: %s", strerror(errno));
+			cmdline_err(SUB, "poll: %s", strerror(errno));
 			return -1;
 		}
 		/*
@@ -116,7 +116,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 				usleep(200000);
 			continue;
 		}
-		n = read(ctl, o.buf + o.have, vt_orders_room(&o));
+		n = read(ctl, o.buf + o.have, vtproto_orders_room(&o));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		/*
@@ -137,12 +137,12 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			return drop_client(a, ctl, round, running, NULL);
 		}
 		if (n < 0) {
-			ht_err(SUB, "reading %s: %s", VT_CTL_PORT,
+			cmdline_err(SUB, "reading %s: %s", VT_CTL_PORT,
 			       strerror(errno));
 			return -1;
 		}
 		o.have += n;
-		while ((ord = vt_next_order(&o, line, sizeof(line)))) {
+		while ((ord = vtproto_next_order(&o, line, sizeof(line)))) {
 			/*
 			 * Only an order keeps the client: empty lines cost
 			 * nothing to send and would hold the one slot
@@ -150,7 +150,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 			if (ord != VT_ORDER_EMPTY)
 				last_rx = mono_ms();
 			if (ord == VT_ORDER_START && !running) {
-				if (agent_start(a, ctl, ++round)) {
+				if (agent_round_start(a, ctl, ++round)) {
 					if (!net)
 						return -1;
 					abort_start(a, ctl, round);
@@ -159,7 +159,7 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 				running = true;
 			} else if (ord == VT_ORDER_STOP && running) {
 				running = false;
-				if (agent_stop(a, ctl, round) && !net)
+				if (agent_round_stop(a, ctl, round) && !net)
 					return -1;
 			} else if (ord == VT_ORDER_CLOCK) {
 				if (agent_clock_now(a, ctl) && !net)
@@ -172,14 +172,14 @@ int agent_control(struct agent *a, int ctl, bool start_now)
 				if (net)
 					return drop_client(a, ctl, round,
 							   running, why);
-				ht_err(SUB, "%s", why);
+				cmdline_err(SUB, "%s", why);
 				if (running)
-					agent_stop(a, ctl, round);
+					agent_round_stop(a, ctl, round);
 				return -1;
 			}
 		}
 	}
-	if (running && agent_stop(a, ctl, round) && !net)
+	if (running && agent_round_stop(a, ctl, round) && !net)
 		return -1;
 	return AGENT_CLIENT_SIGNAL;
 }

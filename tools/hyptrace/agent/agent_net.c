@@ -28,12 +28,12 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "errmsg.h"
-#include "hyptrace.h"
-#include "mono_ms.h"
-#include "record.h"
-#include "vtnet.h"
-#include "vtproto.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/source.h"
+#include "hyptrace/vtnet.h"
+#include "hyptrace/vtproto.h"
 
 #define SUB		"agent"
 #define SEND_MS		5000
@@ -65,7 +65,7 @@ static int out_push(struct agent *a, int wait_ms)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0 || errno != EAGAIN) {
-			ht_err(SUB, "the client: %s; dropping it",
+			cmdline_err(SUB, "the client: %s; dropping it",
 			       n ? strerror(errno) : "no progress");
 			a->client_dead = true;
 			return -1;
@@ -79,7 +79,7 @@ static int out_push(struct agent *a, int wait_ms)
 	return 0;
 }
 
-int agent_send(struct agent *a, int fd, const char *name, const void *p,
+int agent_net_send(struct agent *a, int fd, const char *name, const void *p,
 	       size_t len, char *err, size_t errlen)
 {
 	bool net = a->listen_fd >= 0;
@@ -93,7 +93,7 @@ int agent_send(struct agent *a, int fd, const char *name, const void *p,
 		ret = errmsg(err, errlen, "the client took nothing for %d ms",
 			     SEND_MS);
 	} else {
-		ret = vt_send(fd, name, p, len, SEND_MS, err, errlen);
+		ret = vtproto_send(fd, name, p, len, SEND_MS, err, errlen);
 	}
 	if (ret && net)
 		a->client_dead = true;
@@ -121,10 +121,10 @@ int agent_net_pipe(struct agent *a, unsigned int cpu, char *err,
 /* CPU @i's page is not sent: count it and its events. Under send_lock. */
 static void mux_drop(struct agent *a, unsigned int i)
 {
-	struct rec_counts cnt = { 0 };
+	struct source_counts cnt = { 0 };
 	char why[128];
 
-	if (!rec_count_page(a->net_page[i], a->page_size, &cnt, why,
+	if (!source_count_page(a->net_page[i], a->page_size, &cnt, why,
 			    sizeof(why)))
 		a->net_dropped_events[i] += cnt.events;
 	a->net_dropped[i]++;
@@ -211,7 +211,7 @@ static void mux_cpu(struct agent *a, unsigned int i)
 static void *mux_thread(void *arg)
 {
 	struct agent *a = arg;
-	struct pollfd pfd[REC_MAX_CPUS + 1];
+	struct pollfd pfd[SOURCE_MAX_CPUS + 1];
 	unsigned int i, n;
 
 	while (!__atomic_load_n(&a->mux_quit, __ATOMIC_ACQUIRE)) {
@@ -264,7 +264,7 @@ void agent_net_mux_stop(struct agent *a)
 		pthread_join(a->mux, NULL);
 	}
 	a->mux_started = false;
-	for (i = 0; i < REC_MAX_CPUS; i++) {
+	for (i = 0; i < SOURCE_MAX_CPUS; i++) {
 		if (a->net_rd[i] >= 0)
 			close(a->net_rd[i]);
 		a->net_rd[i] = -1;
@@ -298,7 +298,7 @@ void agent_net_flush(struct agent *a)
 			return;
 		usleep(20000);
 	}
-	ht_err(SUB, "the pages of the round did not all go in 30 s");
+	cmdline_err(SUB, "the pages of the round did not all go in 30 s");
 }
 
 void agent_net_round(struct agent *a)
@@ -379,7 +379,7 @@ void agent_net_refuse(struct agent *a)
 	if (fd < 0)
 		return;
 	printf("hyptrace agent: a second client refused while one is served\n");
-	vt_send(fd, "error", why, strlen(why), REFUSE_MS, err, sizeof(err));
+	vtproto_send(fd, "error", why, strlen(why), REFUSE_MS, err, sizeof(err));
 	agent_net_close(fd);
 }
 
@@ -388,9 +388,9 @@ int agent_net_serve(struct agent *a, const char *where)
 	char err[256];
 	int r = 0;
 
-	a->listen_fd = vtn_listen(where, err, sizeof(err));
+	a->listen_fd = vtnet_listen(where, err, sizeof(err));
 	if (a->listen_fd < 0) {
-		ht_err(SUB, "%s", err);
+		cmdline_err(SUB, "%s", err);
 		return -1;
 	}
 	printf("hyptrace agent: listening on %s\n", where);
@@ -402,7 +402,7 @@ int agent_net_serve(struct agent *a, const char *where)
 		agent_auth_close(a, BUSY);
 		printf("hyptrace agent: a client connected\n");
 		agent_net_client(a, fd);
-		r = agent_control(a, fd, false);
+		r = agent_ctl_orders(a, fd, false);
 		agent_net_client(a, -1);
 		agent_net_close(fd);
 		if (r < 0)

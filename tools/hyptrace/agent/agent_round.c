@@ -15,20 +15,20 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "buffer_setup.h"
-#include "errmsg.h"
-#include "hyptrace.h"
-#include "record.h"
-#include "tracefs.h"
-#include "vtproto.h"
+#include "hyptrace/buffer_setup.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/source.h"
+#include "hyptrace/tracefs.h"
+#include "hyptrace/vtproto.h"
 
 #define SUB		"agent"
 
 /* The metadata the listener needs for its trace.dat (vtproto.h) */
 static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
 {
-	struct rec_source *src = calloc(1, sizeof(*src));
-	struct rec_meta *m = malloc(sizeof(*m));
+	struct source *src = calloc(1, sizeof(*src));
+	struct source_meta *m = malloc(sizeof(*m));
 	char hello[96], sys[VT_MAX_NAME + 1];
 	unsigned int i;
 	int ret = -1;
@@ -46,40 +46,40 @@ static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
 		src->cpu[i].on = a->have_cpu[i];
 		src->cpu[i].tmp_fd = -1;
 	}
-	if (rec_describe(src, m, false, err, errlen))
+	if (source_describe(src, m, false, err, errlen))
 		goto out;
 	snprintf(hello, sizeof(hello), "version=%d cpus=%u page_size=%u",
 		 VT_VERSION, a->nr_cpus, a->page_size);
-	if (agent_send(a, ctl, "hello", hello, strlen(hello), err, errlen) ||
-	    agent_send(a, ctl, "header_page", m->out.header_page,
+	if (agent_net_send(a, ctl, "hello", hello, strlen(hello), err, errlen) ||
+	    agent_net_send(a, ctl, "header_page", m->out.header_page,
 		       m->out.header_page_len, err, errlen) ||
-	    agent_send(a, ctl, "header_event", m->out.header_event,
+	    agent_net_send(a, ctl, "header_event", m->out.header_event,
 		       m->out.header_event_len, err, errlen))
 		goto out_undescribe;
 	for (i = 0; i < m->out.nr_formats; i++) {
 		snprintf(sys, sizeof(sys), "format:%s",
 			 m->out.formats[i].system);
-		if (agent_send(a, ctl, sys, m->out.formats[i].text,
+		if (agent_net_send(a, ctl, sys, m->out.formats[i].text,
 			       m->out.formats[i].len, err, errlen))
 			goto out_undescribe;
 	}
 	if ((m->out.trace_clock &&
-	     agent_send(a, ctl, "clock", m->out.trace_clock,
+	     agent_net_send(a, ctl, "clock", m->out.trace_clock,
 			strlen(m->out.trace_clock), err, errlen)) ||
 	    (m->out.uname &&
-	     agent_send(a, ctl, "uname", m->out.uname, strlen(m->out.uname),
+	     agent_net_send(a, ctl, "uname", m->out.uname, strlen(m->out.uname),
 			err, errlen)))
 		goto out_undescribe;
 	ret = 0;
 out_undescribe:
-	rec_undescribe(m);
+	source_undescribe(m);
 out:
 	free(m);
 	free(src);
 	return ret;
 }
 
-int agent_start(struct agent *a, int ctl, unsigned int round)
+int agent_round_start(struct agent *a, int ctl, unsigned int round)
 {
 	char err[512], file[64], path[PATH_MAX], r[16];
 	unsigned int i;
@@ -92,10 +92,10 @@ int agent_start(struct agent *a, int ctl, unsigned int round)
 	if (a->listen_fd >= 0)
 		agent_net_round(a);
 	if (send_meta(a, ctl, err, sizeof(err))) {
-		ht_err(SUB, "sending the metadata: %s", err);
+		cmdline_err(SUB, "sending the metadata: %s", err);
 		return -1;
 	}
-	if (hb_set(SUB, a->dir, "tracing_on", "1"))
+	if (buffer_setup_set(SUB, a->dir, "tracing_on", "1"))
 		return -1;
 	/* The raw files can be opened once a buffer is loaded */
 	for (i = 0; i < a->nr_cpus; i++) {
@@ -107,23 +107,23 @@ int agent_start(struct agent *a, int ctl, unsigned int round)
 		snprintf(path, sizeof(path), "%s/%s", a->dir, file);
 		c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->raw_fd < 0) {
-			ht_err(SUB, "cannot open %s: %s", path,
+			cmdline_err(SUB, "cannot open %s: %s", path,
 			       strerror(errno));
 			return -1;
 		}
 	}
-	agent_set_state(a, AGENT_RUN);
+	agent_cpu_set_state(a, AGENT_RUN);
 	snprintf(r, sizeof(r), "%u", round);
-	if (agent_send(a, ctl, "started", r, strlen(r), err,
+	if (agent_net_send(a, ctl, "started", r, strlen(r), err,
 		    sizeof(err))) {
-		ht_err(SUB, "agent-ctl-path: %s", err);
+		cmdline_err(SUB, "agent-ctl-path: %s", err);
 		return -1;
 	}
 	printf("hyptrace agent: started (round %u)\n", round);
 	return 0;
 }
 
-void agent_close_raw(struct agent *a)
+void agent_round_close_raw(struct agent *a)
 {
 	unsigned int i;
 
@@ -135,20 +135,20 @@ void agent_close_raw(struct agent *a)
 }
 
 /* Tracing off, every page sent, then the CPUs' stats and the counts. */
-int agent_stop(struct agent *a, int ctl, unsigned int round)
+int agent_round_stop(struct agent *a, int ctl, unsigned int round)
 {
 	char err[512], file[64], name[32], *msg = NULL;
 	unsigned long long sent = 0, dropped = 0, events = 0;
-	struct vt_cpu_round counts[REC_MAX_CPUS];
+	struct vt_cpu_round counts[SOURCE_MAX_CPUS];
 	unsigned int i, n = 0;
 	struct tfs_text t;
 	size_t len;
 	int ret = -1;
 
-	if (hb_set(SUB, a->dir, "tracing_on", "0"))
+	if (buffer_setup_set(SUB, a->dir, "tracing_on", "0"))
 		goto out;
-	if (agent_drain(a, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (agent_cpu_drain(a, err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		goto out;
 	}
 	if (a->listen_fd >= 0)
@@ -168,8 +168,8 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 		c_events += ne;
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
 		snprintf(name, sizeof(name), "cpustat:%u", i);
-		if (!tfs_read(a->dir, file, &t, err, sizeof(err))) {
-			ret = agent_send(a, ctl, name, t.text, t.len,
+		if (!tracefs_read(a->dir, file, &t, err, sizeof(err))) {
+			ret = agent_net_send(a, ctl, name, t.text, t.len,
 				      err, sizeof(err));
 			free(t.text);
 			if (ret)
@@ -177,23 +177,23 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 			ret = -1;
 		}
 		printf("hyptrace agent: CPU %u: %llu written, %llu pages sent, %llu dropped (%llu events), %llu lost\n",
-		       i, tfs_stat(a->dir, file, "written events"),
+		       i, tracefs_stat(a->dir, file, "written events"),
 		       (unsigned long long)c_sent,
 		       (unsigned long long)c_dropped,
 		       (unsigned long long)c_events,
-		       tfs_stat(a->dir, file, "overrun"));
+		       tracefs_stat(a->dir, file, "overrun"));
 		counts[n++] = (struct vt_cpu_round){ i, c_sent, c_dropped,
 						     c_events };
 		sent += c_sent;
 		dropped += c_dropped;
 		events += c_events;
 	}
-	msg = vt_format_stopped(round, counts, n, &len);
+	msg = vtproto_format_stopped(round, counts, n, &len);
 	if (!msg) {
-		ht_err(SUB, "the round's counts: out of memory");
+		cmdline_err(SUB, "the round's counts: out of memory");
 		goto out;
 	}
-	if (agent_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
+	if (agent_net_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
 		goto out_ctl;
 	printf("hyptrace agent: stopped (round %u): %llu pages sent, %llu dropped (%llu events)\n",
 	       round, sent, dropped, events);
@@ -202,7 +202,7 @@ int agent_stop(struct agent *a, int ctl, unsigned int round)
 out_ctl:
 	/* a client sent an error was told why */
 	if (a->listen_fd < 0 || !agent_net_hungup(a))
-		ht_err(SUB, "%s: %s",
+		cmdline_err(SUB, "%s: %s",
 		       a->listen_fd >= 0 ? "the client" : VT_CTL_PORT, err);
 	/* over TCP the round is over all the same: the next client may come */
 	if (a->listen_fd >= 0)
@@ -214,7 +214,7 @@ out:
 	 * raw files, so that the buffer can unload (the module defers that
 	 * while they are open) and the next "1" loads a fresh one
 	 */
-	agent_close_raw(a);
+	agent_round_close_raw(a);
 	free(msg);
 	return ret;
 }

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hyptrace.h"
-#include "vtauth.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
+#include "hyptrace/vtauth.h"
 
 #define SUB		"keygen"
 
@@ -18,15 +20,15 @@ int cmd_keygen(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") ||
 			  !strcmp(argv[1], "--help"))) {
-		ht_usage(stdout, "keygen");
+		help_usage(stdout, "keygen");
 		return HT_EXIT_OK;
 	}
 	if (argc != 2 || argv[1][0] == '-') {
-		ht_usage(stderr, "keygen");
+		help_usage(stderr, "keygen");
 		return HT_EXIT_USAGE;
 	}
-	if (vta_keygen(argv[1], err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (vtauth_keygen(argv[1], err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		return HT_EXIT_FAIL;
 	}
 	printf("hyptrace keygen: a new key in %s (mode 600)\n", argv[1]);

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hyptrace.h"
+#include "hyptrace/cmdline.h"
 
-void ht_err(const char *sub, const char *fmt, ...)
+void cmdline_err(const char *sub, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -25,7 +25,7 @@ void ht_err(const char *sub, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
+bool cmdline_parse_ulong(const char *arg, unsigned long min, unsigned long max,
 		    unsigned long *out)
 {
 	unsigned long v;
@@ -42,7 +42,7 @@ bool ht_parse_ulong(const char *arg, unsigned long min, unsigned long max,
 	return true;
 }
 
-bool ht_parse_size(const char *arg, unsigned long long *out)
+bool cmdline_parse_size(const char *arg, unsigned long long *out)
 {
 	static const char units[] = "KMG";
 	size_t len = strlen(arg);
@@ -57,7 +57,7 @@ bool ht_parse_size(const char *arg, unsigned long long *out)
 		return false;
 	memcpy(digits, arg, len);
 	digits[len] = '\0';
-	if (!ht_parse_ulong(digits, 0, ULONG_MAX >> shift, &v))
+	if (!cmdline_parse_ulong(digits, 0, ULONG_MAX >> shift, &v))
 		return false;
 	*out = (unsigned long long)v << shift;
 	return true;

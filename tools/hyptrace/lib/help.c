@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hyptrace.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/help.h"
 
 struct ht_help {
 	const char *name;
@@ -121,14 +122,14 @@ static const struct ht_help *ht_help_find(const char *sub)
 	return NULL;
 }
 
-const char *ht_summary(const char *sub)
+const char *help_summary(const char *sub)
 {
 	const struct ht_help *h = ht_help_find(sub);
 
 	return h ? h->summary : "";
 }
 
-void ht_usage(FILE *f, const char *sub)
+void help_usage(FILE *f, const char *sub)
 {
 	const struct ht_help *h = ht_help_find(sub);
 

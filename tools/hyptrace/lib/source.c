@@ -14,29 +14,29 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "page.h"
-#include "record.h"
-#include "tracedat.h"
-#include "tracefs.h"
+#include "hyptrace/page.h"
+#include "hyptrace/source.h"
+#include "hyptrace/tracedat.h"
+#include "hyptrace/tracefs.h"
 
-static void tmp_path(const struct rec_source *src, unsigned int cpu,
+static void tmp_path(const struct source *src, unsigned int cpu,
 		     char *buf, size_t len)
 {
 	snprintf(buf, len, "%s.cpu%u", src->output, cpu);
 }
 
-int rec_open(struct rec_source *src, char *err, size_t errlen)
+int source_open(struct source *src, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	unsigned int i;
 
 	for (i = 0; i < src->nr_cpus; i++) {
-		struct rec_cpu *c = &src->cpu[i];
+		struct source_cpu *c = &src->cpu[i];
 
 		c->raw_fd = c->tmp_fd = c->pipe[0] = c->pipe[1] = -1;
 	}
 	for (i = 0; i < src->nr_cpus; i++) {
-		struct rec_cpu *c = &src->cpu[i];
+		struct source_cpu *c = &src->cpu[i];
 
 		if (!c->on)
 			continue;
@@ -49,7 +49,7 @@ int rec_open(struct rec_source *src, char *err, size_t errlen)
 			return -1;
 		}
 		/* streaming without a local copy: no file at all */
-		if (!rec_keeps_file(src))
+		if (!source_keeps_file(src))
 			continue;
 		tmp_path(src, i, path, sizeof(path));
 		c->tmp_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -68,7 +68,7 @@ int rec_open(struct rec_source *src, char *err, size_t errlen)
 }
 
 /* Move @len bytes that wait in @c's pipe into its file. */
-static int pipe_to_file(struct rec_cpu *c, size_t len, char *err,
+static int pipe_to_file(struct source_cpu *c, size_t len, char *err,
 			size_t errlen)
 {
 	while (len) {
@@ -89,7 +89,7 @@ static int pipe_to_file(struct rec_cpu *c, size_t len, char *err,
  * a page always arrives whole, so a short transfer just means "more of the
  * same page follows at once".
  */
-static int drain_cpu(struct rec_source *src, struct rec_cpu *c, char *err,
+static int drain_cpu(struct source *src, struct source_cpu *c, char *err,
 		     size_t errlen)
 {
 	size_t have = 0;
@@ -117,7 +117,7 @@ static int drain_cpu(struct rec_source *src, struct rec_cpu *c, char *err,
 	}
 }
 
-int rec_drain(struct rec_source *src, char *err, size_t errlen)
+int source_drain(struct source *src, char *err, size_t errlen)
 {
 	unsigned int i;
 
@@ -129,20 +129,20 @@ int rec_drain(struct rec_source *src, char *err, size_t errlen)
 	return 0;
 }
 
-int rec_count_page(const void *page, size_t page_size, struct rec_counts *cnt,
+int source_count_page(const void *page, size_t page_size, struct source_counts *cnt,
 		   char *why, size_t whylen)
 {
 	struct pg_walk w;
 	struct pg_event ev;
 	int r;
 
-	if (pg_open(&w, page, page_size, why, whylen))
+	if (page_open(&w, page, page_size, why, whylen))
 		return -1;
 	if (w.lost == PG_LOST_UNKNOWN)
 		cnt->lost_unknown++;
 	else
 		cnt->lost += w.lost;
-	while ((r = pg_next(&w, &ev, why, whylen)) == 1)
+	while ((r = page_next(&w, &ev, why, whylen)) == 1)
 		cnt->events++;
 	if (r < 0)
 		return -1;
@@ -151,10 +151,10 @@ int rec_count_page(const void *page, size_t page_size, struct rec_counts *cnt,
 	return 0;
 }
 
-int rec_count(struct rec_source *src, unsigned int cpu,
-	      struct rec_counts *cnt, char *err, size_t errlen)
+int source_count(struct source *src, unsigned int cpu,
+	      struct source_counts *cnt, char *err, size_t errlen)
 {
-	struct rec_cpu *c = &src->cpu[cpu];
+	struct source_cpu *c = &src->cpu[cpu];
 	unsigned char *page = malloc(src->page_size);
 	char why[128];
 	off_t off = 0;
@@ -167,7 +167,7 @@ int rec_count(struct rec_source *src, unsigned int cpu,
 	}
 	while ((n = pread(c->tmp_fd, page, src->page_size, off)) > 0) {
 		if ((size_t)n != src->page_size ||
-		    rec_count_page(page, src->page_size, cnt, why,
+		    source_count_page(page, src->page_size, cnt, why,
 				   sizeof(why))) {
 			snprintf(err, errlen, "CPU %u page %llu: %s", cpu,
 				 (unsigned long long)(off / src->page_size),
@@ -181,7 +181,7 @@ int rec_count(struct rec_source *src, unsigned int cpu,
 	return 0;
 }
 
-static int add_format(struct rec_formats *fm, const char *dir,
+static int add_format(struct source_formats *fm, const char *dir,
 		      const char *system, const char *event, char *err,
 		      size_t errlen)
 {
@@ -202,7 +202,7 @@ static int add_format(struct rec_formats *fm, const char *dir,
 		fm->cap = cap;
 	}
 	snprintf(file, sizeof(file), "events/%s/%s/format", system, event);
-	if (tfs_read(dir, file, &fm->text[fm->nr], err, errlen))
+	if (tracefs_read(dir, file, &fm->text[fm->nr], err, errlen))
 		return -1;
 	fm->f[fm->nr].system = system;
 	fm->f[fm->nr].text = fm->text[fm->nr].text;
@@ -212,7 +212,7 @@ static int add_format(struct rec_formats *fm, const char *dir,
 }
 
 /* Every event of events/@system/ (each subdirectory with a format file). */
-static int add_system(struct rec_formats *fm, const char *dir, const char *system,
+static int add_system(struct source_formats *fm, const char *dir, const char *system,
 		      char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -234,7 +234,7 @@ static int add_system(struct rec_formats *fm, const char *dir, const char *syste
 			continue;
 		snprintf(file, sizeof(file), "events/%s/%s/format", system,
 			 d->d_name);
-		if (tfs_exists(dir, file))
+		if (tracefs_exists(dir, file))
 			ret = add_format(fm, dir, system, d->d_name, err,
 					 errlen);
 	}
@@ -242,7 +242,7 @@ static int add_system(struct rec_formats *fm, const char *dir, const char *syste
 	return ret;
 }
 
-static int collect_formats(struct rec_source *src, struct rec_formats *fm,
+static int collect_formats(struct source *src, struct source_formats *fm,
 			   char *err, size_t errlen)
 {
 	unsigned int i;
@@ -275,7 +275,7 @@ static void current_clock(const char *dir, char *buf, size_t len)
 	char err[256], *open_b, *close_b;
 
 	buf[0] = '\0';
-	if (tfs_read(dir, "trace_clock", &t, err, sizeof(err)))
+	if (tracefs_read(dir, "trace_clock", &t, err, sizeof(err)))
 		return;
 	open_b = strchr(t.text, '[');
 	close_b = open_b ? strchr(open_b, ']') : NULL;
@@ -289,13 +289,13 @@ static void current_clock(const char *dir, char *buf, size_t len)
  * (and prints them with report --stat): the writer's own counts of lost and
  * dropped events travel with the file. NULL if there is none.
  */
-static char *cpu_stats(const struct rec_source *src, unsigned int cpu)
+static char *cpu_stats(const struct source *src, unsigned int cpu)
 {
 	struct tfs_text t;
 	char file[64], err[256], *s;
 
 	snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", cpu);
-	if (tfs_read(src->dir, file, &t, err, sizeof(err)))
+	if (tracefs_read(src->dir, file, &t, err, sizeof(err)))
 		return NULL;
 	if (asprintf(&s, "CPU: %u\n%s", cpu, t.text) < 0)
 		s = NULL;
@@ -303,7 +303,7 @@ static char *cpu_stats(const struct rec_source *src, unsigned int cpu)
 	return s;
 }
 
-int rec_describe(struct rec_source *src, struct rec_meta *m, bool stats,
+int source_describe(struct source *src, struct source_meta *m, bool stats,
 		 char *err, size_t errlen)
 {
 	struct td_out *out = &m->out;
@@ -311,13 +311,13 @@ int rec_describe(struct rec_source *src, struct rec_meta *m, bool stats,
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
-	if (tfs_read(src->dir, "events/header_page", &m->hp, err, errlen) ||
-	    tfs_read(src->dir, "events/header_event", &m->he, err, errlen) ||
+	if (tracefs_read(src->dir, "events/header_page", &m->hp, err, errlen) ||
+	    tracefs_read(src->dir, "events/header_event", &m->he, err, errlen) ||
 	    collect_formats(src, &m->fm, err, errlen))
 		goto fail;
 	/* The host's events name tasks; the hypervisor's name none */
-	if (!src->system && tfs_exists(src->dir, "saved_cmdlines") &&
-	    tfs_read(src->dir, "saved_cmdlines", &m->cmdlines, err, errlen))
+	if (!src->system && tracefs_exists(src->dir, "saved_cmdlines") &&
+	    tracefs_read(src->dir, "saved_cmdlines", &m->cmdlines, err, errlen))
 		goto fail;
 	current_clock(src->dir, m->clock, sizeof(m->clock));
 	if (!uname(&un))
@@ -345,15 +345,15 @@ int rec_describe(struct rec_source *src, struct rec_meta *m, bool stats,
 	out->cpustat = stats ? (const char *const *)m->cpustat : NULL;
 	return 0;
 fail:
-	rec_undescribe(m);
+	source_undescribe(m);
 	return -1;
 }
 
-void rec_undescribe(struct rec_meta *m)
+void source_undescribe(struct source_meta *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < REC_MAX_CPUS; i++)
+	for (i = 0; i < SOURCE_MAX_CPUS; i++)
 		free(m->cpustat[i]);
 	for (i = 0; i < m->fm.nr; i++)
 		free(m->fm.text[i].text);
@@ -365,16 +365,16 @@ void rec_undescribe(struct rec_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int rec_write(struct rec_source *src, char *err, size_t errlen)
+int source_write(struct source *src, char *err, size_t errlen)
 {
-	struct rec_meta *m = malloc(sizeof(*m));
+	struct source_meta *m = malloc(sizeof(*m));
 	int fd, ret = -1;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (rec_describe(src, m, true, err, errlen))
+	if (source_describe(src, m, true, err, errlen))
 		goto out;
 	fd = open(src->output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -382,26 +382,26 @@ int rec_write(struct rec_source *src, char *err, size_t errlen)
 			 strerror(errno));
 		goto out_free;
 	}
-	ret = td_write(fd, &m->out, err, errlen);
+	ret = tracedat_write(fd, &m->out, err, errlen);
 	if (close(fd) && !ret) {
 		snprintf(err, errlen, "writing %s: %s", src->output,
 			 strerror(errno));
 		ret = -1;
 	}
 out_free:
-	rec_undescribe(m);
+	source_undescribe(m);
 out:
 	free(m);
 	return ret;
 }
 
-void rec_close(struct rec_source *src, bool keep_tmp)
+void source_close(struct source *src, bool keep_tmp)
 {
 	char path[PATH_MAX];
 	unsigned int i;
 
 	for (i = 0; i < src->nr_cpus; i++) {
-		struct rec_cpu *c = &src->cpu[i];
+		struct source_cpu *c = &src->cpu[i];
 
 		if (!c->on)
 			continue;
@@ -414,7 +414,7 @@ void rec_close(struct rec_source *src, bool keep_tmp)
 		if (c->pipe[1] >= 0)
 			close(c->pipe[1]);
 		c->raw_fd = c->tmp_fd = c->pipe[0] = c->pipe[1] = -1;
-		if (!keep_tmp && rec_keeps_file(src)) {
+		if (!keep_tmp && source_keeps_file(src)) {
 			tmp_path(src, i, path, sizeof(path));
 			unlink(path);
 		}

@@ -21,10 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "errmsg.h"
-#include "hyptrace.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
 #include "listen.h"
-#include "mono_ms.h"
+#include "hyptrace/mono_ms.h"
 
 #define SUB		"listen"
 
@@ -62,7 +64,7 @@ static int connect_unix(const char *dir, const char *name)
 	return fd;
 }
 
-const char *lst_ctl_name(const struct lst *l)
+const char *listen_ctl_name(const struct lst *l)
 {
 	static char name[PATH_MAX];
 
@@ -78,17 +80,17 @@ static int open_all(struct lst *l)
 	struct stat st;
 	unsigned int i;
 
-	for (i = 0; i < REC_MAX_CPUS; i++)
+	for (i = 0; i < SOURCE_MAX_CPUS; i++)
 		l->cpu[i].fd = l->cpu[i].tmp_fd = -1;
 	if (l->net)
-		return lst_net_connect(l);
+		return listen_net_connect(l);
 	l->ctl = connect_unix(l->dir, VT_CTL_PORT);
 	if (l->ctl < 0) {
-		ht_err(SUB, "cannot connect to %s/%s: %s (is QEMU running with qemu-run.sh --virtio-trace %s?)",
+		cmdline_err(SUB, "cannot connect to %s/%s: %s (is QEMU running with qemu-run.sh --virtio-trace %s?)",
 		       l->dir, VT_CTL_PORT, strerror(errno), l->dir);
 		return -1;
 	}
-	for (i = 0; i < REC_MAX_CPUS; i++) {
+	for (i = 0; i < SOURCE_MAX_CPUS; i++) {
 		struct lst_cpu *c = &l->cpu[i];
 
 		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
@@ -97,17 +99,17 @@ static int open_all(struct lst *l)
 			continue;
 		c->fd = connect_unix(l->dir, name);
 		if (c->fd < 0) {
-			ht_err(SUB, "cannot connect to %s: %s", path,
+			cmdline_err(SUB, "cannot connect to %s: %s", path,
 			       strerror(errno));
 			return -1;
 		}
-		if (lst_open_tmp(l, i, err, sizeof(err))) {
-			ht_err(SUB, "%s", err);
+		if (listen_store_open_tmp(l, i, err, sizeof(err))) {
+			cmdline_err(SUB, "%s", err);
 			return -1;
 		}
 	}
 	if (!l->nr_cpus) {
-		ht_err(SUB, "no trace-path-cpuN sockets in %s", l->dir);
+		cmdline_err(SUB, "no trace-path-cpuN sockets in %s", l->dir);
 		return -1;
 	}
 	return 0;
@@ -140,14 +142,14 @@ static int read_cpu(struct lst *l, unsigned int i, char *err, size_t errlen)
 		if (c->have < l->page_size)
 			continue;
 		c->have = 0;
-		if (lst_store_page(l, i, c->page, err, errlen))
+		if (listen_store_page(l, i, c->page, err, errlen))
 			return -1;
 	}
 }
 
 static int read_ctl(struct lst *l, char *err, size_t errlen)
 {
-	ssize_t n = vt_read(&l->rd, l->ctl, err, errlen);
+	ssize_t n = vtproto_read(&l->rd, l->ctl, err, errlen);
 
 	if (n < 0)
 		return -1;
@@ -155,14 +157,14 @@ static int read_ctl(struct lst *l, char *err, size_t errlen)
 		/* With rounds to keep, write them; else nothing to wait for */
 		if (!l->rounds_done || l->running)
 			return errmsg(err, errlen, "%s: closed (%s gone?)%s",
-				      lst_ctl_name(l),
+				      listen_ctl_name(l),
 				      l->net ? "the agent" : "QEMU",
 				      l->running ? " in the middle of a round" : "");
 		close(l->ctl);
 		l->ctl = -1;
 		return 0;
 	}
-	return lst_take_messages(l, err, errlen);
+	return listen_store_take_messages(l, err, errlen);
 }
 
 /* A line of standard input as a command; CMD_NONE if it is none. */
@@ -176,7 +178,7 @@ static int parse_cmd(char *line)
 	if (!strcmp(line, "quit") || !strcmp(line, "q"))
 		return CMD_QUIT;
 	if (line[0])
-		ht_err(SUB, "'%.32s'? commands: start, stop, quit", line);
+		cmdline_err(SUB, "'%.32s'? commands: start, stop, quit", line);
 	return CMD_NONE;
 }
 
@@ -209,8 +211,8 @@ static int order(struct lst *l, const char *o)
 {
 	char err[256];
 
-	if (vt_send_raw(l->ctl, o, err, sizeof(err))) {
-		ht_err(SUB, "%s: %s", lst_ctl_name(l), err);
+	if (vtproto_send_raw(l->ctl, o, err, sizeof(err))) {
+		cmdline_err(SUB, "%s: %s", listen_ctl_name(l), err);
 		return -1;
 	}
 	return 0;
@@ -232,7 +234,7 @@ static bool all_arrived(const struct lst *l)
 static int pump(struct lst *l, int timeout, bool use_stdin, int *cmd,
 		char *in, size_t *in_have, size_t in_cap, bool *in_eof)
 {
-	struct pollfd pfd[REC_MAX_CPUS + 2];
+	struct pollfd pfd[SOURCE_MAX_CPUS + 2];
 	unsigned int i, n = 0;
 	char err[512];
 
@@ -246,7 +248,7 @@ static int pump(struct lst *l, int timeout, bool use_stdin, int *cmd,
 			.events = POLLIN,
 		};
 	if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
-		ht_err(SUB, "poll: %s", strerror(errno));
+		cmdline_err(SUB, "poll: %s", strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < l->nr_cpus; i++) {
@@ -259,7 +261,7 @@ static int pump(struct lst *l, int timeout, bool use_stdin, int *cmd,
 		*cmd = read_stdin(in, in_have, in_cap, in_eof);
 	return 0;
 fail:
-	ht_err(SUB, "%s", err);
+	cmdline_err(SUB, "%s", err);
 	return -1;
 }
 
@@ -312,7 +314,7 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (l->ctl < 0 && !quitting) {
 			printf("hyptrace listen: %s closed (%s gone): writing the %u round%s there %s\n",
-			       lst_ctl_name(l), l->net ? "the agent" : "QEMU",
+			       listen_ctl_name(l), l->net ? "the agent" : "QEMU",
 			       l->rounds_done,
 			       l->rounds_done == 1 ? "" : "s",
 			       l->rounds_done == 1 ? "was" : "were");
@@ -320,16 +322,16 @@ static int run(struct lst *l, bool start_now)
 			starts = l->rounds_done;
 			deadline = mono_ms() + 10000;
 		}
-		if (lst_clock_poll(l))
+		if (listen_clock_poll(l))
 			return -1;
 		if (quitting && l->rounds_done >= starts && all_arrived(l) &&
-		    !lst_clock_busy(l))
+		    !listen_clock_busy(l))
 			return 0;
 		if (quitting && mono_ms() > deadline) {
 			unsigned int i;
 
 			if (l->rounds_done < starts) {
-				ht_err(SUB, "the agent did not confirm the stop in 60 s");
+				cmdline_err(SUB, "the agent did not confirm the stop in 60 s");
 				return -1;
 			}
 			for (i = 0; i < l->nr_cpus; i++)
@@ -337,10 +339,10 @@ static int run(struct lst *l, bool start_now)
 					break;
 			if (i == l->nr_cpus) {
 				/* all there but a clock answer: the trace is whole */
-				lst_clock_give_up(l, "the agent did not answer 'clock' before the end (60 s)");
+				listen_clock_give_up(l, "the agent did not answer 'clock' before the end (60 s)");
 				return 0;
 			}
-			ht_err(SUB, "CPU %u: the agent sent %llu pages, %llu arrived in 60 s",
+			cmdline_err(SUB, "CPU %u: the agent sent %llu pages, %llu arrived in 60 s",
 			       i, (unsigned long long)l->cpu[i].expected,
 			       (unsigned long long)l->cpu[i].got.pages);
 			return -1;
@@ -401,8 +403,8 @@ int cmd_listen(int argc, char **argv)
 			no_key = true;
 			break;
 		case 'M':
-			if (!ht_parse_size(optarg, &size)) {
-				ht_err(SUB, "--max-size wants bytes, with K, M or G if you like, not '%s'",
+			if (!cmdline_parse_size(optarg, &size)) {
+				cmdline_err(SUB, "--max-size wants bytes, with K, M or G if you like, not '%s'",
 				       optarg);
 				free(l);
 				return HT_EXIT_USAGE;
@@ -410,26 +412,26 @@ int cmd_listen(int argc, char **argv)
 			l->max_size = size;
 			break;
 		case 'h':
-			ht_usage(stdout, "listen");
+			help_usage(stdout, "listen");
 			free(l);
 			return HT_EXIT_OK;
 		default:
-			ht_usage(stderr, "listen");
+			help_usage(stderr, "listen");
 			free(l);
 			return HT_EXIT_USAGE;
 		}
 	}
 	c = -1;
 	if (optind < argc)
-		ht_err(SUB, "unexpected argument '%s'", argv[optind]);
+		cmdline_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
-		ht_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
+		cmdline_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
 	else if (!l->net && (key || no_key))
-		ht_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
+		cmdline_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
 	else if (l->net && !key == !no_key)
-		ht_err(SUB, "-N wants --key FILE (or --no-key for an agent that has none)");
+		cmdline_err(SUB, "-N wants --key FILE (or --no-key for an agent that has none)");
 	else
-		c = lst_clock_init(l, align);
+		c = listen_clock_init(l, align);
 	if (c) {
 		free(l);
 		return HT_EXIT_USAGE;
@@ -441,7 +443,7 @@ int cmd_listen(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	l->ctl = -1;
-	if (key && lst_net_key(l, key))
+	if (key && listen_net_key(l, key))
 		goto out;
 	if (open_all(l))
 		goto out;
@@ -458,15 +460,15 @@ int cmd_listen(int argc, char **argv)
 		if (l->ctl >= 0)
 			order(l, "0\n");
 	}
-	if (lst_write(l, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (listen_meta_write(l, err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		goto out;
 	}
-	lst_summary(l);
-	lst_clock_summary(l);
+	listen_meta_summary(l);
+	listen_clock_summary(l);
 	ret = l->full ? HT_EXIT_FAIL : HT_EXIT_OK;
 out:
-	lst_close(l);
+	listen_store_close(l);
 	free(l);
 	return ret;
 }

@@ -12,18 +12,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clksync.h"
-#include "record.h"
-#include "tracedat.h"
-#include "vtauth.h"
-#include "vtproto.h"
+#include "hyptrace/clksync.h"
+#include "hyptrace/source.h"
+#include "hyptrace/tracedat.h"
+#include "hyptrace/vtauth.h"
+#include "hyptrace/vtproto.h"
 
 struct lst_cpu {
 	int fd;			/* trace-path-cpuN's socket, or -1 */
 	int tmp_fd;		/* OUTPUT.cpuN */
 	unsigned char *page;
 	size_t have;
-	struct rec_counts got;	/* counted from the pages that arrived */
+	struct source_counts got;	/* counted from the pages that arrived */
 	uint64_t expected;	/* pages the agent said it sent, all rounds */
 	uint64_t dropped, dropped_events;	/* the agent's, all rounds */
 	char *cpustat;		/* the agent's last per_cpu/cpuN/stats */
@@ -44,7 +44,7 @@ struct lst_clock {
 	unsigned int n;
 	char board[32];		/* the board's clock's name */
 	unsigned int rounds;	/* bursts done */
-	struct cs_estimate first, best;
+	struct clksync_estimate first, best;
 	int64_t lo, hi;		/* the rounds' smallest and largest offset */
 };
 
@@ -56,7 +56,7 @@ struct lst {
 	int ctl;
 	unsigned int nr_cpus;	/* sockets found: highest + 1 */
 	unsigned int page_size;	/* from hello */
-	struct lst_cpu cpu[REC_MAX_CPUS];
+	struct lst_cpu cpu[SOURCE_MAX_CPUS];
 	struct vt_reader rd;
 	/* --max-size: the pages in OUTPUT.cpuN stop there (0: no limit) */
 	uint64_t max_size, stored;
@@ -91,58 +91,58 @@ struct lst {
 
 /* listen_store.c */
 /* OUTPUT.cpuN, made new (O_EXCL), not through a link */
-int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen);
+int listen_store_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen);
 /*
  * A whole page of CPU @i that arrived: checked, into its file; -1 with
  * the reason, and l->full set if it would go beyond --max-size
  */
-int lst_store_page(struct lst *l, unsigned int i, const void *page,
+int listen_store_page(struct lst *l, unsigned int i, const void *page,
 		   char *err, size_t errlen);
 /*
- * The whole messages in l->rd, each to lst_net_page() (over TCP) or
- * lst_message(); 0 when more bytes are needed, -1 with the reason
+ * The whole messages in l->rd, each to listen_net_page() (over TCP) or
+ * listen_meta_message(); 0 when more bytes are needed, -1 with the reason
  */
-int lst_take_messages(struct lst *l, char *err, size_t errlen);
+int listen_store_take_messages(struct lst *l, char *err, size_t errlen);
 /* The sockets closed, OUTPUT.cpuN removed, everything freed */
-void lst_close(struct lst *l);
+void listen_store_close(struct lst *l);
 
 /* listen.c */
 /* "DIR/agent-ctl-path" or "HOST:PORT", for messages */
-const char *lst_ctl_name(const struct lst *l);
+const char *listen_ctl_name(const struct lst *l);
 
 /* listen_net.c */
 /* --key FILE into l->key; 0, or -1 (said) */
-int lst_net_key(struct lst *l, const char *path);
-void lst_net_free_key(struct lst *l);
+int listen_net_key(struct lst *l, const char *path);
+void listen_net_free_key(struct lst *l);
 /* Connect to the agent and answer its challenge; 0, or -1 (said) */
-int lst_net_connect(struct lst *l);
+int listen_net_connect(struct lst *l);
 /* 1 if @m was a page (stored), 0 if another message, -1 */
-int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
+int listen_net_page(struct lst *l, const struct vt_msg *m, char *err,
 		 size_t errlen);
 
 /* listen_clock.c */
 /* @align: --align's clock, or NULL; -1 (said) if there is no such clock */
-int lst_clock_init(struct lst *l, const char *align);
+int listen_clock_init(struct lst *l, const char *align);
 /* A round has stopped: time LST_CLOCK_SAMPLES exchanges */
-void lst_clock_burst(struct lst *l);
+void listen_clock_burst(struct lst *l);
 /* Exchanges still to make (and a way to make them) */
-bool lst_clock_busy(const struct lst *l);
+bool listen_clock_busy(const struct lst *l);
 /* Ask again if no question is out; 0 or -1 */
-int lst_clock_poll(struct lst *l);
+int listen_clock_poll(struct lst *l);
 /* No more asking: said on stdout with @why; the clocks stay apart */
-void lst_clock_give_up(struct lst *l, const char *why);
+void listen_clock_give_up(struct lst *l, const char *why);
 /* A clock_now message; 0, or -1 with the reason if it is malformed */
-int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
+int listen_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 		     size_t errlen);
 /* With --align and an estimate: the OFFSET option's text; 0, else -1 */
-int lst_clock_offset(const struct lst *l, char *buf, size_t len);
-void lst_clock_summary(const struct lst *l);
+int listen_clock_offset(const struct lst *l, char *buf, size_t len);
+void listen_clock_summary(const struct lst *l);
 
 /* listen_meta.c */
-int lst_message(struct lst *l, const struct vt_msg *m, char *err,
+int listen_meta_message(struct lst *l, const struct vt_msg *m, char *err,
 		size_t errlen);
-int lst_write(struct lst *l, char *err, size_t errlen);
-void lst_summary(const struct lst *l);
-void lst_free_meta(struct lst *l);
+int listen_meta_write(struct lst *l, char *err, size_t errlen);
+void listen_meta_summary(const struct lst *l);
+void listen_meta_free(struct lst *l);
 
 #endif /* HYPTRACE_TOOLS_LISTEN_H */

@@ -11,27 +11,27 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errmsg.h"
-#include "hyptrace.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
 #include "listen.h"
 
 #define SUB		"listen"
 
-int lst_clock_init(struct lst *l, const char *align)
+int listen_clock_init(struct lst *l, const char *align)
 {
 	struct lst_clock *k = &l->clk;
 
 	k->host_name = align ? align : "boot";
 	k->align = align != NULL;
-	if (cs_clockid(k->host_name, &k->host_id)) {
-		ht_err(SUB, "--align %s: this machine's clocks are boot, mono, mono_raw and realtime",
+	if (clksync_clockid(k->host_name, &k->host_id)) {
+		cmdline_err(SUB, "--align %s: this machine's clocks are boot, mono, mono_raw and realtime",
 		       k->host_name);
 		return -1;
 	}
 	return 0;
 }
 
-void lst_clock_burst(struct lst *l)
+void listen_clock_burst(struct lst *l)
 {
 	struct lst_clock *k = &l->clk;
 
@@ -41,12 +41,12 @@ void lst_clock_burst(struct lst *l)
 	k->n = 0;
 }
 
-bool lst_clock_busy(const struct lst *l)
+bool listen_clock_busy(const struct lst *l)
 {
 	return l->clk.want && !l->clk.failed && l->ctl >= 0;
 }
 
-void lst_clock_give_up(struct lst *l, const char *why)
+void listen_clock_give_up(struct lst *l, const char *why)
 {
 	printf("hyptrace listen: %s: the trace's timestamps stay on the board's clock\n",
 	       why);
@@ -55,7 +55,7 @@ void lst_clock_give_up(struct lst *l, const char *why)
 	l->clk.asked = 0;
 }
 
-int lst_clock_poll(struct lst *l)
+int listen_clock_poll(struct lst *l)
 {
 	struct lst_clock *k = &l->clk;
 	char err[256];
@@ -67,11 +67,11 @@ int lst_clock_poll(struct lst *l)
 	 * slow answer into a lost alignment. An agent that never answers
 	 * holds only the quit, up to its deadline (listen.c).
 	 */
-	if (!lst_clock_busy(l) || k->asked)
+	if (!listen_clock_busy(l) || k->asked)
 		return 0;
-	k->asked = cs_now(k->host_id);
-	if (vt_send_raw(l->ctl, "clock\n", err, sizeof(err))) {
-		ht_err(SUB, "%s: %s", lst_ctl_name(l), err);
+	k->asked = clksync_now(k->host_id);
+	if (vtproto_send_raw(l->ctl, "clock\n", err, sizeof(err))) {
+		cmdline_err(SUB, "%s: %s", listen_ctl_name(l), err);
 		return -1;
 	}
 	return 0;
@@ -90,10 +90,10 @@ static void fmt_ns(char *buf, size_t len, int64_t ns)
 static int take_estimate(struct lst *l, char *err, size_t errlen)
 {
 	struct lst_clock *k = &l->clk;
-	struct cs_estimate e;
+	struct clksync_estimate e;
 	char off[48];
 
-	if (cs_estimate(k->s, k->n, &e, err, errlen))
+	if (clksync_estimate(k->s, k->n, &e, err, errlen))
 		return -1;
 	fmt_ns(off, sizeof(off), e.offset);
 	printf("hyptrace listen: clock after round %u: the board's %s %s = this machine's %s, within %lld us (best of %u round trips)\n",
@@ -103,7 +103,7 @@ static int take_estimate(struct lst *l, char *err, size_t errlen)
 		k->first = k->best = e;
 		k->lo = k->hi = e.offset;
 	} else {
-		if (!cs_agree(&k->first, &e) && !k->drift) {
+		if (!clksync_agree(&k->first, &e) && !k->drift) {
 			k->drift = true;
 			fmt_ns(off, sizeof(off), e.offset - k->first.offset);
 			printf("hyptrace listen: the offset moved %s since the first round, more than the two bounds: the clocks drift apart, or the guest was paused\n",
@@ -118,16 +118,16 @@ static int take_estimate(struct lst *l, char *err, size_t errlen)
 	return 0;
 }
 
-int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
+int listen_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 		     size_t errlen)
 {
 	struct lst_clock *k = &l->clk;
 	int64_t board;
-	int64_t now = cs_now(k->host_id);
+	int64_t now = clksync_now(k->host_id);
 	char why[96];
 	int r;
 
-	r = vt_parse_clock_now(m->payload, m->len, k->board, sizeof(k->board),
+	r = vtproto_parse_clock_now(m->payload, m->len, k->board, sizeof(k->board),
 			       &board, err, errlen);
 	if (r < 0)
 		return -1;
@@ -138,7 +138,7 @@ int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 		snprintf(why, sizeof(why),
 			 "the board's trace clock '%.32s' cannot be read from user space",
 			 k->board);
-		lst_clock_give_up(l, why);
+		listen_clock_give_up(l, why);
 		return 0;
 	}
 	k->s[k->n++] = (struct cs_sample){ k->asked, now, board };
@@ -148,7 +148,7 @@ int lst_clock_answer(struct lst *l, const struct vt_msg *m, char *err,
 	return take_estimate(l, err, errlen);
 }
 
-int lst_clock_offset(const struct lst *l, char *buf, size_t len)
+int listen_clock_offset(const struct lst *l, char *buf, size_t len)
 {
 	if (!l->clk.align || !l->clk.rounds)
 		return -1;
@@ -156,7 +156,7 @@ int lst_clock_offset(const struct lst *l, char *buf, size_t len)
 	return 0;
 }
 
-void lst_clock_summary(const struct lst *l)
+void listen_clock_summary(const struct lst *l)
 {
 	const struct lst_clock *k = &l->clk;
 	char off[48];

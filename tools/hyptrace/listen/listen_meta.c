@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errmsg.h"
+#include "hyptrace/errmsg.h"
 #include "listen.h"
 
 static char *dup_payload(const struct vt_msg *m)
@@ -27,7 +27,7 @@ static char *dup_payload(const struct vt_msg *m)
 	return s;
 }
 
-void lst_free_meta(struct lst *l)
+void listen_meta_free(struct lst *l)
 {
 	unsigned int i;
 
@@ -76,9 +76,9 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 	if (l->page_size && page_size != l->page_size)
 		return errmsg(err, errlen, "the agent's page size changed from %u to %u",
 			      l->page_size, page_size);
-	if (l->net && !l->nr_cpus && cpus && cpus <= REC_MAX_CPUS) {
+	if (l->net && !l->nr_cpus && cpus && cpus <= SOURCE_MAX_CPUS) {
 		for (i = 0; i < cpus; i++)
-			if (lst_open_tmp(l, i, err, errlen))
+			if (listen_store_open_tmp(l, i, err, errlen))
 				return -1;
 	}
 	if (!cpus || cpus > l->nr_cpus)
@@ -93,7 +93,7 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 	}
 	l->page_size = page_size;
 	l->agent_cpus = cpus;
-	lst_free_meta(l);
+	listen_meta_free(l);
 	l->have_meta = true;
 	return 0;
 }
@@ -156,11 +156,11 @@ static int add_format(struct lst *l, const struct vt_msg *m, char *err,
 static int take_stopped(struct lst *l, const struct vt_msg *m, char *err,
 		   size_t errlen)
 {
-	struct vt_cpu_round c[REC_MAX_CPUS];
+	struct vt_cpu_round c[SOURCE_MAX_CPUS];
 	unsigned int round;
 	int n, i;
 
-	n = vt_parse_stopped(m->payload, m->len, &round, c, REC_MAX_CPUS,
+	n = vtproto_parse_stopped(m->payload, m->len, &round, c, SOURCE_MAX_CPUS,
 			     err, errlen);
 	if (n < 0)
 		return -1;
@@ -194,7 +194,7 @@ static int set_text(char **dst, size_t *len, const struct vt_msg *m,
 	return *dst ? 0 : errmsg(err, errlen, "out of memory");
 }
 
-int lst_message(struct lst *l, const struct vt_msg *m, char *err,
+int listen_meta_message(struct lst *l, const struct vt_msg *m, char *err,
 		size_t errlen)
 {
 	const char *n = m->name;
@@ -239,19 +239,19 @@ int lst_message(struct lst *l, const struct vt_msg *m, char *err,
 	if (!strcmp(n, "stopped")) {
 		if (take_stopped(l, m, err, errlen))
 			return -1;
-		lst_clock_burst(l);
+		listen_clock_burst(l);
 		return 0;
 	}
 	if (!strcmp(n, "clock_now"))
-		return lst_clock_answer(l, m, err, errlen);
+		return listen_clock_answer(l, m, err, errlen);
 	return errmsg(err, errlen, "unknown control message '%s'", n);
 }
 
-int lst_write(struct lst *l, char *err, size_t errlen)
+int listen_meta_write(struct lst *l, char *err, size_t errlen)
 {
-	char *stat[REC_MAX_CPUS] = { NULL };
+	char *stat[SOURCE_MAX_CPUS] = { NULL };
 	char offset[24];
-	int fds[REC_MAX_CPUS];
+	int fds[SOURCE_MAX_CPUS];
 	struct td_out out = { 0 };
 	unsigned int i;
 	int fd, ret = -1;
@@ -286,7 +286,7 @@ int lst_write(struct lst *l, char *err, size_t errlen)
 	out.trace_clock = l->clock;
 	out.uname = l->uname;
 	out.cpustat = (const char *const *)stat;
-	if (!lst_clock_offset(l, offset, sizeof(offset)))
+	if (!listen_clock_offset(l, offset, sizeof(offset)))
 		out.ts_offset = offset;
 	/* a trace.dat there is replaced; what a link points to is not */
 	fd = open(l->output, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW |
@@ -297,7 +297,7 @@ int lst_write(struct lst *l, char *err, size_t errlen)
 		       strerror(errno));
 		goto out;
 	}
-	ret = td_write(fd, &out, err, errlen);
+	ret = tracedat_write(fd, &out, err, errlen);
 	if (close(fd) && !ret)
 		ret = errmsg(err, errlen, "writing %s: %s", l->output,
 			     strerror(errno));
@@ -307,7 +307,7 @@ out:
 	return ret;
 }
 
-void lst_summary(const struct lst *l)
+void listen_meta_summary(const struct lst *l)
 {
 	uint64_t ev = 0, lost = 0, pages = 0, bytes = 0, dp = 0, de = 0;
 	unsigned int i;

@@ -13,31 +13,31 @@
 
 #include <sodium.h>
 
-#include "errmsg.h"
-#include "hyptrace.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
 #include "listen.h"
-#include "vtnet.h"
+#include "hyptrace/vtnet.h"
 
 #define SUB		"listen"
 #define CONNECT_MS	5000
 
-int lst_net_key(struct lst *l, const char *path)
+int listen_net_key(struct lst *l, const char *path)
 {
 	char err[512];
 
 	l->key = malloc(sizeof(*l->key));
 	if (!l->key) {
-		ht_err(SUB, "out of memory");
+		cmdline_err(SUB, "out of memory");
 		return -1;
 	}
-	if (vta_load_key(path, l->key, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (vtauth_load_key(path, l->key, err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
-void lst_net_free_key(struct lst *l)
+void listen_net_free_key(struct lst *l)
 {
 	if (l->key)
 		sodium_memzero(l->key, sizeof(*l->key));
@@ -45,13 +45,13 @@ void lst_net_free_key(struct lst *l)
 	l->key = NULL;
 }
 
-int lst_net_connect(struct lst *l)
+int listen_net_connect(struct lst *l)
 {
 	char err[512];
 
-	l->ctl = vtn_connect(l->dir, CONNECT_MS, err, sizeof(err));
+	l->ctl = vtnet_connect(l->dir, CONNECT_MS, err, sizeof(err));
 	if (l->ctl < 0) {
-		ht_err(SUB, "%s", err);
+		cmdline_err(SUB, "%s", err);
 		return -1;
 	}
 	/*
@@ -59,18 +59,18 @@ int lst_net_connect(struct lst *l)
 	 * its reads took of the messages behind it is taken now, as the
 	 * agent may send nothing more to wake the poll up
 	 */
-	if (vta_answer(l->ctl, &l->rd, l->key, CONNECT_MS, err, sizeof(err))) {
-		ht_err(SUB, "%s: %s", l->dir, err);
+	if (vtauth_answer(l->ctl, &l->rd, l->key, CONNECT_MS, err, sizeof(err))) {
+		cmdline_err(SUB, "%s: %s", l->dir, err);
 		return -1;
 	}
-	if (lst_take_messages(l, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (listen_store_take_messages(l, err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
-int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
+int listen_net_page(struct lst *l, const struct vt_msg *m, char *err,
 		 size_t errlen)
 {
 	unsigned int cpu;
@@ -80,10 +80,10 @@ int lst_net_page(struct lst *l, const struct vt_msg *m, char *err,
 		return 0;
 	if (!l->have_meta)
 		return errmsg(err, errlen, "a page before the agent's hello");
-	r = vt_page_msg(m, l->agent_cpus, l->page_size, &cpu, err, errlen);
+	r = vtproto_page_msg(m, l->agent_cpus, l->page_size, &cpu, err, errlen);
 	if (r <= 0)
 		return r ? -1 : 0;
-	if (lst_store_page(l, cpu, m->payload, err, errlen))
+	if (listen_store_page(l, cpu, m->payload, err, errlen))
 		return -1;
 	return 1;
 }

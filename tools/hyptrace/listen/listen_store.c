@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errmsg.h"
-#include "fdio.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/fdio.h"
 #include "listen.h"
 
-int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen)
+int listen_store_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen)
 {
 	struct lst_cpu *c = &l->cpu[cpu];
 	char path[PATH_MAX];
@@ -38,7 +38,7 @@ int lst_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t errlen)
 	return 0;
 }
 
-int lst_store_page(struct lst *l, unsigned int i, const void *page,
+int listen_store_page(struct lst *l, unsigned int i, const void *page,
 		   char *err, size_t errlen)
 {
 	struct lst_cpu *c = &l->cpu[i];
@@ -50,7 +50,7 @@ int lst_store_page(struct lst *l, unsigned int i, const void *page,
 			      l->output, (unsigned long long)l->max_size,
 			      l->round);
 	}
-	if (rec_count_page(page, l->page_size, &c->got, why, sizeof(why)))
+	if (source_count_page(page, l->page_size, &c->got, why, sizeof(why)))
 		return errmsg(err, errlen, "CPU %u's stream, page %llu: %s",
 			      i, (unsigned long long)c->got.pages, why);
 	if (fdio_write_all(c->tmp_fd, page, l->page_size, FDIO_HERE))
@@ -60,20 +60,20 @@ int lst_store_page(struct lst *l, unsigned int i, const void *page,
 	return 0;
 }
 
-int lst_take_messages(struct lst *l, char *err, size_t errlen)
+int listen_store_take_messages(struct lst *l, char *err, size_t errlen)
 {
 	struct vt_msg m;
 	int r;
 
-	while ((r = vt_next(&l->rd, &m, err, errlen)) == 1) {
-		r = l->net ? lst_net_page(l, &m, err, errlen) : 0;
-		if (r < 0 || (!r && lst_message(l, &m, err, errlen)))
+	while ((r = vtproto_next(&l->rd, &m, err, errlen)) == 1) {
+		r = l->net ? listen_net_page(l, &m, err, errlen) : 0;
+		if (r < 0 || (!r && listen_meta_message(l, &m, err, errlen)))
 			return -1;
 	}
 	return r;
 }
 
-void lst_close(struct lst *l)
+void listen_store_close(struct lst *l)
 {
 	char path[PATH_MAX];
 	unsigned int i;
@@ -93,7 +93,7 @@ void lst_close(struct lst *l)
 	}
 	if (l->ctl >= 0)
 		close(l->ctl);
-	lst_free_meta(l);
-	vt_reader_free(&l->rd);
-	lst_net_free_key(l);
+	listen_meta_free(l);
+	vtproto_reader_free(&l->rd);
+	listen_net_free_key(l);
 }

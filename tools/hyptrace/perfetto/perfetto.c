@@ -14,9 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hyptrace.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
 #include "perfetto.h"
-#include "pftrace.h"
+#include "hyptrace/pftrace.h"
 
 /* The one line a successful run prints, on stderr */
 static void summary(const struct pf *p)
@@ -82,24 +84,24 @@ static int open_output(struct pf *p, const char *out, char **tmp)
 	p->out_name = out;
 	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
-			ht_err(PF_SUB, "%s: a directory", out);
+			cmdline_err(PF_SUB, "%s: a directory", out);
 			return -1;
 		}
 		p->f = fopen(out, "w");
 		if (!p->f) {
-			ht_err(PF_SUB, "%s: %s", out, strerror(errno));
+			cmdline_err(PF_SUB, "%s: %s", out, strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
 	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
 		*tmp = NULL;
-		ht_err(PF_SUB, "out of memory");
+		cmdline_err(PF_SUB, "out of memory");
 		return -1;
 	}
 	fd = mkstemp(*tmp);
 	if (fd < 0) {
-		ht_err(PF_SUB, "%s: %s", out, strerror(errno));
+		cmdline_err(PF_SUB, "%s: %s", out, strerror(errno));
 		free(*tmp);
 		*tmp = NULL;
 		return -1;
@@ -109,7 +111,7 @@ static int open_output(struct pf *p, const char *out, char **tmp)
 	fchmod(fd, 0666 & ~mask);
 	p->f = fdopen(fd, "w");
 	if (!p->f) {
-		ht_err(PF_SUB, "%s: %s", out, strerror(errno));
+		cmdline_err(PF_SUB, "%s: %s", out, strerror(errno));
 		close(fd);
 		unlink(*tmp);
 		free(*tmp);
@@ -124,7 +126,7 @@ static int close_output(struct pf *p, const char *out, const char *tmp,
 {
 	if (!tmp) {
 		if (ok && (p->f == stdout ? fflush(p->f) : fclose(p->f))) {
-			ht_err(PF_SUB, "%s: %s", p->out_name, strerror(errno));
+			cmdline_err(PF_SUB, "%s: %s", p->out_name, strerror(errno));
 			return -1;
 		}
 		if (p->f != stdout && !ok)
@@ -133,12 +135,12 @@ static int close_output(struct pf *p, const char *out, const char *tmp,
 		return ok ? 0 : -1;
 	}
 	if (p->f && fclose(p->f) && ok) {
-		ht_err(PF_SUB, "%s: %s", out, strerror(errno));
+		cmdline_err(PF_SUB, "%s: %s", out, strerror(errno));
 		ok = 0;
 	}
 	p->f = NULL;
 	if (ok && rename(tmp, out)) {
-		ht_err(PF_SUB, "%s: %s", out, strerror(errno));
+		cmdline_err(PF_SUB, "%s: %s", out, strerror(errno));
 		ok = 0;
 	}
 	if (!ok)
@@ -166,7 +168,7 @@ int cmd_perfetto(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			ht_usage(stdout, "perfetto");
+			help_usage(stdout, "perfetto");
 			return HT_EXIT_OK;
 		case 'o':
 			out = optarg;
@@ -176,23 +178,23 @@ int cmd_perfetto(int argc, char **argv)
 				p.enter_field = PFT_EVENT_HYP_ENTER;
 				p.exit_field = PFT_EVENT_HYP_EXIT;
 			} else if (strcmp(optarg, "hypervisor")) {
-				ht_err(PF_SUB, "--hyp-group takes hyp or hypervisor, not '%s'",
+				cmdline_err(PF_SUB, "--hyp-group takes hyp or hypervisor, not '%s'",
 				       optarg);
 				return HT_EXIT_USAGE;
 			}
 			break;
 		case ':':
-			ht_err(PF_SUB, "%s needs an argument; see 'hyptrace perfetto --help'",
+			cmdline_err(PF_SUB, "%s needs an argument; see 'hyptrace perfetto --help'",
 			       argv[optind - 1]);
 			return HT_EXIT_USAGE;
 		default:
-			ht_err(PF_SUB, "unknown option '%s'; see 'hyptrace perfetto --help'",
+			cmdline_err(PF_SUB, "unknown option '%s'; see 'hyptrace perfetto --help'",
 			       argv[optind - 1]);
 			return HT_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		ht_err(PF_SUB, "%s; see 'hyptrace perfetto --help'",
+		cmdline_err(PF_SUB, "%s; see 'hyptrace perfetto --help'",
 		       optind == argc ? "which trace.dat?" :
 		       "one trace.dat at a time");
 		return HT_EXIT_USAGE;
@@ -201,24 +203,24 @@ int cmd_perfetto(int argc, char **argv)
 	if (!out) {
 		out = def = default_output(p.in);
 		if (!out) {
-			ht_err(PF_SUB, "out of memory");
+			cmdline_err(PF_SUB, "out of memory");
 			return HT_EXIT_FAIL;
 		}
 	}
 	if (!strcmp(out, "-") && isatty(STDOUT_FILENO)) {
-		ht_err(PF_SUB, "not writing a binary trace to a terminal; use -o FILE");
+		cmdline_err(PF_SUB, "not writing a binary trace to a terminal; use -o FILE");
 		free(def);
 		return HT_EXIT_USAGE;
 	}
 
 	ret = HT_EXIT_FAIL;
 	if (!open_output(&p, out, &tmp)) {
-		if (!close_output(&p, out, tmp, !pf_convert(&p))) {
+		if (!close_output(&p, out, tmp, !perfetto_convert(&p))) {
 			summary(&p);
 			ret = HT_EXIT_OK;
 		}
 	}
-	pf_free(&p);
+	perfetto_convert_free(&p);
 	free(tmp);
 	free(def);
 	return ret;

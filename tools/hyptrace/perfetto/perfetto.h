@@ -22,9 +22,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "el2stats.h"
-#include "pbenc.h"
-#include "tracedat.h"
+#include "hyptrace/el2stats.h"
+#include "hyptrace/pbenc.h"
+#include "hyptrace/tracedat.h"
 
 #define PF_SUB			"perfetto"
 
@@ -48,27 +48,27 @@ struct pf_pair {
 };
 
 /* First pass: 0, or -1 when out of memory. */
-int pf_pair_lost(struct pf_pair *pp);
-int pf_pair_enter(struct pf_pair *pp, uint64_t ts);
-int pf_pair_exit(struct pf_pair *pp, uint64_t ts);
+int perfetto_pair_lost(struct pf_pair *pp);
+int perfetto_pair_enter(struct pf_pair *pp, uint64_t ts);
+int perfetto_pair_exit(struct pf_pair *pp, uint64_t ts);
 
 /* Between the passes: the next record is the first again. */
-void pf_pair_rewind(struct pf_pair *pp);
+void perfetto_pair_rewind(struct pf_pair *pp);
 
 /*
  * Second pass: whether this enter will never see its exit (another enter,
  * a loss or time running backwards came first; an enter still open at the
  * end is not one of them), or whether this exit closes no enter.
  */
-int pf_pair_enter_cut(struct pf_pair *pp);
-int pf_pair_exit_orphan(struct pf_pair *pp);
+int perfetto_pair_enter_cut(struct pf_pair *pp);
+int perfetto_pair_exit_orphan(struct pf_pair *pp);
 
-void pf_pair_free(struct pf_pair *pp);
+void perfetto_pair_free(struct pf_pair *pp);
 
 /* ---- perfetto_event.c ---- */
 
 /* The record's common_pid, 0 without one */
-uint32_t pf_record_pid(const struct td_event *ev,
+uint32_t perfetto_event_record_pid(const struct td_event *ev,
 		       const struct td_record *rec);
 
 /*
@@ -77,16 +77,16 @@ uint32_t pf_record_pid(const struct td_event *ev,
  * Perfetto's typed sched_switch (-1, nothing written, when @ev's fields
  * are not the kernel's).
  */
-void pf_put_generic(struct pb_buf *b, const struct td_record *rec,
+void perfetto_event_generic(struct pb_buf *b, const struct td_record *rec,
 		    const struct td_event *ev, uint32_t pid);
-int pf_put_sched_switch(struct pb_buf *b, const struct td_record *rec,
+int perfetto_event_sched_switch(struct pb_buf *b, const struct td_record *rec,
 			const struct td_event *ev, uint32_t pid);
 /*
  * Perfetto's typed host_mem_abort {esr, addr} for a host_abort record
  * (addr: its ipa), which the UI shows on the open hyp slice; -1, nothing
  * written, when @ev lacks the fields
  */
-int pf_put_host_mem_abort(struct pb_buf *b, const struct td_record *rec,
+int perfetto_event_host_mem_abort(struct pb_buf *b, const struct td_record *rec,
 			  const struct td_event *ev, uint32_t pid);
 
 /* ---- perfetto_convert.c ---- */
@@ -127,9 +127,9 @@ struct pf {
 
 /*
  * Convert p->in and write it to p->f. 0, or -1 after saying why on
- * stderr. Then pf_free(), whatever it returned.
+ * stderr. Then perfetto_convert_free(), whatever it returned.
  */
-int pf_convert(struct pf *p);
-void pf_free(struct pf *p);
+int perfetto_convert(struct pf *p);
+void perfetto_convert_free(struct pf *p);
 
 #endif /* HYPTRACE_TOOLS_PERFETTO_H */

@@ -43,9 +43,9 @@
 #include <string.h>
 
 #include "hyp_events.h"
-#include "hyptrace.h"
+#include "hyptrace/cmdline.h"
 #include "perfetto.h"
-#include "pftrace.h"
+#include "hyptrace/pftrace.h"
 
 /* Close a bundle at this many bytes of events; write out at this many */
 #define BUNDLE_BYTES		(32 * 1024)
@@ -68,7 +68,7 @@ static enum pf_kind classify(struct pf *p, uint16_t id)
 
 	if (p->kind[id] != KIND_UNSEEN)
 		return p->kind[id];
-	ev = td_event_by_id(p->td, id);
+	ev = tracedat_event_by_id(p->td, id);
 	if (!ev)
 		p->kind[id] = KIND_UNKNOWN;
 	else if (!strcmp(ev->name, "hyp_enter"))
@@ -97,7 +97,7 @@ static void scan_record(struct pf *p, const struct td_record *rec)
 			c->lost_unknown = 1;
 		else
 			c->lost += rec->lost_before;
-		ret |= pf_pair_lost(&c->pair);
+		ret |= perfetto_pair_lost(&c->pair);
 	}
 	if (!p->nr_events)
 		p->first_ts = rec->ts;
@@ -107,10 +107,10 @@ static void scan_record(struct pf *p, const struct td_record *rec)
 
 	switch (classify(p, rec->id)) {
 	case KIND_HYP_ENTER:
-		ret |= pf_pair_enter(&c->pair, rec->ts);
+		ret |= perfetto_pair_enter(&c->pair, rec->ts);
 		break;
 	case KIND_HYP_EXIT:
-		ret |= pf_pair_exit(&c->pair, rec->ts);
+		ret |= perfetto_pair_exit(&c->pair, rec->ts);
 		break;
 	default:
 		break;
@@ -127,7 +127,7 @@ static uint64_t field_or(const struct td_record *rec, const struct td_field *f,
 {
 	uint64_t v;
 
-	return f && !td_read_field(rec, f, &v) ? v : dflt;
+	return f && !format_print_read_field(rec, f, &v) ? v : dflt;
 }
 
 /*
@@ -146,25 +146,25 @@ static void put_call(struct pf *p, struct pf_cpu *c,
 	switch (c->open_reason) {
 	case HYP_REASON_SMC:
 	case HYP_REASON_FIRMWARE:
-		ev = pft_event_begin(b, rec->ts, pid);
-		msg = pb_begin(b, PFT_EVENT_HOST_SMC);
-		pb_uint(b, PFT_HOST_SMC_ID, c->open_func_id);
-		pb_uint(b, PFT_HOST_SMC_FORWARDED,
+		ev = pftrace_event_begin(b, rec->ts, pid);
+		msg = pbenc_begin(b, PFT_EVENT_HOST_SMC);
+		pbenc_uint(b, PFT_HOST_SMC_ID, c->open_func_id);
+		pbenc_uint(b, PFT_HOST_SMC_FORWARDED,
 			c->open_reason == HYP_REASON_FIRMWARE ||
 			reason == HYP_REASON_FIRMWARE);
 		break;
 	case HYP_REASON_HVC:
 	case HYP_REASON_PSCI_LOCAL:
-		ev = pft_event_begin(b, rec->ts, pid);
-		msg = pb_begin(b, PFT_EVENT_HOST_HCALL);
-		pb_uint(b, PFT_HOST_HCALL_ID, c->open_func_id);
-		pb_uint(b, PFT_HOST_HCALL_INVALID, ret == -1);
+		ev = pftrace_event_begin(b, rec->ts, pid);
+		msg = pbenc_begin(b, PFT_EVENT_HOST_HCALL);
+		pbenc_uint(b, PFT_HOST_HCALL_ID, c->open_func_id);
+		pbenc_uint(b, PFT_HOST_HCALL_INVALID, ret == -1);
 		break;
 	default:
 		return;
 	}
-	pb_end(b, msg);
-	pft_event_end(b, ev);
+	pbenc_end(b, msg);
+	pftrace_event_end(b, ev);
 }
 
 static void put_hyp(struct pf *p, struct pf_cpu *c,
@@ -175,31 +175,31 @@ static void put_hyp(struct pf *p, struct pf_cpu *c,
 
 	/* found in this pass's file: the first pass's is closed */
 	if (enter && !p->enter_reason) {
-		p->enter_reason = td_find_field(ev, "reason");
-		p->enter_func_id = td_find_field(ev, "func_id");
+		p->enter_reason = format_print_find_field(ev, "reason");
+		p->enter_func_id = format_print_find_field(ev, "func_id");
 	} else if (!enter && !p->exit_reason) {
-		p->exit_reason = td_find_field(ev, "reason");
-		p->exit_ret = td_find_field(ev, "ret");
+		p->exit_reason = format_print_find_field(ev, "reason");
+		p->exit_ret = format_print_find_field(ev, "ret");
 	}
 	if (enter) {
-		pft_event_empty(b, rec->ts, pid, p->enter_field);
+		pftrace_event_empty(b, rec->ts, pid, p->enter_field);
 		p->nr_slices++;
 		c->open = 1;
 		c->open_reason = (uint16_t)field_or(rec, p->enter_reason, 0);
 		c->open_func_id = (uint32_t)field_or(rec, p->enter_func_id, 0);
 		/* no exit will come: close the slice where it starts */
-		if (pf_pair_enter_cut(&c->pair)) {
-			pft_event_empty(b, rec->ts, pid, p->exit_field);
+		if (perfetto_pair_enter_cut(&c->pair)) {
+			pftrace_event_empty(b, rec->ts, pid, p->exit_field);
 			p->nr_unpaired++;
 			c->open = 0;
 		}
-	} else if (pf_pair_exit_orphan(&c->pair)) {
+	} else if (perfetto_pair_exit_orphan(&c->pair)) {
 		p->nr_unpaired++;
 	} else {
 		if (c->open)
 			put_call(p, c, rec, pid);
 		c->open = 0;
-		pft_event_empty(b, rec->ts, pid, p->exit_field);
+		pftrace_event_empty(b, rec->ts, pid, p->exit_field);
 	}
 }
 
@@ -209,10 +209,10 @@ static void flush_bundle(struct pf *p, unsigned int cpu)
 
 	if (!c->events.len)
 		return;
-	if (pb_failed(&c->events))
+	if (pbenc_failed(&c->events))
 		p->oom = 1;
-	pft_bundle(&p->out, cpu, c->lost_pending, &c->events);
-	pb_clear(&c->events);
+	pftrace_bundle(&p->out, cpu, c->lost_pending, &c->events);
+	pbenc_clear(&c->events);
 	c->lost_pending = 0;
 }
 
@@ -224,21 +224,21 @@ static void put_stats(struct pf *p, int end)
 
 	if (p->nr_events)
 		ts = end ? &p->last_ts : &p->first_ts;
-	pft_stats_begin(&p->out, &m,
+	pftrace_stats_begin(&p->out, &m,
 			end ? PFT_STATS_END_OF_TRACE : PFT_STATS_START_OF_TRACE,
 			ts);
 	for (i = 0; i < p->nr_cpus; i++)
-		pft_stats_cpu(&p->out, i, end ? p->cpu[i].lost : 0,
+		pftrace_stats_cpu(&p->out, i, end ? p->cpu[i].lost : 0,
 			      end ? p->cpu[i].nr_events : 0);
-	pft_stats_end(&p->out, &m);
+	pftrace_stats_end(&p->out, &m);
 }
 
 static void put_record(struct pf *p, const struct td_record *rec)
 {
 	struct pf_cpu *c = &p->cpu[rec->cpu];
 	enum pf_kind kind = classify(p, rec->id);
-	const struct td_event *ev = td_event_by_id(p->td, rec->id);
-	uint32_t pid = pf_record_pid(ev, rec);
+	const struct td_event *ev = tracedat_event_by_id(p->td, rec->id);
+	uint32_t pid = perfetto_event_record_pid(ev, rec);
 
 	p->nr_written++;
 	if (rec->lost_before) {
@@ -249,20 +249,20 @@ static void put_record(struct pf *p, const struct td_record *rec)
 	case KIND_HYP_ENTER:
 	case KIND_HYP_EXIT:
 		put_hyp(p, c, rec, ev, pid, kind == KIND_HYP_ENTER);
-		pf_put_generic(&c->events, rec, ev, pid);
+		perfetto_event_generic(&c->events, rec, ev, pid);
 		break;
 	case KIND_HOST_ABORT:
 		/* typed for the slice, and generic for the va it lacks */
-		pf_put_host_mem_abort(&c->events, rec, ev, pid);
-		pf_put_generic(&c->events, rec, ev, pid);
+		perfetto_event_host_mem_abort(&c->events, rec, ev, pid);
+		perfetto_event_generic(&c->events, rec, ev, pid);
 		break;
 	case KIND_SCHED_SWITCH:
 		/* a format not the kernel's goes out as any other event */
-		if (pf_put_sched_switch(&c->events, rec, ev, pid))
-			pf_put_generic(&c->events, rec, ev, pid);
+		if (perfetto_event_sched_switch(&c->events, rec, ev, pid))
+			perfetto_event_generic(&c->events, rec, ev, pid);
 		break;
 	default:
-		pf_put_generic(&c->events, rec, ev, pid);
+		perfetto_event_generic(&c->events, rec, ev, pid);
 		break;
 	}
 	if (c->events.len >= BUNDLE_BYTES)
@@ -274,15 +274,15 @@ static void put_record(struct pf *p, const struct td_record *rec)
 /* What is encoded so far, to the output; 0, or -1 after saying why. */
 static int write_out(struct pf *p)
 {
-	if (pb_failed(&p->out)) {
-		ht_err(PF_SUB, "out of memory");
+	if (pbenc_failed(&p->out)) {
+		cmdline_err(PF_SUB, "out of memory");
 		return -1;
 	}
 	if (p->out.len && fwrite(p->out.data, p->out.len, 1, p->f) != 1) {
-		ht_err(PF_SUB, "%s: %s", p->out_name, strerror(errno));
+		cmdline_err(PF_SUB, "%s: %s", p->out_name, strerror(errno));
 		return -1;
 	}
-	pb_clear(&p->out);
+	pbenc_clear(&p->out);
 	return 0;
 }
 
@@ -290,9 +290,9 @@ static int open_input(struct pf *p)
 {
 	char err[256];
 
-	p->td = td_open(p->in, err, sizeof(err));
+	p->td = tracedat_open(p->in, err, sizeof(err));
 	if (!p->td) {
-		ht_err(PF_SUB, "%s", err);
+		cmdline_err(PF_SUB, "%s", err);
 		return -1;
 	}
 	return 0;
@@ -305,22 +305,22 @@ static int each_record(struct pf *p,
 	struct td_record rec;
 	int ret;
 
-	while ((ret = td_next(p->td, &rec)) > 0) {
+	while ((ret = tracedat_next(p->td, &rec)) > 0) {
 		if (rec.cpu >= p->nr_cpus) {
-			ht_err(PF_SUB, "%s: a record on CPU %u, but the file has %u CPUs",
+			cmdline_err(PF_SUB, "%s: a record on CPU %u, but the file has %u CPUs",
 			       p->in, rec.cpu, p->nr_cpus);
 			return -1;
 		}
 		fn(p, &rec);
 		if (p->oom) {
-			ht_err(PF_SUB, "out of memory");
+			cmdline_err(PF_SUB, "out of memory");
 			return -1;
 		}
 		if (p->out.len >= OUT_BYTES && write_out(p))
 			return -1;
 	}
 	if (ret < 0) {
-		ht_err(PF_SUB, "%s: %s", p->in, td_error(p->td));
+		cmdline_err(PF_SUB, "%s: %s", p->in, tracedat_error(p->td));
 		return -1;
 	}
 	return 0;
@@ -328,7 +328,7 @@ static int each_record(struct pf *p,
 
 static void warn_clock(struct pf *p)
 {
-	const char *clock = td_trace_clock(p->td);
+	const char *clock = tracedat_trace_clock(p->td);
 	const char *sel, *end;
 
 	if (!clock)
@@ -344,59 +344,59 @@ static void warn_clock(struct pf *p)
 		PF_SUB, p->in, (int)(end - sel), sel);
 }
 
-int pf_convert(struct pf *p)
+int perfetto_convert(struct pf *p)
 {
 	unsigned int i;
 
 	if (open_input(p))
 		return -1;
-	p->nr_cpus = td_nr_cpus(p->td);
+	p->nr_cpus = tracedat_nr_cpus(p->td);
 	p->cpu = calloc(p->nr_cpus ? p->nr_cpus : 1, sizeof(*p->cpu));
 	if (!p->cpu) {
-		ht_err(PF_SUB, "out of memory");
+		cmdline_err(PF_SUB, "out of memory");
 		return -1;
 	}
 	warn_clock(p);
 	if (each_record(p, scan_record))
 		return -1;
 	for (i = 0; i < p->nr_cpus; i++)
-		pf_pair_rewind(&p->cpu[i].pair);
+		perfetto_pair_rewind(&p->cpu[i].pair);
 
 	/* the second pass, from the start */
-	td_close(p->td);
+	tracedat_close(p->td);
 	if (open_input(p))
 		return -1;
-	if (td_nr_cpus(p->td) == p->nr_cpus) {
+	if (tracedat_nr_cpus(p->td) == p->nr_cpus) {
 		put_stats(p, 0);
 		if (each_record(p, put_record))
 			return -1;
 	}
 	if (p->nr_written != p->nr_events) {
-		ht_err(PF_SUB, "%s changed while being read", p->in);
+		cmdline_err(PF_SUB, "%s changed while being read", p->in);
 		return -1;
 	}
 	for (i = 0; i < p->nr_cpus; i++)
 		flush_bundle(p, i);
 	put_stats(p, 1);
 	if (p->oom) {
-		ht_err(PF_SUB, "out of memory");
+		cmdline_err(PF_SUB, "out of memory");
 		return -1;
 	}
 	return write_out(p);
 }
 
-void pf_free(struct pf *p)
+void perfetto_convert_free(struct pf *p)
 {
 	unsigned int i;
 
 	if (p->td)
-		td_close(p->td);
+		tracedat_close(p->td);
 	p->td = NULL;
 	for (i = 0; p->cpu && i < p->nr_cpus; i++) {
-		pf_pair_free(&p->cpu[i].pair);
-		pb_free(&p->cpu[i].events);
+		perfetto_pair_free(&p->cpu[i].pair);
+		pbenc_free(&p->cpu[i].events);
 	}
 	free(p->cpu);
 	p->cpu = NULL;
-	pb_free(&p->out);
+	pbenc_free(&p->out);
 }

@@ -19,17 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "hyptrace/format.h"
 #include "perfetto.h"
-#include "pftrace.h"
+#include "hyptrace/pftrace.h"
 
-uint32_t pf_record_pid(const struct td_event *ev, const struct td_record *rec)
+uint32_t perfetto_event_record_pid(const struct td_event *ev, const struct td_record *rec)
 {
-	const struct td_field *f = ev ? td_find_field(ev, "common_pid") : NULL;
+	const struct td_field *f = ev ? format_print_find_field(ev, "common_pid") : NULL;
 	uint64_t v = 0;
 
 	if (f)
-		td_read_field(rec, f, &v);
+		format_print_read_field(rec, f, &v);
 	return (uint32_t)v;
 }
 
@@ -41,7 +41,7 @@ uint32_t pf_record_pid(const struct td_event *ev, const struct td_record *rec)
 static int field_bytes(const struct td_record *rec, const struct td_event *ev,
 		       unsigned int i, const uint8_t **p, uint32_t *n)
 {
-	const struct fmt_event *fe = fmt_of(ev);
+	const struct fmt_event *fe = format_of(ev);
 	const struct td_field *f = &ev->fields[i];
 	uint32_t off = f->offset, len = f->size, loc;
 
@@ -80,7 +80,7 @@ static void put_text(struct pb_buf *b, uint32_t field, const uint8_t *p,
 	}
 	for (i = 0; i < n; i++)
 		s[i] = p[i] < 0x20 || p[i] == 0x7f ? '.' : (char)p[i];
-	pb_bytes(b, field, s, n);
+	pbenc_bytes(b, field, s, n);
 	free(s);
 }
 
@@ -100,7 +100,7 @@ static void put_hex(struct pb_buf *b, uint32_t field, const uint8_t *p,
 		s[2 * i] = hex[p[i] >> 4];
 		s[2 * i + 1] = hex[p[i] & 0xf];
 	}
-	pb_bytes(b, field, s, 2 * (size_t)n);
+	pbenc_bytes(b, field, s, 2 * (size_t)n);
 	free(s);
 }
 
@@ -117,14 +117,14 @@ static void put_value(struct pb_buf *b, const struct td_record *rec,
 	uint32_t n;
 	uint64_t v;
 
-	switch (fmt_of(ev)->kinds[i]) {
+	switch (format_of(ev)->kinds[i]) {
 	case FMT_NUM:
-		if (td_read_field(rec, f, &v))
+		if (format_print_read_field(rec, f, &v))
 			break;
 		if (f->is_signed)
-			pb_int(b, sint, (int64_t)v);
+			pbenc_int(b, sint, (int64_t)v);
 		else
-			pb_uint(b, uint, v);
+			pbenc_uint(b, uint, v);
 		break;
 	case FMT_STR:
 	case FMT_DYN_STR:
@@ -138,37 +138,37 @@ static void put_value(struct pb_buf *b, const struct td_record *rec,
 	}
 }
 
-void pf_put_generic(struct pb_buf *b, const struct td_record *rec,
+void perfetto_event_generic(struct pb_buf *b, const struct td_record *rec,
 		    const struct td_event *ev, uint32_t pid)
 {
-	size_t mark = pft_event_begin(b, rec->ts, pid), gen, fld;
+	size_t mark = pftrace_event_begin(b, rec->ts, pid), gen, fld;
 	char name[32];
 	unsigned int i;
 
 	if (ev) {
-		gen = pft_generic_begin(b, ev->name);
+		gen = pftrace_generic_begin(b, ev->name);
 		for (i = 0; i < ev->nr_fields; i++) {
 			if (!strncmp(ev->fields[i].name, "common_", 7))
 				continue;
-			fld = pft_generic_field_begin(b, ev->fields[i].name);
+			fld = pftrace_generic_field_begin(b, ev->fields[i].name);
 			put_value(b, rec, ev, i, PFT_GENERIC_FIELD_STR_VALUE,
 				  PFT_GENERIC_FIELD_INT_VALUE,
 				  PFT_GENERIC_FIELD_UINT_VALUE);
-			pb_end(b, fld);
+			pbenc_end(b, fld);
 		}
 	} else {
 		/* no format for its id: the id and the bytes */
 		snprintf(name, sizeof(name), "unknown_event_%u", rec->id);
-		gen = pft_generic_begin(b, name);
-		fld = pft_generic_field_begin(b, "data");
+		gen = pftrace_generic_begin(b, name);
+		fld = pftrace_generic_field_begin(b, "data");
 		put_hex(b, PFT_GENERIC_FIELD_STR_VALUE, rec->data, rec->size);
-		pb_end(b, fld);
+		pbenc_end(b, fld);
 	}
-	pb_end(b, gen);
-	pft_event_end(b, mark);
+	pbenc_end(b, gen);
+	pftrace_event_end(b, mark);
 }
 
-int pf_put_sched_switch(struct pb_buf *b, const struct td_record *rec,
+int perfetto_event_sched_switch(struct pb_buf *b, const struct td_record *rec,
 			const struct td_event *ev, uint32_t pid)
 {
 	/* in the order of PFT_SCHED_SWITCH_*, 1 to 7 */
@@ -186,38 +186,38 @@ int pf_put_sched_switch(struct pb_buf *b, const struct td_record *rec,
 				break;
 		/* the comms are text, the rest numbers */
 		if (j == ev->nr_fields ||
-		    (fmt_of(ev)->kinds[j] == FMT_NUM) == (i == 0 || i == 4))
+		    (format_of(ev)->kinds[j] == FMT_NUM) == (i == 0 || i == 4))
 			return -1;
 		idx[i] = j;
 	}
-	mark = pft_event_begin(b, rec->ts, pid);
-	ss = pb_begin(b, PFT_EVENT_SCHED_SWITCH);
+	mark = pftrace_event_begin(b, rec->ts, pid);
+	ss = pbenc_begin(b, PFT_EVENT_SCHED_SWITCH);
 	/* each is a string or an int: the same field number for every kind */
 	for (i = 0; i < PFT_SCHED_SWITCH_NR_FIELDS; i++) {
 		field = PFT_SCHED_SWITCH_PREV_COMM + i;
 		put_value(b, rec, ev, idx[i], field, field, field);
 	}
-	pb_end(b, ss);
-	pft_event_end(b, mark);
+	pbenc_end(b, ss);
+	pftrace_event_end(b, mark);
 	return 0;
 }
 
-int pf_put_host_mem_abort(struct pb_buf *b, const struct td_record *rec,
+int perfetto_event_host_mem_abort(struct pb_buf *b, const struct td_record *rec,
 			  const struct td_event *ev, uint32_t pid)
 {
-	const struct td_field *esr = td_find_field(ev, "esr");
-	const struct td_field *ipa = td_find_field(ev, "ipa");
+	const struct td_field *esr = format_print_find_field(ev, "esr");
+	const struct td_field *ipa = format_print_find_field(ev, "ipa");
 	uint64_t e, a;
 	size_t mark, ab;
 
-	if (!esr || !ipa || td_read_field(rec, esr, &e) ||
-	    td_read_field(rec, ipa, &a))
+	if (!esr || !ipa || format_print_read_field(rec, esr, &e) ||
+	    format_print_read_field(rec, ipa, &a))
 		return -1;
-	mark = pft_event_begin(b, rec->ts, pid);
-	ab = pb_begin(b, PFT_EVENT_HOST_MEM_ABORT);
-	pb_uint(b, PFT_HOST_MEM_ABORT_ESR, e);
-	pb_uint(b, PFT_HOST_MEM_ABORT_ADDR, a);
-	pb_end(b, ab);
-	pft_event_end(b, mark);
+	mark = pftrace_event_begin(b, rec->ts, pid);
+	ab = pbenc_begin(b, PFT_EVENT_HOST_MEM_ABORT);
+	pbenc_uint(b, PFT_HOST_MEM_ABORT_ESR, e);
+	pbenc_uint(b, PFT_HOST_MEM_ABORT_ADDR, a);
+	pbenc_end(b, ab);
+	pftrace_event_end(b, mark);
 	return 0;
 }

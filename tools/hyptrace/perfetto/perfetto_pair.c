@@ -56,25 +56,25 @@ static int drop_open(struct pf_pair *pp)
 	return ordlist_push(&pp->bad_enter, pp->nr_enter - 1);
 }
 
-int pf_pair_lost(struct pf_pair *pp)
+int perfetto_pair_lost(struct pf_pair *pp)
 {
-	return el2_pair_lost(&pp->pairing) ? drop_open(pp) : 0;
+	return el2stats_pair_lost(&pp->pairing) ? drop_open(pp) : 0;
 }
 
-int pf_pair_enter(struct pf_pair *pp, uint64_t ts)
+int perfetto_pair_enter(struct pf_pair *pp, uint64_t ts)
 {
 	int ret = 0;
 
-	if (el2_pair_enter(&pp->pairing, ts))
+	if (el2stats_pair_enter(&pp->pairing, ts))
 		ret = drop_open(pp);
 	pp->nr_enter++;
 	return ret;
 }
 
-int pf_pair_exit(struct pf_pair *pp, uint64_t ts)
+int perfetto_pair_exit(struct pf_pair *pp, uint64_t ts)
 {
 	uint64_t ord = pp->nr_exit++, ns;
-	int why = el2_pair_exit(&pp->pairing, ts, &ns);
+	int why = el2stats_pair_exit(&pp->pairing, ts, &ns);
 
 	if (why == EL2_EXIT_TIME_BACKWARDS && drop_open(pp))
 		return -1;
@@ -83,23 +83,23 @@ int pf_pair_exit(struct pf_pair *pp, uint64_t ts)
 	return 0;
 }
 
-void pf_pair_rewind(struct pf_pair *pp)
+void perfetto_pair_rewind(struct pf_pair *pp)
 {
 	pp->nr_enter = 0;
 	pp->nr_exit = 0;
 }
 
-int pf_pair_enter_cut(struct pf_pair *pp)
+int perfetto_pair_enter_cut(struct pf_pair *pp)
 {
 	return ordlist_take(&pp->bad_enter, pp->nr_enter++);
 }
 
-int pf_pair_exit_orphan(struct pf_pair *pp)
+int perfetto_pair_exit_orphan(struct pf_pair *pp)
 {
 	return ordlist_take(&pp->bad_exit, pp->nr_exit++);
 }
 
-void pf_pair_free(struct pf_pair *pp)
+void perfetto_pair_free(struct pf_pair *pp)
 {
 	free(pp->bad_enter.v);
 	free(pp->bad_exit.v);

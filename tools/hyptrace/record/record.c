@@ -25,11 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buffer_setup.h"
-#include "hyptrace.h"
+#include "hyptrace/buffer_setup.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
 #include "record.h"
-#include "tcnet.h"
-#include "tracefs.h"
+#include "hyptrace/tcnet.h"
+#include "hyptrace/tracefs.h"
 
 #define SUB		"record"
 /* Waiting longer than this for a page only delays noticing a stop */
@@ -46,7 +48,7 @@ struct rec_opts {
 	bool keep;
 	bool last_boot;
 	bool cpus_given;
-	bool cpu[REC_MAX_CPUS];
+	bool cpu[SOURCE_MAX_CPUS];
 	char **host;
 	unsigned int nr_host;
 	char **command;
@@ -64,7 +66,7 @@ static int parse_cpu(const char *s, unsigned int *cpu)
 {
 	unsigned long v;
 
-	if (!ht_parse_ulong(s, 0, REC_MAX_CPUS - 1, &v))
+	if (!cmdline_parse_ulong(s, 0, SOURCE_MAX_CPUS - 1, &v))
 		return -1;
 	*cpu = v;
 	return 0;
@@ -103,8 +105,8 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'b':
-			if (!ht_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
-				ht_err(SUB, "-b wants a size in KiB, not '%s'",
+			if (!cmdline_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
+				cmdline_err(SUB, "-b wants a size in KiB, not '%s'",
 				       optarg);
 				return -1;
 			}
@@ -120,7 +122,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'C':
 			if (parse_cpu(optarg, &cpu)) {
-				ht_err(SUB, "-C wants a CPU number, not '%s'",
+				cmdline_err(SUB, "-C wants a CPU number, not '%s'",
 				       optarg);
 				return -1;
 			}
@@ -131,15 +133,15 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			o->host[o->nr_host++] = optarg;
 			break;
 		case 'h':
-			ht_usage(stdout, "record");
+			help_usage(stdout, "record");
 			exit(HT_EXIT_OK);
 		default:
-			ht_usage(stderr, "record");
+			help_usage(stderr, "record");
 			return -1;
 		}
 	}
 	if (o->keep && (o->buffer_kb || o->no_overwrite)) {
-		ht_err(SUB, "--keep records the buffer as it is: -b and --no-overwrite would need a new one");
+		cmdline_err(SUB, "--keep records the buffer as it is: -b and --no-overwrite would need a new one");
 		return -1;
 	}
 	if (optind < argc)
@@ -147,23 +149,23 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 	if (o->last_boot && (o->keep || o->buffer_kb || o->no_overwrite ||
 			     o->nr_events || o->nr_host || o->net_to ||
 			     o->command)) {
-		ht_err(SUB, "--last-boot records what the last boot left: only -o and -C go with it");
+		cmdline_err(SUB, "--last-boot records what the last boot left: only -o and -C go with it");
 		return -1;
 	}
 	return 0;
 }
 
 /* The CPUs @dir has per_cpu/cpuN for: every one, or those of -C. */
-static int pick_cpus(struct rec_source *src, const struct rec_opts *o)
+static int pick_cpus(struct source *src, const struct rec_opts *o)
 {
 	unsigned int i, found = 0;
 	char file[64];
 
-	for (i = 0; i < REC_MAX_CPUS; i++) {
+	for (i = 0; i < SOURCE_MAX_CPUS; i++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
-		if (!tfs_exists(src->dir, file)) {
+		if (!tracefs_exists(src->dir, file)) {
 			if (o->cpus_given && o->cpu[i]) {
-				ht_err(SUB, "CPU %u: no %s/%s", i, src->dir,
+				cmdline_err(SUB, "CPU %u: no %s/%s", i, src->dir,
 				       file);
 				return -1;
 			}
@@ -176,7 +178,7 @@ static int pick_cpus(struct rec_source *src, const struct rec_opts *o)
 		}
 	}
 	if (!found) {
-		ht_err(SUB, "no per_cpu/cpuN/trace_pipe_raw under %s%s",
+		cmdline_err(SUB, "no per_cpu/cpuN/trace_pipe_raw under %s%s",
 		       src->dir, o->cpus_given ? " for the CPUs asked for" :
 		       ": hyptrace.ko too old?");
 		return -1;
@@ -202,7 +204,7 @@ static char *host_output(const char *output)
 /* Write a control file, saying what went wrong if it did. */
 static int set(const char *dir, const char *file, const char *val)
 {
-	return hb_set(SUB, dir, file, val);
+	return buffer_setup_set(SUB, dir, file, val);
 }
 
 /*
@@ -217,7 +219,7 @@ static int start_hypervisor(const char *dir, const struct rec_opts *o)
 		.keep = o->keep,
 	};
 
-	if (hb_prepare(SUB, dir, &setup))
+	if (buffer_setup_prepare(SUB, dir, &setup))
 		return -1;
 	return set(dir, "tracing_on", "1");
 }
@@ -240,8 +242,8 @@ static int start_host(const struct rec_opts *o)
 				 (int)(colon - spec), spec, colon + 1);
 		else
 			snprintf(file, sizeof(file), "events/%s/enable", spec);
-		if (strstr(spec, "..") || !tfs_exists(dir, file)) {
-			ht_err(SUB, "unknown host event '%s' (see %s/events/)",
+		if (strstr(spec, "..") || !tracefs_exists(dir, file)) {
+			cmdline_err(SUB, "unknown host event '%s' (see %s/events/)",
 			       spec, dir);
 			return -1;
 		}
@@ -255,12 +257,12 @@ static void stop_tracing(const char *hyp_dir, bool host)
 {
 	char err[512];
 
-	if (tfs_write(hyp_dir, "tracing_on", "0", err, sizeof(err)))
-		ht_err(SUB, "%s", err);
+	if (tracefs_write(hyp_dir, "tracing_on", "0", err, sizeof(err)))
+		cmdline_err(SUB, "%s", err);
 	if (host &&
-	    (tfs_write(TRACEFS_ROOT, "tracing_on", "0", err, sizeof(err)) ||
-	     tfs_write(TRACEFS_ROOT, "events/enable", "0", err, sizeof(err))))
-		ht_err(SUB, "%s", err);
+	    (tracefs_write(TRACEFS_ROOT, "tracing_on", "0", err, sizeof(err)) ||
+	     tracefs_write(TRACEFS_ROOT, "events/enable", "0", err, sizeof(err))))
+		cmdline_err(SUB, "%s", err);
 }
 
 static pid_t run_command(char **command)
@@ -271,15 +273,15 @@ static pid_t run_command(char **command)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(command[0], command);
-		ht_err(SUB, "cannot run %s: %s", command[0], strerror(errno));
+		cmdline_err(SUB, "cannot run %s: %s", command[0], strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0)
-		ht_err(SUB, "fork: %s", strerror(errno));
+		cmdline_err(SUB, "fork: %s", strerror(errno));
 	return pid;
 }
 
-static uint64_t total_pages(const struct rec_source *src)
+static uint64_t total_pages(const struct source *src)
 {
 	uint64_t n = 0;
 	unsigned int i;
@@ -289,7 +291,7 @@ static uint64_t total_pages(const struct rec_source *src)
 	return n;
 }
 
-static void progress(struct rec_source *srcs, unsigned int nr, bool done)
+static void progress(struct source *srcs, unsigned int nr, bool done)
 {
 	static time_t last;
 	time_t now = time(NULL);
@@ -307,18 +309,18 @@ static void progress(struct rec_source *srcs, unsigned int nr, bool done)
 		done ? "\n" : " (Ctrl-C stops)");
 }
 
-static int drain(struct rec_source *src, char *err, size_t errlen)
+static int drain(struct source *src, char *err, size_t errlen)
 {
 	if (src->net)
-		return rec_net_drain(src, err, errlen);
-	return rec_drain(src, err, errlen);
+		return record_net_drain(src, err, errlen);
+	return source_drain(src, err, errlen);
 }
 
 /* Wait for pages, a stop, or the command's end; draining as they come. */
-static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
+static int record_loop(struct source *srcs, unsigned int nr, pid_t child,
 		       int *child_status)
 {
-	struct pollfd pfd[2 * REC_MAX_CPUS];
+	struct pollfd pfd[2 * SOURCE_MAX_CPUS];
 	char err[512];
 	unsigned int i, j, n = 0;
 
@@ -331,14 +333,14 @@ static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
 				};
 	while (!stop_requested) {
 		if (poll(pfd, n, POLL_MS) < 0 && errno != EINTR) {
-			ht_err(SUB, "poll: %s", strerror(errno));
+			cmdline_err(SUB, "poll: %s", strerror(errno));
 			return -1;
 		}
 		for (i = 0; i < nr; i++) {
 			if (drain(&srcs[i], err, sizeof(err)) ||
 			    (srcs[i].net &&
-			     rec_net_check(&srcs[i], err, sizeof(err)))) {
-				ht_err(SUB, "%s", err);
+			     record_net_check(&srcs[i], err, sizeof(err)))) {
+				cmdline_err(SUB, "%s", err);
 				return -1;
 			}
 		}
@@ -350,19 +352,19 @@ static int record_loop(struct rec_source *srcs, unsigned int nr, pid_t child,
 }
 
 /* What went over the network: metadata and page bytes, the time taken */
-static void net_summary(struct rec_source *src)
+static void net_summary(struct source *src)
 {
 	uint64_t bytes = 0;
 	unsigned int i;
 	double secs;
 
 	for (i = 0; i < src->nr_cpus; i++)
-		bytes += tcn_cpu_bytes(src->net, i);
+		bytes += tcnet_cpu_bytes(src->net, i);
 	secs = (src->net_end.tv_sec - src->net_start.tv_sec) +
 	       (src->net_end.tv_nsec - src->net_start.tv_nsec) / 1e9;
 	printf("  sent %llu bytes of pages and %llu of metadata in %.3f s; the listener has written its file\n",
 	       (unsigned long long)bytes,
-	       (unsigned long long)tcn_meta_bytes(src->net), secs);
+	       (unsigned long long)tcnet_meta_bytes(src->net), secs);
 }
 
 /*
@@ -370,15 +372,15 @@ static void net_summary(struct rec_source *src)
  * dropped (--no-overwrite) and, for the hypervisor, written (every event
  * its writer committed, lost ones included) from per_cpu/cpuN/stats.
  */
-static void summary(struct rec_source *src, bool hyp)
+static void summary(struct source *src, bool hyp)
 {
-	struct rec_counts c, sum = { 0 };
+	struct source_counts c, sum = { 0 };
 	unsigned long long dropped, written, dropped_sum = 0, written_sum = 0;
 	char err[512], file[64];
 	unsigned int i;
 
 	if (src->net)
-		printf("%s: %s, sent%s%s\n", tcn_peer(src->net), src->what,
+		printf("%s: %s, sent%s%s\n", tcnet_peer(src->net), src->what,
 		       src->local_copy ? " and written to " : "",
 		       src->local_copy ? src->output : "");
 	else
@@ -390,13 +392,13 @@ static void summary(struct rec_source *src, bool hyp)
 			continue;
 		if (src->net) {
 			c = src->cpu[i].sent;
-		} else if (rec_count(src, i, &c, err, sizeof(err))) {
-			ht_err(SUB, "%s", err);
+		} else if (source_count(src, i, &c, err, sizeof(err))) {
+			cmdline_err(SUB, "%s", err);
 			continue;
 		}
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
-		dropped = tfs_stat(src->dir, file, "dropped events");
-		written = hyp ? tfs_stat(src->dir, file, "written events") : 0;
+		dropped = tracefs_stat(src->dir, file, "dropped events");
+		written = hyp ? tracefs_stat(src->dir, file, "written events") : 0;
 		printf("  %4u %10llu %8llu%s %8llu %10llu %10llu %7llu\n", i,
 		       (unsigned long long)c.events,
 		       (unsigned long long)c.lost, c.lost_unknown ? "+" : " ",
@@ -417,19 +419,19 @@ static void summary(struct rec_source *src, bool hyp)
 		net_summary(src);
 }
 
-static int finish(struct rec_source *src)
+static int finish(struct source *src)
 {
 	char err[512];
 	int ret = drain(src, err, sizeof(err));
 
 	if (!ret && src->net) {
-		ret = rec_net_finish(src, err, sizeof(err));
+		ret = record_net_finish(src, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &src->net_end);
 	}
-	if (!ret && rec_keeps_file(src))
-		ret = rec_write(src, err, sizeof(err));
+	if (!ret && source_keeps_file(src))
+		ret = source_write(src, err, sizeof(err));
 	if (ret)
-		ht_err(SUB, "%s", err);
+		cmdline_err(SUB, "%s", err);
 	return ret;
 }
 
@@ -440,32 +442,32 @@ static int finish(struct rec_source *src)
  */
 static int record_last_boot(const struct rec_opts *o)
 {
-	struct rec_source src = { .what = "hypervisor, last boot" };
+	struct source src = { .what = "hypervisor, last boot" };
 	uint64_t before;
 	char err[512];
 	int ret = HT_EXIT_FAIL;
 
-	src.dir = tfs_last_boot_dir();
+	src.dir = tracefs_last_boot_dir();
 	if (!src.dir) {
-		ht_err(SUB, "no last boot: neither %s nor %s (a cold boot, its pages released, or a hypervisor or hyptrace.ko before ABI 1.5)",
+		cmdline_err(SUB, "no last boot: neither %s nor %s (a cold boot, its pages released, or a hypervisor or hyptrace.ko before ABI 1.5)",
 		       TRACEFS_HYP_LAST_BOOT, DEBUGFS_HYP_LAST_BOOT);
 		return HT_EXIT_FAIL;
 	}
 	/* The remote's events are under its own name, the fallback's not */
-	src.system = tfs_exists(src.dir, "events/hypervisor_last_boot") ?
+	src.system = tracefs_exists(src.dir, "events/hypervisor_last_boot") ?
 		     "hypervisor_last_boot" : "hypervisor";
 	src.output = strdup(o->output);
 	src.page_size = sysconf(_SC_PAGESIZE);
 	if (!src.output || pick_cpus(&src, o))
 		return HT_EXIT_FAIL;
-	if (rec_open(&src, err, sizeof(err))) {
-		ht_err(SUB, "%s", err);
+	if (source_open(&src, err, sizeof(err))) {
+		cmdline_err(SUB, "%s", err);
 		goto out;
 	}
 	do {
 		before = total_pages(&src);
-		if (rec_drain(&src, err, sizeof(err))) {
-			ht_err(SUB, "%s", err);
+		if (source_drain(&src, err, sizeof(err))) {
+			cmdline_err(SUB, "%s", err);
 			goto out;
 		}
 	} while (total_pages(&src) != before);
@@ -475,13 +477,13 @@ static int record_last_boot(const struct rec_opts *o)
 	summary(&src, true);
 	ret = HT_EXIT_OK;
 out:
-	rec_close(&src, false);
+	source_close(&src, false);
 	return ret;
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct rec_source srcs[2] = {
+	struct source srcs[2] = {
 		{ .what = "hypervisor", .system = "hypervisor" },
 		{ .what = "host kernel", .dir = TRACEFS_ROOT },
 	};
@@ -496,9 +498,9 @@ int cmd_record(int argc, char **argv)
 		return HT_EXIT_USAGE;
 	if (o.last_boot)
 		return record_last_boot(&o);
-	srcs[0].dir = tfs_hyp_dir();
+	srcs[0].dir = tracefs_hyp_dir();
 	if (!srcs[0].dir) {
-		ht_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
+		cmdline_err(SUB, "neither %s nor %s: is the hyptrace hypervisor running and hyptrace.ko loaded?",
 		       TRACEFS_HYP_REMOTE, DEBUGFS_HYP);
 		return HT_EXIT_FAIL;
 	}
@@ -519,15 +521,15 @@ int cmd_record(int argc, char **argv)
 	for (i = 0; i < nr; i++) {
 		srcs[i].net_to = o.net_to;
 		srcs[i].local_copy = o.output_given;
-		if (rec_open(&srcs[i], err, sizeof(err))) {
-			ht_err(SUB, "%s", err);
+		if (source_open(&srcs[i], err, sizeof(err))) {
+			cmdline_err(SUB, "%s", err);
 			goto out_close;
 		}
 	}
 	for (i = 0; o.net_to && i < nr; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &srcs[i].net_start);
-		if (rec_net_open(&srcs[i], err, sizeof(err))) {
-			ht_err(SUB, "%s", err);
+		if (record_net_open(&srcs[i], err, sizeof(err))) {
+			cmdline_err(SUB, "%s", err);
 			goto out_close;
 		}
 	}
@@ -564,12 +566,12 @@ int cmd_record(int argc, char **argv)
 			o.command[0], WEXITSTATUS(child_status));
 out_close:
 	for (i = 0; i < nr; i++) {
-		rec_net_close(&srcs[i]);
-		rec_close(&srcs[i], false);
+		record_net_close(&srcs[i]);
+		source_close(&srcs[i], false);
 	}
 out_stop:
 	stop_tracing(srcs[0].dir, o.nr_host);
 	/* Give the pages back: the buffer unloads once it is empty */
-	tfs_write(srcs[0].dir, "trace", "0", err, sizeof(err));
+	tracefs_write(srcs[0].dir, "trace", "0", err, sizeof(err));
 	return ret;
 }

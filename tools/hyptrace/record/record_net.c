@@ -17,14 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errmsg.h"
+#include "hyptrace/errmsg.h"
 #include "record.h"
-#include "tcnet.h"
-#include "fdio.h"
+#include "hyptrace/tcnet.h"
+#include "hyptrace/fdio.h"
 
-int rec_net_open(struct rec_source *src, char *err, size_t errlen)
+int record_net_open(struct source *src, char *err, size_t errlen)
 {
-	struct rec_meta *m = malloc(sizeof(*m));
+	struct source_meta *m = malloc(sizeof(*m));
 	char *meta = NULL;
 	size_t len;
 	int ret = -1;
@@ -34,36 +34,36 @@ int rec_net_open(struct rec_source *src, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (rec_describe(src, m, false, err, errlen))
+	if (source_describe(src, m, false, err, errlen))
 		goto out;
-	if (td_meta(&m->out, &meta, &len, err, errlen))
+	if (tracedat_meta(&m->out, &meta, &len, err, errlen))
 		goto out_meta;
-	src->net = tcn_open(src->net_to, src->nr_cpus, src->page_size, err,
+	src->net = tcnet_open(src->net_to, src->nr_cpus, src->page_size, err,
 			    errlen);
-	if (src->net && !tcn_send_meta(src->net, meta, len, err, errlen) &&
-	    !tcn_connect_cpus(src->net, err, errlen))
+	if (src->net && !tcnet_send_meta(src->net, meta, len, err, errlen) &&
+	    !tcnet_connect_cpus(src->net, err, errlen))
 		ret = 0;
 	free(meta);
 out_meta:
-	rec_undescribe(m);
+	source_undescribe(m);
 out:
 	free(m);
 	return ret;
 }
 
 
-static int send_page(struct rec_source *src, unsigned int cpu, char *err,
+static int send_page(struct source *src, unsigned int cpu, char *err,
 		     size_t errlen)
 {
-	struct rec_cpu *c = &src->cpu[cpu];
+	struct source_cpu *c = &src->cpu[cpu];
 	char why[128];
 
-	if (rec_count_page(src->page, src->page_size, &c->sent, why,
+	if (source_count_page(src->page, src->page_size, &c->sent, why,
 			   sizeof(why)))
 		return errmsg(err, errlen, "%s CPU %u page %llu: %s",
 			      src->what, cpu, (unsigned long long)c->pages,
 			      why);
-	if (tcn_send_cpu(src->net, cpu, src->page, src->page_size, err,
+	if (tcnet_send_cpu(src->net, cpu, src->page, src->page_size, err,
 			 errlen))
 		return -1;
 	if (c->tmp_fd >= 0 &&
@@ -75,10 +75,10 @@ static int send_page(struct rec_source *src, unsigned int cpu, char *err,
 }
 
 /* Every page @cpu has now; a page arrives whole, maybe in pieces. */
-static int drain_cpu(struct rec_source *src, unsigned int cpu, char *err,
+static int drain_cpu(struct source *src, unsigned int cpu, char *err,
 		     size_t errlen)
 {
-	struct rec_cpu *c = &src->cpu[cpu];
+	struct source_cpu *c = &src->cpu[cpu];
 	size_t have = 0;
 
 	for (;;) {
@@ -102,7 +102,7 @@ static int drain_cpu(struct rec_source *src, unsigned int cpu, char *err,
 	}
 }
 
-int rec_net_drain(struct rec_source *src, char *err, size_t errlen)
+int record_net_drain(struct source *src, char *err, size_t errlen)
 {
 	unsigned int i;
 
@@ -113,19 +113,19 @@ int rec_net_drain(struct rec_source *src, char *err, size_t errlen)
 	return 0;
 }
 
-int rec_net_check(struct rec_source *src, char *err, size_t errlen)
+int record_net_check(struct source *src, char *err, size_t errlen)
 {
-	return tcn_check(src->net, err, errlen);
+	return tcnet_check(src->net, err, errlen);
 }
 
-int rec_net_finish(struct rec_source *src, char *err, size_t errlen)
+int record_net_finish(struct source *src, char *err, size_t errlen)
 {
-	return tcn_finish(src->net, err, errlen);
+	return tcnet_finish(src->net, err, errlen);
 }
 
-void rec_net_close(struct rec_source *src)
+void record_net_close(struct source *src)
 {
-	tcn_free(src->net);
+	tcnet_free(src->net);
 	src->net = NULL;
 	free(src->page);
 	src->page = NULL;

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hyptrace.h"
+#include "hyptrace/cmdline.h"
 #include "mmiotrace.h"
 
 #define MMIO_PAGE	((uint64_t)4096)
@@ -46,14 +46,14 @@ struct mmio_state {
 static void find_fields(const struct td_file *td, const char *name,
 			struct mmio_fields *f)
 {
-	f->ev = td_event_by_name(td, "hypervisor", name);
+	f->ev = tracedat_event_by_name(td, "hypervisor", name);
 	if (!f->ev)
 		return;
-	f->width = td_find_field(f->ev, "width");
-	f->addr = td_find_field(f->ev, "addr");
-	f->value = td_find_field(f->ev, "value");
-	f->pc = td_find_field(f->ev, "pc");
-	f->va = td_find_field(f->ev, "va");
+	f->width = format_print_find_field(f->ev, "width");
+	f->addr = format_print_find_field(f->ev, "addr");
+	f->value = format_print_find_field(f->ev, "value");
+	f->pc = format_print_find_field(f->ev, "pc");
+	f->va = format_print_find_field(f->ev, "va");
 }
 
 static void print_ts(FILE *out, uint64_t ns)
@@ -96,7 +96,7 @@ static uint64_t field(const struct td_record *rec, const struct td_field *f)
 	uint64_t v = 0;
 
 	if (f)
-		td_read_field(rec, f, &v);
+		format_print_read_field(rec, f, &v);
 	return v;
 }
 
@@ -142,21 +142,21 @@ int mmiotrace_write(struct td_file *td, FILE *out, const char *file)
 	find_fields(td, "mmio_write", &s.wr);
 	find_fields(td, "mmio_unhandled", &s.un);
 	if (!s.rd.ev && !s.wr.ev) {
-		ht_err("report", "%s has no mmio_read or mmio_write event format: not a trace of a hypervisor that traces MMIO",
+		cmdline_err("report", "%s has no mmio_read or mmio_write event format: not a trace of a hypervisor that traces MMIO",
 		       file);
 		return HT_EXIT_FAIL;
 	}
 	fputs("VERSION 20070824\n", out);
-	while ((r = td_next(td, &rec)) > 0) {
+	while ((r = tracedat_next(td, &rec)) > 0) {
 		if (print_record(&s, out, &rec)) {
 			free(s.maps);
-			ht_err("report", "out of memory");
+			cmdline_err("report", "out of memory");
 			return HT_EXIT_FAIL;
 		}
 	}
 	free(s.maps);
 	if (r < 0) {
-		ht_err("report", "%s: %s", file, td_error(td));
+		cmdline_err("report", "%s: %s", file, tracedat_error(td));
 		return HT_EXIT_FAIL;
 	}
 	return HT_EXIT_OK;

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 /* @td's MMIO events to @out in mmiotrace's text format; an HT_EXIT_* code */
 int mmiotrace_write(struct td_file *td, FILE *out, const char *file);

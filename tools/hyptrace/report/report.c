@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hyptrace.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
 #include "mmiotrace.h"
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 #define MAX_CPU_ARGS	256
 
@@ -39,19 +41,19 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			ht_usage(stdout, "report");
+			help_usage(stdout, "report");
 			return HT_EXIT_OK;
 		case 'm':
 			o->mmiotrace = 1;
 			break;
 		case 'c':
-			if (!ht_parse_ulong(optarg, 0, 65535, &v)) {
-				ht_err("report", "--cpu wants a CPU number, not '%s'",
+			if (!cmdline_parse_ulong(optarg, 0, 65535, &v)) {
+				cmdline_err("report", "--cpu wants a CPU number, not '%s'",
 				       optarg);
 				return HT_EXIT_USAGE;
 			}
 			if (o->nr_cpus == MAX_CPU_ARGS) {
-				ht_err("report", "more than %d --cpu options",
+				cmdline_err("report", "more than %d --cpu options",
 				       MAX_CPU_ARGS);
 				return HT_EXIT_USAGE;
 			}
@@ -59,15 +61,15 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			break;
 		default:
 			if (optopt == 'c')
-				ht_err("report", "--cpu needs a CPU number");
+				cmdline_err("report", "--cpu needs a CPU number");
 			else
-				ht_err("report", "unknown option '%s' (see --help)",
+				cmdline_err("report", "unknown option '%s' (see --help)",
 				       argv[optind - 1]);
 			return HT_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		ht_err("report", optind == argc ?
+		cmdline_err("report", optind == argc ?
 		       "no trace.dat given (see --help)" :
 		       "one trace.dat only (see --help)");
 		return HT_EXIT_USAGE;
@@ -98,38 +100,38 @@ static int print_all(struct td_file *td, const struct report_opts *o)
 	int r, n;
 
 	if (!line) {
-		ht_err("report", "out of memory");
+		cmdline_err("report", "out of memory");
 		return HT_EXIT_FAIL;
 	}
-	while ((r = td_next(td, &rec)) > 0) {
+	while ((r = tracedat_next(td, &rec)) > 0) {
 		if (!wanted(o, rec.cpu))
 			continue;
 		if (rec.lost_before) {
-			td_format_lost(rec.cpu, rec.lost_before, line, cap);
+			format_print_lost(rec.cpu, rec.lost_before, line, cap);
 			puts(line);
 		}
-		n = td_format_record(td, &rec, line, cap);
+		n = format_print_record(td, &rec, line, cap);
 		if ((size_t)n >= cap) {
 			char *bigger = realloc(line, n + 1);
 
 			if (!bigger) {
 				free(line);
-				ht_err("report", "out of memory");
+				cmdline_err("report", "out of memory");
 				return HT_EXIT_FAIL;
 			}
 			line = bigger;
 			cap = n + 1;
-			td_format_record(td, &rec, line, cap);
+			format_print_record(td, &rec, line, cap);
 		}
 		puts(line);
 	}
 	free(line);
 	if (fflush(stdout) || ferror(stdout)) {
-		ht_err("report", "writing the output: %s", strerror(errno));
+		cmdline_err("report", "writing the output: %s", strerror(errno));
 		return HT_EXIT_FAIL;
 	}
 	if (r < 0) {
-		ht_err("report", "%s: %s", o->file, td_error(td));
+		cmdline_err("report", "%s: %s", o->file, tracedat_error(td));
 		return HT_EXIT_FAIL;
 	}
 	return HT_EXIT_OK;
@@ -146,30 +148,30 @@ int cmd_report(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
-	td = td_open(o.file, err, sizeof(err));
+	td = tracedat_open(o.file, err, sizeof(err));
 	if (!td) {
-		ht_err("report", "%s", err);
+		cmdline_err("report", "%s", err);
 		return HT_EXIT_FAIL;
 	}
 	for (i = 0; i < o.nr_cpus; i++) {
-		if (o.cpus[i] >= td_nr_cpus(td)) {
-			ht_err("report", "%s has no CPU %u (it has %u)", o.file,
-			       o.cpus[i], td_nr_cpus(td));
-			td_close(td);
+		if (o.cpus[i] >= tracedat_nr_cpus(td)) {
+			cmdline_err("report", "%s has no CPU %u (it has %u)", o.file,
+			       o.cpus[i], tracedat_nr_cpus(td));
+			tracedat_close(td);
 			return HT_EXIT_FAIL;
 		}
 	}
 	if (o.mmiotrace && o.nr_cpus) {
-		ht_err("report", "--mmiotrace takes every CPU: no --cpu");
-		td_close(td);
+		cmdline_err("report", "--mmiotrace takes every CPU: no --cpu");
+		tracedat_close(td);
 		return HT_EXIT_USAGE;
 	}
 	ret = o.mmiotrace ? mmiotrace_write(td, stdout, o.file) :
 			    print_all(td, &o);
 	if (o.mmiotrace && !ret && (fflush(stdout) || ferror(stdout))) {
-		ht_err("report", "writing the output: %s", strerror(errno));
+		cmdline_err("report", "writing the output: %s", strerror(errno));
 		ret = HT_EXIT_FAIL;
 	}
-	td_close(td);
+	tracedat_close(td);
 	return ret;
 }

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hyptrace.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
 #include "stats.h"
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 #define STATS_DEFAULT_TOP	10
 #define STATS_NO_EVENT		(-1)
@@ -62,7 +64,7 @@ static int count_event(struct stats_reader *rd, const struct td_record *rec)
 		i = (int)r->nr_events++;
 		ev = &events[i];
 		memset(ev, 0, sizeof(*ev));
-		fmt = td_event_by_id(rd->td, rec->id);
+		fmt = tracedat_event_by_id(rd->td, rec->id);
 		ev->id = rec->id;
 		ev->per_cpu = calloc(r->nr_cpus, sizeof(*ev->per_cpu));
 		ev->system = printable(fmt ? fmt->system : NULL);
@@ -83,22 +85,22 @@ static int feed_el2(struct stats_reader *rd, const struct td_record *rec)
 	uint64_t reason, func_id;
 
 	if (rec->lost_before)
-		el2_lost(el2, rec->cpu, rec->lost_before);
+		el2stats_lost(el2, rec->cpu, rec->lost_before);
 	if (rd->enter && rec->id == rd->enter->id) {
-		if (td_read_field(rec, rd->enter_reason, &reason) ||
-		    td_read_field(rec, rd->enter_func_id, &func_id)) {
+		if (format_print_read_field(rec, rd->enter_reason, &reason) ||
+		    format_print_read_field(rec, rd->enter_func_id, &func_id)) {
 			rd->r->malformed++;
 			return 0;
 		}
-		return el2_enter(el2, rec->cpu, rec->ts, (uint16_t)reason,
+		return el2stats_enter(el2, rec->cpu, rec->ts, (uint16_t)reason,
 				 (uint32_t)func_id);
 	}
 	if (rd->exit && rec->id == rd->exit->id) {
-		if (td_read_field(rec, rd->exit_reason, &reason)) {
+		if (format_print_read_field(rec, rd->exit_reason, &reason)) {
 			rd->r->malformed++;
 			return 0;
 		}
-		return el2_exit(el2, rec->cpu, rec->ts, (uint16_t)reason);
+		return el2stats_exit(el2, rec->cpu, rec->ts, (uint16_t)reason);
 	}
 	return 0;
 }
@@ -123,30 +125,30 @@ static int find_hyp_events(struct stats_reader *rd)
 {
 	const char *path = rd->r->path;
 
-	rd->enter = td_event_by_name(rd->td, "hypervisor", "hyp_enter");
+	rd->enter = tracedat_event_by_name(rd->td, "hypervisor", "hyp_enter");
 	if (!rd->enter)
-		rd->enter = td_event_by_name(rd->td, NULL, "hyp_enter");
-	rd->exit = td_event_by_name(rd->td, "hypervisor", "hyp_exit");
+		rd->enter = tracedat_event_by_name(rd->td, NULL, "hyp_enter");
+	rd->exit = tracedat_event_by_name(rd->td, "hypervisor", "hyp_exit");
 	if (!rd->exit)
-		rd->exit = td_event_by_name(rd->td, NULL, "hyp_exit");
+		rd->exit = tracedat_event_by_name(rd->td, NULL, "hyp_exit");
 	if (!rd->enter && !rd->exit) {
-		ht_err("stats", "%s: no hyp_enter or hyp_exit format: not a hypervisor trace",
+		cmdline_err("stats", "%s: no hyp_enter or hyp_exit format: not a hypervisor trace",
 		       path);
 		return -1;
 	}
 	if (rd->enter) {
-		rd->enter_reason = td_find_field(rd->enter, "reason");
-		rd->enter_func_id = td_find_field(rd->enter, "func_id");
+		rd->enter_reason = format_print_find_field(rd->enter, "reason");
+		rd->enter_func_id = format_print_find_field(rd->enter, "func_id");
 		if (!rd->enter_reason || !rd->enter_func_id) {
-			ht_err("stats", "%s: hyp_enter's format lacks reason or func_id",
+			cmdline_err("stats", "%s: hyp_enter's format lacks reason or func_id",
 			       path);
 			return -1;
 		}
 	}
 	if (rd->exit) {
-		rd->exit_reason = td_find_field(rd->exit, "reason");
+		rd->exit_reason = format_print_find_field(rd->exit, "reason");
 		if (!rd->exit_reason) {
-			ht_err("stats", "%s: hyp_exit's format lacks reason",
+			cmdline_err("stats", "%s: hyp_exit's format lacks reason",
 			       path);
 			return -1;
 		}
@@ -168,25 +170,25 @@ static int read_trace(struct stats_reader *rd)
 	struct td_record rec;
 	int ret;
 
-	while ((ret = td_next(rd->td, &rec)) > 0) {
+	while ((ret = tracedat_next(rd->td, &rec)) > 0) {
 		if (rec.cpu >= r->nr_cpus) {
-			ht_err("stats", "%s: record on CPU %u of %u", r->path,
+			cmdline_err("stats", "%s: record on CPU %u of %u", r->path,
 			       rec.cpu, r->nr_cpus);
 			return HT_EXIT_FAIL;
 		}
 		note_time(r, &rec);
 		if (count_event(rd, &rec) || feed_el2(rd, &rec) ||
-		    mmio_stats_feed(&r->mmio, &rec) ||
+		    stats_mmio_feed(&r->mmio, &rec) ||
 		    stats_fw_feed(&r->fw, &rec)) {
-			ht_err("stats", "%s: out of memory", r->path);
+			cmdline_err("stats", "%s: out of memory", r->path);
 			return HT_EXIT_FAIL;
 		}
 	}
 	if (ret < 0) {
-		ht_err("stats", "%s: %s", r->path, td_error(rd->td));
+		cmdline_err("stats", "%s: %s", r->path, tracedat_error(rd->td));
 		return HT_EXIT_FAIL;
 	}
-	el2_finish(&r->el2);
+	el2stats_finish(&r->el2);
 	if (r->nr_events)
 		qsort(r->events, r->nr_events, sizeof(*r->events),
 		      cmp_event_id);
@@ -233,8 +235,8 @@ static void free_report(struct stats_report *r)
 	}
 	free(r->events);
 	free(r->cpus);
-	el2_free(&r->el2);
-	mmio_stats_free(&r->mmio);
+	el2stats_free(&r->el2);
+	stats_mmio_free(&r->mmio);
 	stats_fw_free(&r->fw);
 }
 
@@ -245,40 +247,40 @@ static int stats_file(const char *path, int json, size_t top)
 	char err[256] = "";
 	int ret = HT_EXIT_FAIL, i;
 
-	rd.td = td_open(path, err, sizeof(err));
+	rd.td = tracedat_open(path, err, sizeof(err));
 	if (!rd.td) {
-		ht_err("stats", "%s", err[0] ? err : path);
+		cmdline_err("stats", "%s", err[0] ? err : path);
 		return HT_EXIT_FAIL;
 	}
-	r.nr_cpus = td_nr_cpus(rd.td);
-	r.trace_clock = clock_name(td_trace_clock(rd.td), r.clock_buf,
+	r.nr_cpus = tracedat_nr_cpus(rd.td);
+	r.trace_clock = clock_name(tracedat_trace_clock(rd.td), r.clock_buf,
 				   sizeof(r.clock_buf));
 	if (find_hyp_events(&rd))
 		goto out;
-	mmio_stats_init(&r.mmio, rd.td);
+	stats_mmio_init(&r.mmio, rd.td);
 	stats_fw_find(&r.fw, rd.td);
 	rd.event_index = malloc(65536 * sizeof(*rd.event_index));
 	r.cpus = calloc(r.nr_cpus ? r.nr_cpus : 1, sizeof(*r.cpus));
-	if (!rd.event_index || !r.cpus || el2_init(&r.el2, r.nr_cpus)) {
-		ht_err("stats", "%s: out of memory", path);
+	if (!rd.event_index || !r.cpus || el2stats_init(&r.el2, r.nr_cpus)) {
+		cmdline_err("stats", "%s: out of memory", path);
 		goto out;
 	}
 	for (i = 0; i < 65536; i++)
 		rd.event_index[i] = STATS_NO_EVENT;
 	ret = read_trace(&rd);
 	if (ret == HT_EXIT_OK &&
-	    (json ? stats_print_json(stdout, &r) : stats_print_text(stdout, &r))) {
-		ht_err("stats", "out of memory");
+	    (json ? stats_json_print(stdout, &r) : stats_text_print(stdout, &r))) {
+		cmdline_err("stats", "out of memory");
 		ret = HT_EXIT_FAIL;
 	}
 	if (ret == HT_EXIT_OK && (fflush(stdout) || ferror(stdout))) {
-		ht_err("stats", "writing the output: %s", strerror(errno));
+		cmdline_err("stats", "writing the output: %s", strerror(errno));
 		ret = HT_EXIT_FAIL;
 	}
 out:
 	free(rd.event_index);
 	free_report(&r);
-	td_close(rd.td);
+	tracedat_close(rd.td);
 	return ret;
 }
 
@@ -302,28 +304,28 @@ int cmd_stats(int argc, char **argv)
 			json = 1;
 			break;
 		case 't':
-			if (!ht_parse_ulong(optarg, 0, 1000000, &n)) {
-				ht_err("stats", "--top wants a number from 0 to 1000000, not '%s'",
+			if (!cmdline_parse_ulong(optarg, 0, 1000000, &n)) {
+				cmdline_err("stats", "--top wants a number from 0 to 1000000, not '%s'",
 				       optarg);
 				return HT_EXIT_USAGE;
 			}
 			top = n;
 			break;
 		case 'h':
-			ht_usage(stdout, "stats");
+			help_usage(stdout, "stats");
 			return HT_EXIT_OK;
 		case ':':
-			ht_err("stats", "'%s' needs a value (try --help)",
+			cmdline_err("stats", "'%s' needs a value (try --help)",
 			       argv[optind - 1]);
 			return HT_EXIT_USAGE;
 		default:
-			ht_err("stats", "unknown option '%s' (try --help)",
+			cmdline_err("stats", "unknown option '%s' (try --help)",
 			       argv[optind - 1]);
 			return HT_EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
-		ht_err("stats", "%s (try --help)", argc - optind ?
+		cmdline_err("stats", "%s (try --help)", argc - optind ?
 		       "one FILE only" : "which trace.dat? (FILE missing)");
 		return HT_EXIT_USAGE;
 	}

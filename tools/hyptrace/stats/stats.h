@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "el2stats.h"
+#include "hyptrace/el2stats.h"
 #include "stats_mmio.h"
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 /* One event type seen in the records */
 struct stats_event {
@@ -74,7 +74,7 @@ struct stats_report {
 };
 
 /* 0, or -1 when out of memory (a partial output may have been written) */
-int stats_print_text(FILE *f, const struct stats_report *r);
-int stats_print_json(FILE *f, const struct stats_report *r);
+int stats_text_print(FILE *f, const struct stats_report *r);
+int stats_json_print(FILE *f, const struct stats_report *r);
 
 #endif /* HYPTRACE_TOOLS_STATS_H */

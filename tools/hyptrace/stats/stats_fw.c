@@ -24,9 +24,9 @@ static const char *const service_names[FW_NR_SERVICES] = {
 
 static const struct td_event *find_event(struct td_file *td, const char *name)
 {
-	const struct td_event *ev = td_event_by_name(td, "hypervisor", name);
+	const struct td_event *ev = tracedat_event_by_name(td, "hypervisor", name);
 
-	return ev ? ev : td_event_by_name(td, NULL, name);
+	return ev ? ev : tracedat_event_by_name(td, NULL, name);
 }
 
 void stats_fw_find(struct stats_fw *fw, struct td_file *td)
@@ -42,15 +42,15 @@ void stats_fw_find(struct stats_fw *fw, struct td_file *td)
 	for (i = 0; i <= FW_SVC_TRNG; i++) {
 		ev = find_event(td, calls[i]);
 		fw->call[i] = ev;
-		fw->call_ns[i] = ev ? td_find_field(ev, "fw_ns") : NULL;
+		fw->call_ns[i] = ev ? format_print_find_field(ev, "fw_ns") : NULL;
 	}
 	ev = find_event(td, "fw_workaround");
 	fw->wa = ev;
 	if (ev) {
-		fw->wa_which = td_find_field(ev, "which");
-		fw->wa_count = td_find_field(ev, "count");
-		fw->wa_total = td_find_field(ev, "total_ns");
-		fw->wa_max = td_find_field(ev, "max_ns");
+		fw->wa_which = format_print_find_field(ev, "which");
+		fw->wa_count = format_print_find_field(ev, "count");
+		fw->wa_total = format_print_find_field(ev, "total_ns");
+		fw->wa_max = format_print_find_field(ev, "max_ns");
 	}
 }
 
@@ -60,10 +60,10 @@ static int feed_workaround(struct stats_fw *fw, const struct td_record *rec)
 	struct stats_fw_row *row;
 
 	if (!fw->wa_which || !fw->wa_count || !fw->wa_total || !fw->wa_max ||
-	    td_read_field(rec, fw->wa_which, &which) ||
-	    td_read_field(rec, fw->wa_count, &count) ||
-	    td_read_field(rec, fw->wa_total, &total) ||
-	    td_read_field(rec, fw->wa_max, &max) || which < 1 || which > 3) {
+	    format_print_read_field(rec, fw->wa_which, &which) ||
+	    format_print_read_field(rec, fw->wa_count, &count) ||
+	    format_print_read_field(rec, fw->wa_total, &total) ||
+	    format_print_read_field(rec, fw->wa_max, &max) || which < 1 || which > 3) {
 		fw->malformed++;
 		return 0;
 	}
@@ -88,7 +88,7 @@ int stats_fw_feed(struct stats_fw *fw, const struct td_record *rec)
 			break;
 	if (i > FW_SVC_TRNG)
 		return 0;
-	if (!fw->call_ns[i] || td_read_field(rec, fw->call_ns[i], &ns)) {
+	if (!fw->call_ns[i] || format_print_read_field(rec, fw->call_ns[i], &ns)) {
 		fw->malformed++;
 		return 0;
 	}

@@ -113,7 +113,7 @@ static void json_histogram(FILE *f, const struct el2_summary *s)
 			continue;
 		fprintf(f, "%s{\"bucket\": %u, \"lo_ns\": %" PRIu64
 			", \"hi_ns\": %" PRIu64 ", \"count\": %" PRIu64 "}",
-			sep, b, el2_hist_lo(b), el2_hist_hi(b), s->hist[b]);
+			sep, b, el2stats_hist_lo(b), el2stats_hist_hi(b), s->hist[b]);
 		sep = ", ";
 	}
 	fprintf(f, "]");
@@ -124,7 +124,7 @@ static int json_summary(FILE *f, const struct stats_report *r, int cpu,
 {
 	struct el2_summary s;
 
-	if (el2_summarize(&r->el2, cpu, reason, &s))
+	if (el2stats_summarize(&r->el2, cpu, reason, &s))
 		return -1;
 	fprintf(f, "{\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
 		", \"mean_ns\": %.3f, \"min_ns\": %" PRIu64 ", \"p50_ns\": %"
@@ -152,7 +152,7 @@ static int json_el2(FILE *f, const struct stats_report *r, int cpu,
 		unsigned int s = slot % EL2_NR_REASONS;
 
 		fprintf(f, "%s\n%s  \"%s\": ", slot > 1 ? "," : "", indent,
-			el2_reason_name(s));
+			el2stats_reason_name(s));
 		if (json_summary(f, r, cpu, (int)s))
 			return -1;
 	}
@@ -195,19 +195,19 @@ static int json_funcs(FILE *f, const struct stats_report *r, int by_time)
 	char name[48];
 	long n, i;
 
-	n = el2_top_funcs(&r->el2, by_time, r->top, &funcs);
+	n = el2stats_top_funcs(&r->el2, by_time, r->top, &funcs);
 	if (n < 0)
 		return -1;
 	fprintf(f, "    \"%s\": [", by_time ? "by_time" : "by_count");
 	for (i = 0; i < n; i++) {
 		const struct el2_func *fn = &funcs[i];
-		unsigned int slot = el2_reason_slot(fn->reason);
+		unsigned int slot = el2stats_reason_slot(fn->reason);
 
 		fprintf(f, "%s\n      {\"reason\": \"%s\", \"func_id\": %" PRIu32
 			", \"func_id_hex\": \"0x%08" PRIx32 "\", \"name\": ",
-			i ? "," : "", el2_reason_name(slot), fn->func_id,
+			i ? "," : "", el2stats_reason_name(slot), fn->func_id,
 			fn->func_id);
-		json_string(f, el2_func_name(slot, fn->func_id, name,
+		json_string(f, el2names_func_name(slot, fn->func_id, name,
 					     sizeof(name)));
 		fprintf(f, ", \"count\": %" PRIu64 ", \"total_ns\": %" PRIu64
 			", \"mean_ns\": %.3f, \"max_ns\": %" PRIu64 "}",
@@ -250,7 +250,7 @@ static void json_events(FILE *f, const struct stats_report *r)
 	fprintf(f, "%s]", r->nr_events ? "\n  " : "");
 }
 
-int stats_print_json(FILE *f, const struct stats_report *r)
+int stats_json_print(FILE *f, const struct stats_report *r)
 {
 	fprintf(f, "{\n  \"version\": 1,\n  \"file\": ");
 	json_string(f, r->path);
@@ -281,7 +281,7 @@ int stats_print_json(FILE *f, const struct stats_report *r)
 	fprintf(f, "\n  },\n");
 	stats_fw_print_json(f, &r->fw);
 	json_events(f, r);
-	mmio_stats_print_json(f, &r->mmio);
+	stats_mmio_print_json(f, &r->mmio);
 	fprintf(f, "\n}\n");
 	return 0;
 }

@@ -13,22 +13,22 @@
 
 #define MMIO_PAGE_MASK	(~(uint64_t)4095)
 
-void mmio_stats_init(struct mmio_stats *m, const struct td_file *td)
+void stats_mmio_init(struct mmio_stats *m, const struct td_file *td)
 {
 	memset(m, 0, sizeof(*m));
-	m->rd = td_event_by_name(td, "hypervisor", "mmio_read");
-	m->wr = td_event_by_name(td, "hypervisor", "mmio_write");
-	m->un = td_event_by_name(td, "hypervisor", "mmio_unhandled");
+	m->rd = tracedat_event_by_name(td, "hypervisor", "mmio_read");
+	m->wr = tracedat_event_by_name(td, "hypervisor", "mmio_write");
+	m->un = tracedat_event_by_name(td, "hypervisor", "mmio_unhandled");
 	if (m->rd) {
-		m->rd_addr = td_find_field(m->rd, "addr");
-		m->rd_width = td_find_field(m->rd, "width");
+		m->rd_addr = format_print_find_field(m->rd, "addr");
+		m->rd_width = format_print_find_field(m->rd, "width");
 	}
 	if (m->wr) {
-		m->wr_addr = td_find_field(m->wr, "addr");
-		m->wr_width = td_find_field(m->wr, "width");
+		m->wr_addr = format_print_find_field(m->wr, "addr");
+		m->wr_width = format_print_find_field(m->wr, "width");
 	}
 	if (m->un)
-		m->un_addr = td_find_field(m->un, "addr");
+		m->un_addr = format_print_find_field(m->un, "addr");
 }
 
 /* The register at @addr, added in order on first sight; NULL if no memory */
@@ -70,7 +70,7 @@ static unsigned int width_bit(uint64_t width)
 	       1U << __builtin_ctzll(width) : 0;
 }
 
-int mmio_stats_feed(struct mmio_stats *m, const struct td_record *rec)
+int stats_mmio_feed(struct mmio_stats *m, const struct td_record *rec)
 {
 	const struct td_field *addr_f, *width_f = NULL;
 	uint64_t addr = 0, width = 0;
@@ -88,8 +88,8 @@ int mmio_stats_feed(struct mmio_stats *m, const struct td_record *rec)
 		return 0;
 	}
 	/* A field the format lacks, or a short record: not counted */
-	if (!addr_f || td_read_field(rec, addr_f, &addr) ||
-	    (width_f && td_read_field(rec, width_f, &width)))
+	if (!addr_f || format_print_read_field(rec, addr_f, &addr) ||
+	    (width_f && format_print_read_field(rec, width_f, &width)))
 		return 0;
 	r = reg_at(m, addr);
 	if (!r)
@@ -104,7 +104,7 @@ int mmio_stats_feed(struct mmio_stats *m, const struct td_record *rec)
 	return 0;
 }
 
-void mmio_stats_free(struct mmio_stats *m)
+void stats_mmio_free(struct mmio_stats *m)
 {
 	free(m->regs);
 	m->regs = NULL;
@@ -148,7 +148,7 @@ static double read_share(const struct mmio_reg *r)
 	return n ? 100.0 * (double)r->reads / (double)n : 0.0;
 }
 
-void mmio_stats_print_text(FILE *f, const struct mmio_stats *m)
+void stats_mmio_print_text(FILE *f, const struct mmio_stats *m)
 {
 	struct mmio_reg dev;
 	char widths[16];
@@ -191,7 +191,7 @@ static void json_reg(FILE *f, const char *key, const struct mmio_reg *r,
 	fprintf(f, "]");
 }
 
-void mmio_stats_print_json(FILE *f, const struct mmio_stats *m)
+void stats_mmio_print_json(FILE *f, const struct mmio_stats *m)
 {
 	struct mmio_reg dev;
 	size_t i, end, first;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 struct mmio_reg {
 	uint64_t addr;
@@ -28,13 +28,13 @@ struct mmio_stats {
 };
 
 /* The events' fields in @td; a file without them gives empty tables */
-void mmio_stats_init(struct mmio_stats *m, const struct td_file *td);
+void stats_mmio_init(struct mmio_stats *m, const struct td_file *td);
 /* 0, or -1 when out of memory */
-int mmio_stats_feed(struct mmio_stats *m, const struct td_record *rec);
-void mmio_stats_free(struct mmio_stats *m);
+int stats_mmio_feed(struct mmio_stats *m, const struct td_record *rec);
+void stats_mmio_free(struct mmio_stats *m);
 /* Nothing when no MMIO event was seen */
-void mmio_stats_print_text(FILE *f, const struct mmio_stats *m);
+void stats_mmio_print_text(FILE *f, const struct mmio_stats *m);
 /* ",\n  \"mmio\": {...}" after the previous key, or nothing */
-void mmio_stats_print_json(FILE *f, const struct mmio_stats *m);
+void stats_mmio_print_json(FILE *f, const struct mmio_stats *m);
 
 #endif /* HYPTRACE_TOOLS_STATS_MMIO_H */

@@ -80,7 +80,7 @@ static void print_header(FILE *f, const struct stats_report *r)
 	struct el2_summary all;
 	char a[32], b[32], c[32];
 
-	el2_count(&r->el2, -1, -1, &all);
+	el2stats_count(&r->el2, -1, -1, &all);
 	lost_of(r, -1, &markers, &events, &unknown);
 	fprintf(f, "hyptrace stats: %s\n", r->path);
 	fprintf(f, "  %u CPUs, %" PRIu64 " records", r->nr_cpus, r->records);
@@ -133,17 +133,17 @@ static int print_time_rows(FILE *f, const struct stats_report *r, int cpu)
 	for (reason = 1; reason <= EL2_NR_REASONS; reason++) {
 		int slot = reason % EL2_NR_REASONS;	/* unknown last */
 
-		el2_count(&r->el2, cpu, slot, &s);
+		el2stats_count(&r->el2, cpu, slot, &s);
 		if (!s.count)
 			continue;
-		if (el2_summarize(&r->el2, cpu, slot, &s))
+		if (el2stats_summarize(&r->el2, cpu, slot, &s))
 			return -1;
-		print_time_row(f, r, cpu, el2_reason_name(slot), &s);
+		print_time_row(f, r, cpu, el2stats_reason_name(slot), &s);
 		shown++;
 	}
 	if (shown == 1)
 		return 0;
-	if (el2_summarize(&r->el2, cpu, -1, &s))
+	if (el2stats_summarize(&r->el2, cpu, -1, &s))
 		return -1;
 	print_time_row(f, r, cpu, "(all)", &s);
 	return 0;
@@ -184,7 +184,7 @@ static void print_unmatched(FILE *f, const struct stats_report *r)
 
 		if (which < 0 && r->nr_cpus < 2)
 			break;
-		el2_count(&r->el2, which, -1, &s);
+		el2stats_count(&r->el2, which, -1, &s);
 		fprintf(f, "%3s  %10" PRIu64 " %12" PRIu64 " %12" PRIu64
 			" %10" PRIu64 "  %10" PRIu64 " %10" PRIu64 "\n",
 			cpu_label(lbl, sizeof(lbl), which),
@@ -242,7 +242,7 @@ static int print_funcs(FILE *f, const struct stats_report *r, int by_time)
 	char id[16], name[48], t[32], m[32], mx[32];
 	long n, i;
 
-	n = el2_top_funcs(&r->el2, by_time, r->top, &funcs);
+	n = el2stats_top_funcs(&r->el2, by_time, r->top, &funcs);
 	if (n < 0)
 		return -1;
 	fprintf(f, "\n%s function IDs by %s (all CPUs; the enter's reason)\n",
@@ -252,14 +252,14 @@ static int print_funcs(FILE *f, const struct stats_report *r, int by_time)
 		"func_id", "name", "count", "total µs", "mean µs", "max µs");
 	for (i = 0; i < n; i++) {
 		const struct el2_func *fn = &funcs[i];
-		unsigned int slot = el2_reason_slot(fn->reason);
+		unsigned int slot = el2stats_reason_slot(fn->reason);
 
 		snprintf(id, sizeof(id), "0x%08x", fn->func_id);
 		snprintf(m, sizeof(m), "%.3f",
 			 (double)fn->total_ns / (double)fn->count / 1000.0);
 		fprintf(f, "%-8s  %-10s  %-28s %9" PRIu64 " %14s %10s %10s\n",
-			el2_reason_name(slot), id,
-			el2_func_name(slot, fn->func_id, name, sizeof(name)),
+			el2stats_reason_name(slot), id,
+			el2names_func_name(slot, fn->func_id, name, sizeof(name)),
 			fn->count, us(t, sizeof(t), fn->total_ns), m,
 			us(mx, sizeof(mx), fn->max_ns));
 	}
@@ -289,9 +289,9 @@ static void print_histogram(FILE *f, const struct stats_report *r)
 	unsigned int b, first = EL2_HIST_BUCKETS, last = 0, slot;
 	uint64_t most = 0;
 
-	el2_count(&r->el2, -1, -1, &all);
+	el2stats_count(&r->el2, -1, -1, &all);
 	for (slot = 0; slot < EL2_NR_REASONS; slot++)
-		el2_count(&r->el2, -1, (int)slot, &by_reason[slot]);
+		el2stats_count(&r->el2, -1, (int)slot, &by_reason[slot]);
 	for (b = 0; b < EL2_HIST_BUCKETS; b++) {
 		if (!all.hist[b])
 			continue;
@@ -305,11 +305,11 @@ static void print_histogram(FILE *f, const struct stats_report *r)
 	fprintf(f, "%12s %12s", "from ns", "to ns");
 	for (slot = 1; slot <= EL2_NR_REASONS; slot++)
 		if (by_reason[slot % EL2_NR_REASONS].count)
-			fprintf(f, " %9s", el2_reason_name(slot % EL2_NR_REASONS));
+			fprintf(f, " %9s", el2stats_reason_name(slot % EL2_NR_REASONS));
 	fprintf(f, " %9s\n", "all");
 	for (b = first; b <= last && first < EL2_HIST_BUCKETS; b++) {
-		fprintf(f, "%12" PRIu64 " %12" PRIu64, el2_hist_lo(b),
-			el2_hist_hi(b));
+		fprintf(f, "%12" PRIu64 " %12" PRIu64, el2stats_hist_lo(b),
+			el2stats_hist_hi(b));
 		for (slot = 1; slot <= EL2_NR_REASONS; slot++)
 			if (by_reason[slot % EL2_NR_REASONS].count)
 				fprintf(f, " %9" PRIu64,
@@ -322,7 +322,7 @@ static void print_histogram(FILE *f, const struct stats_report *r)
 		fprintf(f, "(no interval in EL2)\n");
 }
 
-int stats_print_text(FILE *f, const struct stats_report *r)
+int stats_text_print(FILE *f, const struct stats_report *r)
 {
 	print_header(f, r);
 	if (print_times(f, r))
@@ -333,6 +333,6 @@ int stats_print_text(FILE *f, const struct stats_report *r)
 		return -1;
 	stats_fw_print_text(f, &r->fw);
 	print_histogram(f, r);
-	mmio_stats_print_text(f, &r->mmio);
+	stats_mmio_print_text(f, &r->mmio);
 	return 0;
 }

@@ -17,7 +17,7 @@ struct hb_setup {
 };
 
 /* Write @val into @dir/@file; -1 after one line (from @sub) saying why */
-int hb_set(const char *sub, const char *dir, const char *file,
+int buffer_setup_set(const char *sub, const char *dir, const char *file,
 	   const char *val);
 
 /*
@@ -26,6 +26,6 @@ int hb_set(const char *sub, const char *dir, const char *file,
  * Tracing is left off (on, with @s->keep, if it was). 0, or -1 after one
  * line.
  */
-int hb_prepare(const char *sub, const char *dir, const struct hb_setup *s);
+int buffer_setup_prepare(const char *sub, const char *dir, const struct hb_setup *s);
 
 #endif /* HYPTRACE_TOOLS_BUFFER_SETUP_H */

@@ -24,7 +24,7 @@ struct cs_sample {
 	int64_t board;		/* the board's trace clock, in the answer */
 };
 
-struct cs_estimate {
+struct clksync_estimate {
 	int64_t offset;		/* host = board + offset */
 	int64_t bound;		/* |error| <= bound: half the round trip */
 	unsigned int samples;	/* exchanges it was chosen from */
@@ -42,14 +42,14 @@ struct cs_estimate {
  * or -1 with the reason (none, a sample whose t1 is before its t0, or a
  * time outside [0, CS_MAX_NS): a board that says INT64_MAX).
  */
-int cs_estimate(const struct cs_sample *s, unsigned int n,
-		struct cs_estimate *e, char *err, size_t errlen);
+int clksync_estimate(const struct cs_sample *s, unsigned int n,
+		struct clksync_estimate *e, char *err, size_t errlen);
 
 /*
  * Do two estimates agree, their error bands overlapping? If not, the
  * clocks drifted apart (or one stopped) between them.
  */
-int cs_agree(const struct cs_estimate *a, const struct cs_estimate *b);
+int clksync_agree(const struct clksync_estimate *a, const struct clksync_estimate *b);
 
 /*
  * The POSIX clock behind a trace clock's name, as trace_clock and
@@ -57,15 +57,15 @@ int cs_agree(const struct cs_estimate *a, const struct cs_estimate *b);
  * which only this side offers (wall-clock time). 0, or -1 if there is
  * none (local, global, counter, ... are not readable from user space).
  */
-int cs_clockid(const char *name, clockid_t *id);
+int clksync_clockid(const char *name, clockid_t *id);
 
 /* @id's time in ns */
-int64_t cs_now(clockid_t id);
+int64_t clksync_now(clockid_t id);
 
 /*
  * The clock's name out of trace_clock's text ("local [boot] mono" gives
  * "boot"), into @name; 0, or -1 if no name is in brackets.
  */
-int cs_selected_clock(const char *text, char *name, size_t len);
+int clksync_selected_clock(const char *text, char *name, size_t len);
 
 #endif /* HYPTRACE_TOOLS_CLKSYNC_H */

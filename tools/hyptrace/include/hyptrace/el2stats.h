@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loghist.h"
+#include "hyptrace/loghist.h"
 
 /* Slots 1..6 are enum hyp_reason; slot 0 takes any other value. */
 #define EL2_NR_REASONS		7
@@ -61,7 +61,7 @@ struct el2_group {
  * The pairing rules above, alone: one CPU's state, fed one record at a
  * time, for a caller that must know what became of each record rather
  * than the totals (`hyptrace perfetto` draws its slices from it).
- * el2_lost(), el2_enter(), el2_exit() and el2_finish() go through these,
+ * el2stats_lost(), el2stats_enter(), el2stats_exit() and el2stats_finish() go through these,
  * so the two cannot pair differently.
  */
 struct el2_pairing {
@@ -70,17 +70,17 @@ struct el2_pairing {
 };
 
 /* Events were lost: 1 when the open enter goes (EL2_ENTER_CUT_BY_LOST) */
-int el2_pair_lost(struct el2_pairing *p);
+int el2stats_pair_lost(struct el2_pairing *p);
 /* An enter: 1 when the enter open before it goes (EL2_ENTER_THEN_ENTER) */
-int el2_pair_enter(struct el2_pairing *p, uint64_t ts);
+int el2stats_pair_enter(struct el2_pairing *p, uint64_t ts);
 /*
  * An exit: -1 when it closes the open enter, *@ns then the time between
  * them; else the enum el2_unmatched_exit saying why it closes none. With
  * EL2_EXIT_TIME_BACKWARDS the open enter goes too (EL2_ENTER_TIME_BACKWARDS).
  */
-int el2_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns);
+int el2stats_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns);
 /* The trace ends: 1 when an enter was open (EL2_ENTER_OPEN_AT_END) */
-int el2_pair_end(struct el2_pairing *p);
+int el2stats_pair_end(struct el2_pairing *p);
 
 struct el2_cpu {
 	struct el2_group reason[EL2_NR_REASONS];
@@ -132,31 +132,31 @@ struct el2_summary {
 };
 
 /* 0, or -1 when out of memory. */
-int el2_init(struct el2_stats *s, unsigned int nr_cpus);
-void el2_free(struct el2_stats *s);
+int el2stats_init(struct el2_stats *s, unsigned int nr_cpus);
+void el2stats_free(struct el2_stats *s);
 
 /*
- * Feed one CPU's records in its time order; @cpu < nr_cpus. el2_lost()
+ * Feed one CPU's records in its time order; @cpu < nr_cpus. el2stats_lost()
  * comes before the record the marker belongs to, with the number lost or
  * UINT64_MAX when unknown. 0, or -1 when out of memory.
  */
-void el2_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost);
-int el2_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
+void el2stats_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost);
+int el2stats_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	      uint16_t reason, uint32_t func_id);
-int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
+int el2stats_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	     uint16_t reason);
 
 /* End of the trace: close the open enters. Feeding stops here. */
-void el2_finish(struct el2_stats *s);
+void el2stats_finish(struct el2_stats *s);
 
 /*
  * Sum of one CPU (or all, @cpu -1) and one reason slot (or all, @reason
- * -1), after el2_finish(). 0, or -1 when out of memory.
+ * -1), after el2stats_finish(). 0, or -1 when out of memory.
  */
-int el2_summarize(const struct el2_stats *s, int cpu, int reason,
+int el2stats_summarize(const struct el2_stats *s, int cpu, int reason,
 		  struct el2_summary *out);
 /* The same without min, max and percentiles (left 0): no memory */
-void el2_count(const struct el2_stats *s, int cpu, int reason,
+void el2stats_count(const struct el2_stats *s, int cpu, int reason,
 	       struct el2_summary *out);
 
 /*
@@ -165,25 +165,25 @@ void el2_count(const struct el2_stats *s, int cpu, int reason,
  * when @max is 0) and returns how many; -1 when out of memory (*@out NULL).
  * Free *@out.
  */
-long el2_top_funcs(const struct el2_stats *s, int by_time, size_t max,
+long el2stats_top_funcs(const struct el2_stats *s, int by_time, size_t max,
 		   struct el2_func **out);
 
 /* ---- the pure helpers, exported for the unit test ---- */
 
 /* Slot of a reason value: itself for 1..5, EL2_REASON_UNKNOWN otherwise. */
-unsigned int el2_reason_slot(uint64_t reason);
-const char *el2_reason_name(unsigned int slot);	/* "hvc", ..., "unknown" */
+unsigned int el2stats_reason_slot(uint64_t reason);
+const char *el2stats_reason_name(unsigned int slot);	/* "hvc", ..., "unknown" */
 
-unsigned int el2_hist_bucket(uint64_t ns);
-uint64_t el2_hist_lo(unsigned int bucket);	/* smallest value in it */
-uint64_t el2_hist_hi(unsigned int bucket);	/* largest value in it */
+unsigned int el2stats_hist_bucket(uint64_t ns);
+uint64_t el2stats_hist_lo(unsigned int bucket);	/* smallest value in it */
+uint64_t el2stats_hist_hi(unsigned int bucket);	/* largest value in it */
 
 /*
  * A name for the function: the SMCCC/PSCI/hyptrace call's name, "ESR_EC
  * 0xNN" for a trap (whose func_id is the exception class), else the SMCCC
  * owner and function number. Returns @buf.
  */
-const char *el2_func_name(unsigned int reason_slot, uint32_t func_id,
+const char *el2names_func_name(unsigned int reason_slot, uint32_t func_id,
 			  char *buf, size_t len);
 
 #endif /* HYPTRACE_TOOLS_EL2STATS_H */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "compiler.h"
+#include "hyptrace/compiler.h"
 
 /* Format the reason into @err (if @errlen) and return -1. */
 int errmsg(char *err, size_t errlen, const char *fmt, ...) __printf(3, 4);

@@ -2,14 +2,14 @@
 /*
  * Event format files (events/<system>/<event>/format) turned into struct
  * td_event for the trace.dat reader (format.c), and what the printer
- * (format_print.c, td_format_record()) needs to know beyond struct td_field.
+ * (format_print.c, format_print_record()) needs to know beyond struct td_field.
  */
 #ifndef HYPTRACE_TOOLS_FORMAT_H
 #define HYPTRACE_TOOLS_FORMAT_H
 
 #include <stddef.h>
 
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 /* How a field's bytes are shown by the generic printer */
 enum fmt_kind {
@@ -21,26 +21,26 @@ enum fmt_kind {
 };
 
 struct fmt_event {
-	struct td_event ev;	/* what td_event_by_id() hands out */
+	struct td_event ev;	/* what tracedat_event_by_id() hands out */
 	unsigned char *kinds;	/* enum fmt_kind, per field */
 	unsigned char *rel;	/* per field: __rel_loc (from the field's end) */
 	int hyp;		/* index in HYPTRACE_EVENTS + 1, or 0 */
 };
 
-static inline const struct fmt_event *fmt_of(const struct td_event *ev)
+static inline const struct fmt_event *format_of(const struct td_event *ev)
 {
 	return (const struct fmt_event *)ev;	/* ev is the first member */
 }
 
 /*
  * Parse the @len bytes of @text (one format file of @system). Returns an
- * event that lives until fmt_free(), or NULL with the reason in @err.
+ * event that lives until format_free(), or NULL with the reason in @err.
  */
-struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
+struct fmt_event *format_parse(const char *system, const char *text, size_t len,
 			    char *err, size_t errlen);
-void fmt_free(struct fmt_event *fe);
+void format_free(struct fmt_event *fe);
 
 /* HYPTRACE_EVENTS index + 1 of @system/@name, 0 if not one of ours */
-int fmt_hyp_index(const char *system, const char *name);
+int format_hyp_index(const char *system, const char *name);
 
 #endif /* HYPTRACE_TOOLS_FORMAT_H */

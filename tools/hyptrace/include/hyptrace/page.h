@@ -40,13 +40,13 @@ struct pg_event {
  * Start walking @page of @page_size bytes. 0, or -1 with the reason in
  * @err when the header does not fit the page.
  */
-int pg_open(struct pg_walk *w, const void *page, size_t page_size,
+int page_open(struct pg_walk *w, const void *page, size_t page_size,
 	    char *err, size_t errlen);
 
 /*
  * The next data event. 1 with *@ev filled, 0 at the end of the page, -1
  * with the reason in @err when a header or length is impossible.
  */
-int pg_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen);
+int page_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen);
 
 #endif /* HYPTRACE_TOOLS_PAGE_H */

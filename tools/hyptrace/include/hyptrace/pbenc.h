@@ -8,11 +8,11 @@
  *
  * Wire format (https://protobuf.dev/programming-guides/encoding/): a field
  * is a varint tag (field number << 3 | wire type) then its value. Nested
- * messages are length-delimited; pb_begin() reserves room for the length
- * and pb_end() writes it in its shortest form once the content is known.
+ * messages are length-delimited; pbenc_begin() reserves room for the length
+ * and pbenc_end() writes it in its shortest form once the content is known.
  *
  * Errors are sticky: when memory runs out the buffer is marked failed,
- * every later call does nothing, and pb_failed() says so. Check it once,
+ * every later call does nothing, and pbenc_failed() says so. Check it once,
  * after the last call.
  */
 #ifndef HYPTRACE_TOOLS_PBENC_H
@@ -41,42 +41,42 @@ struct pb_buf {
 
 #define PB_BUF_INIT		{ NULL, 0, 0, 0 }
 
-void pb_free(struct pb_buf *b);
+void pbenc_free(struct pb_buf *b);
 
 /* Empty the buffer, keeping its memory (and its failed mark). */
-static inline void pb_clear(struct pb_buf *b)
+static inline void pbenc_clear(struct pb_buf *b)
 {
 	b->len = 0;
 }
 
-static inline int pb_failed(const struct pb_buf *b)
+static inline int pbenc_failed(const struct pb_buf *b)
 {
 	return b->failed;
 }
 
 /* Encode @v as a varint into @out (PB_VARINT_MAX bytes); returns the length. */
-size_t pb_encode_varint(uint8_t *out, uint64_t v);
+size_t pbenc_encode_varint(uint8_t *out, uint64_t v);
 
 /* Bytes appended as they are: already encoded fields. */
-void pb_raw(struct pb_buf *b, const void *p, size_t n);
+void pbenc_raw(struct pb_buf *b, const void *p, size_t n);
 
 /* uint32, uint64, bool and enum fields */
-void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v);
+void pbenc_uint(struct pb_buf *b, uint32_t field, uint64_t v);
 /* int32 and int64 fields: negative values take ten bytes, as in protobuf */
-void pb_int(struct pb_buf *b, uint32_t field, int64_t v);
+void pbenc_int(struct pb_buf *b, uint32_t field, int64_t v);
 /* fixed64, sfixed64 (cast) and double (its bits) fields */
-void pb_fixed64(struct pb_buf *b, uint32_t field, uint64_t v);
+void pbenc_fixed64(struct pb_buf *b, uint32_t field, uint64_t v);
 /* fixed32, sfixed32 (cast) and float (its bits) fields */
-void pb_fixed32(struct pb_buf *b, uint32_t field, uint32_t v);
+void pbenc_fixed32(struct pb_buf *b, uint32_t field, uint32_t v);
 /* bytes and string fields, and messages encoded elsewhere */
-void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n);
-void pb_string(struct pb_buf *b, uint32_t field, const char *s);
+void pbenc_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n);
+void pbenc_string(struct pb_buf *b, uint32_t field, const char *s);
 
 /*
- * A nested message: pb_begin() writes the tag and returns a mark to give to
- * pb_end() after the message's fields. Nest them like brackets.
+ * A nested message: pbenc_begin() writes the tag and returns a mark to give to
+ * pbenc_end() after the message's fields. Nest them like brackets.
  */
-size_t pb_begin(struct pb_buf *b, uint32_t field);
-void pb_end(struct pb_buf *b, size_t mark);
+size_t pbenc_begin(struct pb_buf *b, uint32_t field);
+void pbenc_end(struct pb_buf *b, size_t mark);
 
 #endif /* HYPTRACE_TOOLS_PBENC_H */

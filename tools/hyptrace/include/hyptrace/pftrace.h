@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pbenc.h"
+#include "hyptrace/pbenc.h"
 
 /* trace/trace.proto, message Trace */
 #define PFT_TRACE_PACKET			1	/* repeated TracePacket */
@@ -120,48 +120,48 @@
 /*
  * An FtraceEvent, appended to @b as a FtraceEventBundle.event field: its
  * timestamp and pid here, then the caller's one event field (a message
- * whose field number is one of PFT_EVENT_*), then pft_event_end().
+ * whose field number is one of PFT_EVENT_*), then pftrace_event_end().
  */
-size_t pft_event_begin(struct pb_buf *b, uint64_t ts, uint32_t pid);
+size_t pftrace_event_begin(struct pb_buf *b, uint64_t ts, uint32_t pid);
 
-static inline void pft_event_end(struct pb_buf *b, size_t mark)
+static inline void pftrace_event_end(struct pb_buf *b, size_t mark)
 {
-	pb_end(b, mark);
+	pbenc_end(b, mark);
 }
 
 /* A whole FtraceEvent whose event message has no fields (hyp_enter, ...) */
-void pft_event_empty(struct pb_buf *b, uint64_t ts, uint32_t pid,
+void pftrace_event_empty(struct pb_buf *b, uint64_t ts, uint32_t pid,
 		     uint32_t event_field);
 
 /*
  * Inside an FtraceEvent: a GenericFtraceEvent named @name, to close with
- * pb_end(); and in it each Field, named here, given its value with one of
- * PFT_GENERIC_FIELD_*_VALUE, then closed with pb_end().
+ * pbenc_end(); and in it each Field, named here, given its value with one of
+ * PFT_GENERIC_FIELD_*_VALUE, then closed with pbenc_end().
  */
-size_t pft_generic_begin(struct pb_buf *b, const char *name);
-size_t pft_generic_field_begin(struct pb_buf *b, const char *name);
+size_t pftrace_generic_begin(struct pb_buf *b, const char *name);
+size_t pftrace_generic_field_begin(struct pb_buf *b, const char *name);
 
 /*
  * A TracePacket appended to @out holding the FtraceEventBundle of @cpu:
  * @events is its FtraceEventBundle.event fields, already encoded; @lost
  * sets lost_events, saying that events were lost before the first one.
  */
-void pft_bundle(struct pb_buf *out, unsigned int cpu, int lost,
+void pftrace_bundle(struct pb_buf *out, unsigned int cpu, int lost,
 		const struct pb_buf *events);
 
 /*
- * A TracePacket with FtraceStats: pft_stats_begin() with the phase
+ * A TracePacket with FtraceStats: pftrace_stats_begin() with the phase
  * (PFT_STATS_*_OF_TRACE) and the packet's timestamp (CLOCK_BOOTTIME ns;
- * NULL for none), pft_stats_cpu() for each CPU, then pft_stats_end().
+ * NULL for none), pftrace_stats_cpu() for each CPU, then pftrace_stats_end().
  */
 struct pft_stats_mark {
 	size_t packet, stats;
 };
 
-void pft_stats_begin(struct pb_buf *out, struct pft_stats_mark *m,
+void pftrace_stats_begin(struct pb_buf *out, struct pft_stats_mark *m,
 		     uint32_t phase, const uint64_t *ts);
-void pft_stats_cpu(struct pb_buf *out, unsigned int cpu, uint64_t overrun,
+void pftrace_stats_cpu(struct pb_buf *out, unsigned int cpu, uint64_t overrun,
 		   uint64_t read_events);
-void pft_stats_end(struct pb_buf *out, const struct pft_stats_mark *m);
+void pftrace_stats_end(struct pb_buf *out, const struct pft_stats_mark *m);
 
 #endif /* HYPTRACE_TOOLS_PFTRACE_H */

@@ -4,16 +4,16 @@
  * in trace-cmd's protocol version 3 (what every trace-cmd since 2.5
  * listens for, Debian 12's 3.1.6 included) with the CPU data over TCP:
  *
- *   tcn_open()	       connect to HOST:PORT; greeting "tracecmd", version
+ *   tcnet_open()	       connect to HOST:PORT; greeting "tracecmd", version
  *		       "-1V3" / "V3", magic / "OK"; TINIT (CPUs, page size,
  *		       option "tcp"); RINIT gives a port per CPU
- *   tcn_send_meta()   the trace.dat metadata (td_meta()) in SEND_DATA
+ *   tcnet_send_meta()   the trace.dat metadata (tracedat_meta()) in SEND_DATA
  *		       messages, then FIN_DATA; the listener must get it at
  *		       once (it waits 5 s for each message)
- *   tcn_connect_cpus() one TCP connection per CPU to its port
- *   tcn_send_cpu()    whole ring-buffer pages, in order, on a CPU's one
- *   tcn_check()       has the listener gone away or complained?
- *   tcn_finish()      end every CPU's stream and wait until the listener
+ *   tcnet_connect_cpus() one TCP connection per CPU to its port
+ *   tcnet_send_cpu()    whole ring-buffer pages, in order, on a CPU's one
+ *   tcnet_check()       has the listener gone away or complained?
+ *   tcnet_finish()      end every CPU's stream and wait until the listener
  *		       has read it, send CLOSE, wait until the listener has
  *		       written its file (it closes the connection then)
  *
@@ -36,22 +36,22 @@ struct tcn_session;
  * it is not a trace-cmd listener, it does not speak version 3, it refused
  * our TINIT.
  */
-struct tcn_session *tcn_open(const char *where, unsigned int nr_cpus,
+struct tcn_session *tcnet_open(const char *where, unsigned int nr_cpus,
 			     unsigned int page_size, char *err, size_t errlen);
-int tcn_send_meta(struct tcn_session *s, const void *meta, size_t len,
+int tcnet_send_meta(struct tcn_session *s, const void *meta, size_t len,
 		  char *err, size_t errlen);
-int tcn_connect_cpus(struct tcn_session *s, char *err, size_t errlen);
-int tcn_send_cpu(struct tcn_session *s, unsigned int cpu, const void *buf,
+int tcnet_connect_cpus(struct tcn_session *s, char *err, size_t errlen);
+int tcnet_send_cpu(struct tcn_session *s, unsigned int cpu, const void *buf,
 		 size_t len, char *err, size_t errlen);
-int tcn_check(struct tcn_session *s, char *err, size_t errlen);
-int tcn_finish(struct tcn_session *s, char *err, size_t errlen);
-void tcn_free(struct tcn_session *s);
+int tcnet_check(struct tcn_session *s, char *err, size_t errlen);
+int tcnet_finish(struct tcn_session *s, char *err, size_t errlen);
+void tcnet_free(struct tcn_session *s);
 
 /* "HOST:PORT" as given, for messages */
-const char *tcn_peer(const struct tcn_session *s);
+const char *tcnet_peer(const struct tcn_session *s);
 /* The data port the listener gave @cpu, and the bytes sent on it */
-unsigned int tcn_cpu_port(const struct tcn_session *s, unsigned int cpu);
-uint64_t tcn_cpu_bytes(const struct tcn_session *s, unsigned int cpu);
-uint64_t tcn_meta_bytes(const struct tcn_session *s);
+unsigned int tcnet_cpu_port(const struct tcn_session *s, unsigned int cpu);
+uint64_t tcnet_cpu_bytes(const struct tcn_session *s, unsigned int cpu);
+uint64_t tcnet_meta_bytes(const struct tcn_session *s);
 
 #endif /* HYPTRACE_TOOLS_TCNET_H */

@@ -44,7 +44,7 @@ struct td_out {
 	const char *uname;		/* UNAME option text, or NULL */
 	/*
 	 * OFFSET option text, or NULL: signed ns that trace-cmd report
-	 * (and td_next()) add to every timestamp, to show the trace on
+	 * (and tracedat_next()) add to every timestamp, to show the trace on
 	 * another clock (hyptrace listen --align)
 	 */
 	const char *ts_offset;
@@ -60,16 +60,16 @@ struct td_out {
  * Write the trace.dat to @fd (positioned at 0, seekable). Returns 0, or -1
  * with a one-line reason in @err.
  */
-int td_write(int fd, const struct td_out *out, char *err, size_t errlen);
+int tracedat_write(int fd, const struct td_out *out, char *err, size_t errlen);
 
 /*
- * The metadata alone: the bytes td_write() puts before the flyrecord
+ * The metadata alone: the bytes tracedat_write() puts before the flyrecord
  * section (header, formats, texts, CPU count, options), which is what
  * trace-cmd's network protocol carries ahead of the CPU data; whoever
  * receives it adds the flyrecord table and the pages. @out->cpu_fd is not
  * read. 0 with a malloc()ed *@meta of *@len bytes, or -1 with the reason.
  */
-int td_meta(const struct td_out *out, char **meta, size_t *len, char *err,
+int tracedat_meta(const struct td_out *out, char **meta, size_t *len, char *err,
 	    size_t errlen);
 
 /* ---- reading ---- */
@@ -109,28 +109,28 @@ struct td_record {
 #define TD_LOST_UNKNOWN		UINT64_MAX
 
 /* Open and check a trace.dat. NULL with a one-line reason in @err. */
-struct td_file *td_open(const char *path, char *err, size_t errlen);
-void td_close(struct td_file *td);
+struct td_file *tracedat_open(const char *path, char *err, size_t errlen);
+void tracedat_close(struct td_file *td);
 
-unsigned int td_nr_cpus(const struct td_file *td);
-unsigned int td_page_size(const struct td_file *td);
-const char *td_trace_clock(const struct td_file *td);	/* NULL if none */
+unsigned int tracedat_nr_cpus(const struct td_file *td);
+unsigned int tracedat_page_size(const struct td_file *td);
+const char *tracedat_trace_clock(const struct td_file *td);	/* NULL if none */
 
 /*
  * The next record of all CPUs merged by timestamp (lower CPU first on a
  * tie). 1 with *@rec filled (valid until the next call), 0 at the end, -1
- * when the data is corrupt (td_error() says where).
+ * when the data is corrupt (tracedat_error() says where).
  */
-int td_next(struct td_file *td, struct td_record *rec);
-const char *td_error(const struct td_file *td);
+int tracedat_next(struct td_file *td, struct td_record *rec);
+const char *tracedat_error(const struct td_file *td);
 
-const struct td_event *td_event_by_id(const struct td_file *td, uint16_t id);
-const struct td_event *td_event_by_name(const struct td_file *td,
+const struct td_event *tracedat_event_by_id(const struct td_file *td, uint16_t id);
+const struct td_event *tracedat_event_by_name(const struct td_file *td,
 					const char *system, const char *name);
-const struct td_field *td_find_field(const struct td_event *ev,
+const struct td_field *format_print_find_field(const struct td_event *ev,
 				     const char *name);
 /* The field's value, sign-extended if signed; 0 if it lies outside @rec. */
-int td_read_field(const struct td_record *rec, const struct td_field *f,
+int format_print_read_field(const struct td_record *rec, const struct td_field *f,
 		  uint64_t *val);
 
 /*
@@ -138,21 +138,21 @@ int td_read_field(const struct td_record *rec, const struct td_field *f,
  * "[001]\t   12.345678: hyp_enter reason=hvc func_id=0x84000000".
  * Returns the length as snprintf() does.
  */
-int td_format_record(const struct td_file *td, const struct td_record *rec,
+int format_print_record(const struct td_file *td, const struct td_record *rec,
 		     char *buf, size_t len);
 
 /*
  * Additions (report.c, tests and fuzzing):
  *
- * td_open_mem() opens a trace.dat already in memory (@buf must stay valid
- * until td_close()); otherwise as td_open().
+ * tracedat_open_mem() opens a trace.dat already in memory (@buf must stay valid
+ * until tracedat_close()); otherwise as tracedat_open().
  *
- * td_format_lost() is the line trace_remote prints before a record whose
+ * format_print_lost() is the line trace_remote prints before a record whose
  * lost_before is not 0, without the newline: "CPU:2 [LOST 42 EVENTS]", or
  * "CPU:2 [LOST EVENTS]" for TD_LOST_UNKNOWN. Returns as snprintf() does.
  */
-struct td_file *td_open_mem(const void *buf, size_t len, char *err,
+struct td_file *tracedat_open_mem(const void *buf, size_t len, char *err,
 			    size_t errlen);
-int td_format_lost(unsigned int cpu, uint64_t lost, char *buf, size_t len);
+int format_print_lost(unsigned int cpu, uint64_t lost, char *buf, size_t len);
 
 #endif /* HYPTRACE_TOOLS_TRACEDAT_H */

@@ -23,26 +23,26 @@ struct tfs_text {
 };
 
 /* Write @val to @dir/@file. 0, or -1 with the reason in @err. */
-int tfs_write(const char *dir, const char *file, const char *val,
+int tracefs_write(const char *dir, const char *file, const char *val,
 	      char *err, size_t errlen);
 
 /* Read @dir/@file whole into @out (freed by the caller). 0 or -1. */
-int tfs_read(const char *dir, const char *file, struct tfs_text *out,
+int tracefs_read(const char *dir, const char *file, struct tfs_text *out,
 	     char *err, size_t errlen);
 
 /* The number after "@key: " in @dir/@file (a stats file), or 0. */
-unsigned long long tfs_stat(const char *dir, const char *file,
+unsigned long long tracefs_stat(const char *dir, const char *file,
 			    const char *key);
 
 /* Whether @dir/@file exists. */
-int tfs_exists(const char *dir, const char *file);
+int tracefs_exists(const char *dir, const char *file);
 
 /*
  * The hypervisor's files: the trace_remote remote, or else the module's own
  * copy in debugfs; NULL when neither is there.
  */
-const char *tfs_hyp_dir(void);
+const char *tracefs_hyp_dir(void);
 /* The last boot's directory, or NULL if there is no last boot */
-const char *tfs_last_boot_dir(void);
+const char *tracefs_last_boot_dir(void);
 
 #endif /* HYPTRACE_TOOLS_TRACEFS_H */

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "vtproto.h"
+#include "hyptrace/vtproto.h"
 
 #define VTA_KEY_MIN	16	/* bytes; keygen writes 64 hex digits */
 #define VTA_KEY_MAX	1024
@@ -36,11 +36,11 @@ struct vta_key {
  * VTA_KEY_MIN of them. The file must be a regular file (not through a
  * symlink), owned by this user, with no permission for group or others.
  */
-int vta_load_key(const char *path, struct vta_key *key, char *err,
+int vtauth_load_key(const char *path, struct vta_key *key, char *err,
 		 size_t errlen);
 
 /* A new key file @path (mode 0600, never over an existing file) */
-int vta_keygen(const char *path, char *err, size_t errlen);
+int vtauth_keygen(const char *path, char *err, size_t errlen);
 
 /* Why the agent refused a connection (VTA_OK: it did not) */
 enum vta_result {
@@ -49,11 +49,11 @@ enum vta_result {
 	VTA_NO_AUTH,	/* an order, an empty line, garbage, or gone */
 	VTA_SILENT,	/* no answer within the time */
 	VTA_NR_RESULTS,
-	VTA_PENDING = VTA_NR_RESULTS,	/* vta_step(): not yet */
+	VTA_PENDING = VTA_NR_RESULTS,	/* vtauth_step(): not yet */
 };
 
 /* "wrong key" ... for the agent's lines */
-extern const char *const vta_result_name[VTA_NR_RESULTS];
+extern const char *const vtauth_result_name[VTA_NR_RESULTS];
 
 /*
  * The agent's end, on a new connection @fd (non-blocking): send the
@@ -61,13 +61,13 @@ extern const char *const vta_result_name[VTA_NR_RESULTS];
  * one "error" message). @key NULL (--no-key): the challenge says there is
  * no key and nothing is awaited. VTA_OK, or why not with a line in @err.
  */
-enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
+enum vta_result vtauth_serve(int fd, const struct vta_key *key, int timeout_ms,
 			  char *err, size_t errlen);
 
 /*
  * The same in steps, so that one agent can have several handshakes under
- * way and none waits for another (vtgate.h): vta_start() sends the
- * challenge, vta_step() takes what has arrived of the answer whenever @fd
+ * way and none waits for another (vtgate.h): vtauth_start() sends the
+ * challenge, vtauth_step() takes what has arrived of the answer whenever @fd
  * is readable, and once more after the deadline. Both answer VTA_PENDING
  * until the handshake is over either way; the key must outlive it.
  */
@@ -80,10 +80,10 @@ struct vta_pending {
 	size_t have;
 };
 
-enum vta_result vta_start(struct vta_pending *p, int fd,
+enum vta_result vtauth_start(struct vta_pending *p, int fd,
 			  const struct vta_key *key, int timeout_ms,
 			  char *err, size_t errlen);
-enum vta_result vta_step(struct vta_pending *p, char *err, size_t errlen);
+enum vta_result vtauth_step(struct vta_pending *p, char *err, size_t errlen);
 
 /*
  * The client's end on @fd (non-blocking), reading with @rd (what comes
@@ -92,7 +92,7 @@ enum vta_result vta_step(struct vta_pending *p, char *err, size_t errlen);
  * (--no-key): only an agent without a key is accepted. 0, or -1 with a
  * line in @err.
  */
-int vta_answer(int fd, struct vt_reader *rd, const struct vta_key *key,
+int vtauth_answer(int fd, struct vt_reader *rd, const struct vta_key *key,
 	       int timeout_ms, char *err, size_t errlen);
 
 #endif /* HYPTRACE_TOOLS_VTAUTH_H */

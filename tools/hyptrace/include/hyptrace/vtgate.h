@@ -12,7 +12,7 @@
 #ifndef HYPTRACE_TOOLS_VTGATE_H
 #define HYPTRACE_TOOLS_VTGATE_H
 
-#include "vtauth.h"
+#include "hyptrace/vtauth.h"
 
 #define VTG_SLOTS	8
 
@@ -27,7 +27,7 @@ struct vt_gate {
 	void *ctx;
 };
 
-void vtg_init(struct vt_gate *g, int listen_fd, const struct vta_key *key,
+void vtgate_init(struct vt_gate *g, int listen_fd, const struct vta_key *key,
 	      int timeout_ms,
 	      void (*refused)(void *ctx, enum vta_result r, const char *why),
 	      void *ctx);
@@ -37,9 +37,9 @@ void vtg_init(struct vt_gate *g, int listen_fd, const struct vta_key *key,
  * fd (non-blocking), or -1 when none has yet. New connections are taken
  * and every handshake moves on meanwhile.
  */
-int vtg_next(struct vt_gate *g, int wait_ms);
+int vtgate_next(struct vt_gate *g, int wait_ms);
 
 /* End every handshake under way, telling each client @why */
-void vtg_close_all(struct vt_gate *g, const char *why);
+void vtgate_close_all(struct vt_gate *g, const char *why);
 
 #endif /* HYPTRACE_TOOLS_VTGATE_H */

@@ -15,13 +15,13 @@
  * written, 0.0.0.0:PORT); the listening socket, non-blocking, or -1
  * with the reason.
  */
-int vtn_listen(const char *where, char *err, size_t errlen);
+int vtnet_listen(const char *where, char *err, size_t errlen);
 
 /* A client of HOST:PORT within @timeout_ms, non-blocking; or -1 */
-int vtn_connect(const char *where, int timeout_ms, char *err, size_t errlen);
+int vtnet_connect(const char *where, int timeout_ms, char *err, size_t errlen);
 
 /* Split @where; 0, or -1 with the reason (exported for the tests) */
-int vtn_split(const char *where, char *host, size_t hlen, char *port,
+int vtnet_split(const char *where, char *host, size_t hlen, char *port,
 	      size_t plen, char *err, size_t errlen);
 
 #endif /* HYPTRACE_TOOLS_VTNET_H */

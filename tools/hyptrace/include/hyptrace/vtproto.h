@@ -83,11 +83,11 @@
 #define VT_MAX_PAYLOAD		(4U << 20)
 
 /* Send one message on @fd (poll()s a non-blocking fd, up to @timeout_ms). */
-int vt_send(int fd, const char *name, const void *payload, size_t len,
+int vtproto_send(int fd, const char *name, const void *payload, size_t len,
 	    int timeout_ms, char *err, size_t errlen);
 
 /* Send @s (an order, "1\n" or "0\n") as it is */
-int vt_send_raw(int fd, const char *s, char *err, size_t errlen);
+int vtproto_send_raw(int fd, const char *s, char *err, size_t errlen);
 
 /* The orders arriving on the agent's end, a line each */
 enum vt_order {
@@ -106,14 +106,14 @@ struct vt_orders {
 };
 
 /* Room for the next bytes at o->buf + o->have; the caller adds to have */
-size_t vt_orders_room(const struct vt_orders *o);
+size_t vtproto_orders_room(const struct vt_orders *o);
 
 /*
  * The next order in @o, taken out of it; a line as long as the buffer
  * counts as one. For VT_ORDER_BAD the line, printable ('?' for other
  * bytes) and cut to @len - 1, is in @line.
  */
-enum vt_order vt_next_order(struct vt_orders *o, char *line, size_t len);
+enum vt_order vtproto_next_order(struct vt_orders *o, char *line, size_t len);
 
 /* Messages arriving on a stream, parsed as the bytes come */
 struct vt_reader {
@@ -124,7 +124,7 @@ struct vt_reader {
 
 struct vt_msg {
 	char name[VT_MAX_NAME + 1];
-	const char *payload;	/* valid until the next vt_read()/vt_next() */
+	const char *payload;	/* valid until the next vtproto_read()/vtproto_next() */
 	size_t len;
 };
 
@@ -133,15 +133,15 @@ struct vt_msg {
  * dropped, the buffer grows up to two payloads): its size, or -1 with the
  * reason. The caller that fills it adds what it put to r->len.
  */
-ssize_t vt_room(struct vt_reader *r, char *err, size_t errlen);
+ssize_t vtproto_room(struct vt_reader *r, char *err, size_t errlen);
 
 /* Read what @fd has (once) into @r: bytes read, 0 at end of file, -1. */
-ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen);
+ssize_t vtproto_read(struct vt_reader *r, int fd, char *err, size_t errlen);
 
 /* The next whole message: 1, 0 if more bytes are needed, -1 if malformed */
-int vt_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen);
+int vtproto_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen);
 
-void vt_reader_free(struct vt_reader *r);
+void vtproto_reader_free(struct vt_reader *r);
 
 /* One "cpu N sent S dropped D events E" line of a stopped message */
 struct vt_cpu_round {
@@ -153,16 +153,16 @@ struct vt_cpu_round {
  * Parse a stopped payload: its round into *@round, and up to @max CPU
  * lines into @c; the number of lines, or -1 with the reason.
  */
-int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
+int vtproto_parse_stopped(const char *p, size_t len, unsigned int *round,
 		     struct vt_cpu_round *c, unsigned int max, char *err,
 		     size_t errlen);
 
 /*
  * The stopped payload of round @round with @n CPU lines, what
- * vt_parse_stopped() reads: malloc()ed, its length in *@len; NULL if out
+ * vtproto_parse_stopped() reads: malloc()ed, its length in *@len; NULL if out
  * of memory.
  */
-char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
+char *vtproto_format_stopped(unsigned int round, const struct vt_cpu_round *c,
 			unsigned int n, size_t *len);
 
 /*
@@ -170,7 +170,7 @@ char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
  * message, -1 with the reason if it is a page:N that is wrong: N not a
  * CPU below @nr_cpus, LEN not @page_size.
  */
-int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
+int vtproto_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
 		unsigned int page_size, unsigned int *cpu, char *err,
 		size_t errlen);
 
@@ -178,7 +178,7 @@ int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
  * Parse a clock_now payload: the clock's name into @clock, and 1 with its
  * time in *@ns, 0 if the board cannot read it, -1 with the reason.
  */
-int vt_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
+int vtproto_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
 		       int64_t *ns, char *err, size_t errlen);
 
 #endif /* HYPTRACE_TOOLS_VTPROTO_H */
