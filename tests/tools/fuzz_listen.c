@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the bytes `hyptrace listen -N` takes from an agent,
- * through the listener's own code (tools/hyptrace/listen_store.c,
+ * through the listener's own code (tools/hyptrace/listen/listen_store.c,
  * listen_meta.c, listen_net.c, listen_clock.c): messages cut out of the
  * stream in pieces of varying size, pages checked into their temporary
  * files within a small --max-size, the metadata kept within its limits,
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&l, 0, sizeof(l));
 	l.dir = "fuzz:1";
-	l.net = true;
+	l.tp = &listen_net_transport;
 	l.output = output;
 	l.max_size = 8 * 4096;
 	l.ctl = -1;
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		l.rd.len += n;
 		at += n;
 		step = step < 65536 ? step * 2 : 1;
-		r = listen_store_take_messages(&l, err, sizeof(err));
+		r = listen_meta_take_messages(&l, err, sizeof(err));
 		if (r < 0 && (!err[0] || strchr(err, '\n'))) {
 			/* an error is one line */
 			fprintf(stderr, "not one line: '%s'\n", err);
@@ -82,5 +82,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unlink(output);
 	}
 	listen_store_close(&l);
+	listen_meta_free(&l);
 	return 0;
 }

@@ -4,12 +4,12 @@
  * hypervisor's buffer up, then waits for the host's orders on the
  * agent-ctl-path virtio-serial port: "1" sends the metadata and starts
  * tracing, "0" stops it, sends every page left and the round's counts.
- * Pages go out on trace-path-cpuN (agent_cpu.c). lib/vtproto.h has the
- * protocol. Here: the command line, the ports, the setting up; the orders
- * are read in agent_ctl.c, a round started and stopped in agent_round.c,
- * and with -N the same goes over TCP (agent_net.c).
+ * Pages go out on trace-path-cpuN (agent_cpu.c). hyptrace/vtproto.h has the
+ * protocol. Here: the command line and the setting up; the orders
+ * are read in agent_ctl.c, a round started and stopped in agent_round.c;
+ * the ports are the transport's (agent_virtio.c), and with -N the same
+ * goes over TCP (agent_net.c).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -34,7 +34,6 @@
 #include "hyptrace/vtproto.h"
 
 #define SUB		"agent"
-#define SYS_PORTS	"/sys/class/virtio-ports"
 
 struct agent_opts {
 	const char *ports;
@@ -160,46 +159,6 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	return 0;
 }
 
-/*
- * The device of port @name: @dir/@name, or without --ports
- * /dev/virtio-ports/@name (udev's link), or else /dev/vportNpM whose
- * sysfs name is @name (no udev, as in a busybox initramfs). -1 if none.
- */
-static int open_port(const char *dir, const char *name, int flags)
-{
-	char path[PATH_MAX], file[PATH_MAX];
-	struct tfs_text t;
-	struct dirent *d;
-	int fd = -1;
-	DIR *dp;
-
-	snprintf(path, sizeof(path), "%s/%s",
-		 dir ? dir : "/dev/virtio-ports", name);
-	fd = open(path, flags | O_CLOEXEC);
-	if (fd >= 0 || dir)
-		return fd;
-	dp = opendir(SYS_PORTS);
-	while (dp && fd < 0 && (d = readdir(dp))) {
-		char err[256];
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(file, sizeof(file), "%s/name", d->d_name);
-		if (tracefs_read(SYS_PORTS, file, &t, err, sizeof(err)))
-			continue;
-		if (t.len && t.text[t.len - 1] == '\n')
-			t.text[--t.len] = '\0';
-		if (!strcmp(t.text, name)) {
-			snprintf(path, sizeof(path), "/dev/%s", d->d_name);
-			fd = open(path, flags | O_CLOEXEC);
-		}
-		free(t.text);
-	}
-	if (dp)
-		closedir(dp);
-	return fd;
-}
-
 static int set(const char *dir, const char *file, const char *val)
 {
 	return buffer_setup_set(SUB, dir, file, val);
@@ -217,9 +176,9 @@ static int setup_buffer(const char *dir, const struct agent_opts *o)
 }
 
 /* Every CPU with a raw file gets its port and its thread. */
-static int open_cpus(struct agent *a, const struct agent_opts *o)
+static int open_cpus(struct agent *a)
 {
-	char file[64], name[64], err[256];
+	char file[64], err[256];
 	unsigned int i;
 
 	for (i = 0; i < SOURCE_MAX_CPUS; i++) {
@@ -231,20 +190,8 @@ static int open_cpus(struct agent *a, const struct agent_opts *o)
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/trace_pipe_raw", i);
 		if (!tracefs_exists(a->dir, file))
 			continue;
-		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
-		if (o->net) {
-			if (agent_net_pipe(a, i, err, sizeof(err))) {
-				cmdline_err(SUB, "CPU %u: %s", i, err);
-				return -1;
-			}
-		} else {
-			c->port_fd = open_port(o->ports, name,
-					       O_WRONLY | O_NONBLOCK);
-		}
-		if (c->port_fd < 0) {
-			cmdline_err(SUB, "CPU %u: no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds them)",
-			       i, name, o->ports ? " in " : "",
-			       o->ports ? o->ports : "");
+		if (a->tp->open_cpu(a, i, err, sizeof(err))) {
+			cmdline_err(SUB, "%s", err);
 			return -1;
 		}
 		if (pipe2(c->pipe, O_CLOEXEC)) {
@@ -275,7 +222,7 @@ int cmd_agent(int argc, char **argv)
 	struct agent_opts o;
 	struct agent *a;
 	unsigned int i;
-	int ctl = -1, ret = HT_EXIT_FAIL;
+	int ret = HT_EXIT_FAIL;
 	char err[256];
 
 	if (parse_args(argc, argv, &o))
@@ -286,10 +233,8 @@ int cmd_agent(int argc, char **argv)
 		return HT_EXIT_FAIL;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->cond, NULL);
-	pthread_mutex_init(&a->send_lock, NULL);
-	a->listen_fd = a->client_fd = -1;
-	for (i = 0; i < SOURCE_MAX_CPUS; i++)
-		a->net_rd[i] = -1;
+	a->tp = o.net ? &agent_net_transport : &agent_virtio_transport;
+	a->where = o.net ? o.net : o.ports;
 	a->stop = &stop_requested;
 	a->stall_ms = o.stall_ms;
 	a->idle_ms = o.idle_s * 1000;
@@ -310,39 +255,24 @@ int cmd_agent(int argc, char **argv)
 		free(a);
 		return HT_EXIT_FAIL;
 	}
-	if (!o.net)
-		ctl = open_port(o.ports, VT_CTL_PORT, O_RDWR | O_NONBLOCK);
-	if (!o.net && ctl < 0) {
-		cmdline_err(SUB, "no virtio-serial port %s%s%s (qemu-run.sh --virtio-trace DIR adds it)",
-		       VT_CTL_PORT, o.ports ? " in " : "",
-		       o.ports ? o.ports : "");
+	if (a->tp->open(a)) {
+		a->tp->close(a);
 		free(a);
 		return HT_EXIT_FAIL;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (setup_buffer(a->dir, &o) || open_cpus(a, &o))
+	if (setup_buffer(a->dir, &o) || open_cpus(a))
 		goto out;
-	if (o.net) {
-		if (agent_net_mux_start(a, err, sizeof(err)))
-			cmdline_err(SUB, "%s", err);
-		else if (!agent_net_serve(a, o.net))
-			ret = HT_EXIT_OK;
-		goto out;
-	}
-	printf("hyptrace agent: ready: %u CPUs, ports " VT_CPU_PORT_FMT "..%u and %s; waiting for the host's 1\n",
-	       a->nr_cpus, 0, a->nr_cpus - 1, VT_CTL_PORT);
-	if (agent_ctl_orders(a, ctl, o.start) >= 0)
+	if (!a->tp->serve(a, o.start))
 		ret = HT_EXIT_OK;
 out:
 	set(a->dir, "tracing_on", "0");
 	agent_cpu_set_state(a, AGENT_QUIT);
 	for (i = 0; i < a->nr_cpus; i++)
 		agent_cpu_stop(&a->cpu[i]);
-	agent_net_mux_stop(a);
-	if (ctl >= 0)
-		close(ctl);
+	a->tp->close(a);
 	/* Give the pages back: the buffer unloads once it is empty */
 	tracefs_write(a->dir, "trace", "0", err, sizeof(err));
 	free(o.events);

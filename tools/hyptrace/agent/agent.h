@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hyptrace agent: the board's end of the virtio-trace model
- * (lib/vtproto.h). The main thread reads the host's orders on
- * agent-ctl-path and answers there; one thread per CPU, pinned to it,
- * moves that CPU's pages from trace_pipe_raw into trace-path-cpuN.
+ * (hyptrace/vtproto.h). The main thread reads the host's orders on the
+ * control channel and answers there; one thread per CPU, pinned to it,
+ * moves that CPU's pages from trace_pipe_raw to its port. A transport
+ * (struct agent_transport) is what the channel and the ports are:
+ * virtio-serial ports, or one TCP connection per client.
  */
 #ifndef HYPTRACE_TOOLS_AGENT_H
 #define HYPTRACE_TOOLS_AGENT_H
@@ -54,6 +56,8 @@ struct agent_auth {
 	bool gate_open;
 };
 
+struct agent_transport;
+
 struct agent {
 	const char *dir;	/* the hypervisor's tracing directory */
 	unsigned int page_size;
@@ -65,36 +69,67 @@ struct agent {
 	pthread_cond_t cond;	/* state changes, drains done */
 	enum agent_state state;
 	unsigned int drain_gen;
-	/* -N ADDR:PORT (agent_net.c); listen_fd -1 over virtio-serial */
-	pthread_mutex_t send_lock;	/* one message at a time on the ctl */
-	int listen_fd;
+	/* how the host is reached, where (--ports DIR or -N ADDR:PORT) */
+	const struct agent_transport *tp;
+	const char *where;
+	void *tp_state;			/* the transport's own */
 	int idle_ms;			/* drop a client with no order this long */
-	struct agent_auth auth;
-	int client_fd;			/* the client served, or -1 */
-	bool client_dead;		/* a send to it failed: drop the rest */
-	bool client_hungup;		/* sent an error: nothing more goes */
-	int net_rd[SOURCE_MAX_CPUS];	/* the CPUs' pipes, read end */
-	unsigned char *net_page[SOURCE_MAX_CPUS];
-	size_t net_have[SOURCE_MAX_CPUS];
-	/*
-	 * Under send_lock: the page message the client has not all taken
-	 * yet (the rest goes before anything else), whether it took nothing
-	 * for stall_ms, and the pages of this round the mux dropped whole
-	 * because of that (or because the client was gone)
-	 */
-	unsigned char *out;
-	size_t out_len, out_off;
-	bool net_stalled;
-	uint64_t net_stall_dropped;
-	uint64_t net_dropped[SOURCE_MAX_CPUS];
-	uint64_t net_dropped_events[SOURCE_MAX_CPUS];
-	pthread_t mux;
-	bool mux_started, mux_quit;
-	unsigned long mux_idle;		/* passes that found nothing */
+	struct agent_auth auth;		/* -N: the key, the refusals */
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
 };
 
-/* What control_loop() says about a client */
+/*
+ * How the agent reaches the host: virtio-serial ports (agent_virtio.c)
+ * or a TCP connection per client (agent_net.c). The orders, the rounds
+ * and the CPUs' threads use only these operations, never the transport's
+ * state. The hooks marked optional may be NULL: nothing to do.
+ */
+struct agent_transport {
+	/* the control channel, for messages: "agent-ctl-path", "the client" */
+	const char *ctl_name;
+	/*
+	 * true: a failure or a bad order on the control channel drops that
+	 * client (who gets an "error" message), and the next one is served;
+	 * false: it ends the agent
+	 */
+	bool per_client;
+	/* Before the buffer is set up: what must be there; 0, or -1 (said) */
+	int (*open)(struct agent *a);
+	/* CPU @cpu's end, into a->cpu[cpu].port_fd; 0, or -1 with why */
+	int (*open_cpu)(struct agent *a, unsigned int cpu, char *err,
+			size_t errlen);
+	/* Orders until a signal; 0, or -1 on a failure (said) */
+	int (*serve)(struct agent *a, bool start_now);
+	/* One control message on @ctl, between the pages; 0, or -1 with why */
+	int (*send)(struct agent *a, int ctl, const char *name, const void *p,
+		    size_t len, char *err, size_t errlen);
+	/* Everything closed and freed; safe after a failed open */
+	void (*close)(struct agent *a);
+	/* optional: a round starts (the transport's counts back to 0) */
+	void (*round)(struct agent *a);
+	/* optional: tracing is off and drained: every page has gone */
+	void (*flush)(struct agent *a);
+	/* optional: CPU @cpu's pages of this round dropped after its thread */
+	void (*dropped)(struct agent *a, unsigned int cpu, uint64_t *pages,
+			uint64_t *events);
+	/* optional: the client was told why it goes: nothing more to it */
+	void (*hangup)(struct agent *a);
+	/* optional: hangup() was called for this client */
+	bool (*hungup)(struct agent *a);
+	/* optional: a send to the client failed: it is to be dropped */
+	bool (*gone)(struct agent *a);
+	/*
+	 * optional: a socket where another client may knock while one is
+	 * served (-1: none), and the refusal when one does
+	 */
+	int (*busy_fd)(struct agent *a);
+	void (*refuse)(struct agent *a);
+};
+
+extern const struct agent_transport agent_virtio_transport;
+extern const struct agent_transport agent_net_transport;
+
+/* What agent_ctl_orders() says about a client */
 enum { AGENT_CLIENT_SIGNAL, AGENT_CLIENT_DROP };
 
 /* agent_cpu.c */
@@ -118,50 +153,13 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now);
 
 /* agent_auth.c */
 /*
- * Wait up to @wait_ms for a connection on a->listen_fd that answers the
+ * Wait up to @wait_ms for a connection on @listen_fd that answers the
  * challenge: its fd, or -1. Those refused are counted and said.
  */
-int agent_auth_next(struct agent *a, int wait_ms);
+int agent_auth_next(struct agent *a, int listen_fd, int wait_ms);
 /* End the handshakes under way, telling each client @why */
 void agent_auth_close(struct agent *a, const char *why);
 /* One line of the refusals, if any, for the end */
 void agent_auth_summary(const struct agent *a);
-
-/* agent_net.c */
-/* vtproto_send() on @fd, one message at a time (pages come from the mux) */
-int agent_net_send(struct agent *a, int fd, const char *name, const void *p,
-	       size_t len, char *err, size_t errlen);
-/* CPU @cpu's port: a pipe whose pages the mux thread sends as page:N */
-int agent_net_pipe(struct agent *a, unsigned int cpu, char *err,
-		   size_t errlen);
-int agent_net_mux_start(struct agent *a, char *err, size_t errlen);
-void agent_net_mux_stop(struct agent *a);
-/* Every page in the pipes has gone to the client (or was dropped) */
-void agent_net_flush(struct agent *a);
-/* A new round: the mux's counts back to 0 */
-void agent_net_round(struct agent *a);
-/* CPU @cpu's pages the mux dropped this round, and their events */
-void agent_net_dropped(struct agent *a, unsigned int cpu, uint64_t *pages,
-		       uint64_t *events);
-/*
- * The client served from now on (-1: none); what the last one had not
- * taken is forgotten
- */
-void agent_net_client(struct agent *a, int fd);
-/* Nothing more goes to the client (it was sent an error) */
-void agent_net_hangup(struct agent *a);
-/* agent_net_hangup() was called for this client */
-bool agent_net_hungup(struct agent *a);
-/* A connection while one is served: an error message, closed */
-void agent_net_refuse(struct agent *a);
-/*
- * Close @fd without a reset: this side shut, what the client still sends
- * read and dropped until it closes too (or a second passes), since a
- * close with bytes unread sends a RST, and a RST can lose the last
- * message on its way (QEMU's user network drops what it had not passed on)
- */
-void agent_net_close(int fd);
-/* Accept clients one at a time until a signal; -1 on a failure */
-int agent_net_serve(struct agent *a, const char *where);
 
 #endif /* HYPTRACE_TOOLS_AGENT_H */

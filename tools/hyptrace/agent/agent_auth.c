@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace agent -N: who may be served. Every connection must answer the
- * challenge (lib/vtauth.h) before any order is read; the handshakes run
- * side by side (lib/vtgate.h), so that a client that connects and says
+ * challenge (hyptrace/vtauth.h) before any order is read; the handshakes run
+ * side by side (hyptrace/vtgate.h), so that a client that connects and says
  * nothing delays nobody. The ones that fail are refused, counted by kind
  * and said on stderr, a line each, at most SAY_MAX lines a minute so that
  * a flood of them cannot flood the log too (the rest are counted, and the
@@ -43,12 +43,12 @@ static void refused(void *ctx, enum vta_result r, const char *why)
 	au->unsaid = 0;
 }
 
-int agent_auth_next(struct agent *a, int wait_ms)
+int agent_auth_next(struct agent *a, int listen_fd, int wait_ms)
 {
 	struct agent_auth *au = &a->auth;
 
 	if (!au->gate_open) {
-		vtgate_init(&au->gate, a->listen_fd, au->no_key ? NULL : &au->key,
+		vtgate_init(&au->gate, listen_fd, au->no_key ? NULL : &au->key,
 			 AUTH_MS, refused, a);
 		au->gate_open = true;
 	}

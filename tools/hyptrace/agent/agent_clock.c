@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace agent: the answer to the host's "clock" order, the board's
- * trace clock read now (lib/vtproto.h). The listener times the exchange
- * to line the trace up with a clock of its own (lib/clksync.h).
+ * trace clock read now (hyptrace/vtproto.h). The listener times the exchange
+ * to line the trace up with a clock of its own (hyptrace/clksync.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,10 +39,9 @@ int agent_clock_now(struct agent *a, int ctl)
 			 (long long)clksync_now(id));
 	else
 		snprintf(msg, sizeof(msg), "%s -", name);
-	if (agent_net_send(a, ctl, "clock_now", msg, strlen(msg), err,
-		       sizeof(err))) {
-		cmdline_err(SUB, "%s: %s", a->listen_fd >= 0 ? "the client" :
-		       "agent-ctl-path", err);
+	if (a->tp->send(a, ctl, "clock_now", msg, strlen(msg), err,
+			sizeof(err))) {
+		cmdline_err(SUB, "%s: %s", a->tp->ctl_name, err);
 		return -1;
 	}
 	return 0;

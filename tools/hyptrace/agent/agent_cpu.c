@@ -11,7 +11,7 @@
  * whole (read out of the pipe and its events counted); after that the
  * port is stalled and each further page is dropped at once unless the
  * port takes it, until it takes one again. The counts go to the host in
- * the round's "stopped" message (lib/vtproto.h).
+ * the round's "stopped" message (hyptrace/vtproto.h).
  */
 #include <errno.h>
 #include <fcntl.h>

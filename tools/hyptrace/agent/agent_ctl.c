@@ -33,9 +33,9 @@ static int drop_client(struct agent *a, int ctl, unsigned int round,
 
 	if (why) {
 		cmdline_err(SUB, "%s; dropping the client", why);
-		agent_net_send(a, ctl, "error", why, strlen(why), err, sizeof(err));
+		a->tp->send(a, ctl, "error", why, strlen(why), err, sizeof(err));
 		/* the error is the last it gets: no page, no stopped after it */
-		agent_net_hangup(a);
+		a->tp->hangup(a);
 	}
 	if (running)
 		agent_round_stop(a, ctl, round);
@@ -60,7 +60,8 @@ static void abort_start(struct agent *a, int ctl, unsigned int round)
  */
 int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 {
-	bool net = a->listen_fd >= 0, running = false;
+	bool per_client = a->tp->per_client, running = false;
+	int busy_fd = a->tp->busy_fd ? a->tp->busy_fd(a) : -1;
 	long long last_rx = mono_ms(), awake = last_rx, now;
 	struct vt_orders o = { .have = 0 };
 	unsigned int round = 0;
@@ -75,7 +76,7 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 	while (!*a->stop) {
 		struct pollfd pfd[2] = {
 			{ .fd = ctl, .events = POLLIN },
-			{ .fd = a->listen_fd, .events = POLLIN },
+			{ .fd = busy_fd, .events = POLLIN },
 		};
 		ssize_t n;
 
@@ -95,22 +96,22 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 			last_rx += now - awake - POLL_MS;
 		awake = now;
 		if (pfd[1].revents & POLLIN)
-			agent_net_refuse(a);
-		if (net && a->client_dead)
+			a->tp->refuse(a);
+		if (a->tp->gone && a->tp->gone(a))
 			return drop_client(a, ctl, round, running, NULL);
 		/*
 		 * Orders waiting to be read are read first: an agent that
 		 * did not run for a while (a busy board) must not drop a
 		 * client whose pings are there
 		 */
-		if (net && a->idle_ms && !(pfd[0].revents & POLLIN) &&
+		if (per_client && a->idle_ms && !(pfd[0].revents & POLLIN) &&
 		    now - last_rx > a->idle_ms) {
 			snprintf(why, sizeof(why),
 				 "no order from the client in %d s",
 				 a->idle_ms / 1000);
 			return drop_client(a, ctl, round, running, why);
 		}
-		if (!(pfd[0].revents & (POLLIN | (net ? POLLHUP | POLLERR : 0)))) {
+		if (!(pfd[0].revents & (POLLIN | (per_client ? POLLHUP | POLLERR : 0)))) {
 			/* POLLHUP alone: no host on the other end yet */
 			if (pfd[0].revents & POLLHUP)
 				usleep(200000);
@@ -125,13 +126,13 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 		 * as an end or a reset depends on what had come in when it
 		 * closed. Gone all the same, not a failure
 		 */
-		if (net && (!n || (n < 0 && errno == ECONNRESET))) {
+		if (per_client && (!n || (n < 0 && errno == ECONNRESET))) {
 			printf("hyptrace agent: the client went away%s%s\n",
 			       running ? " in the middle of a round: stopping it" :
 			       "", n ? " (it reset the connection)" : "");
 			return drop_client(a, ctl, round, running, NULL);
 		}
-		if (net && n < 0) {
+		if (per_client && n < 0) {
 			printf("hyptrace agent: the client failed: %s\n",
 			       strerror(errno));
 			return drop_client(a, ctl, round, running, NULL);
@@ -151,7 +152,7 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 				last_rx = mono_ms();
 			if (ord == VT_ORDER_START && !running) {
 				if (agent_round_start(a, ctl, ++round)) {
-					if (!net)
+					if (!per_client)
 						return -1;
 					abort_start(a, ctl, round);
 					return AGENT_CLIENT_DROP;
@@ -159,17 +160,17 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 				running = true;
 			} else if (ord == VT_ORDER_STOP && running) {
 				running = false;
-				if (agent_round_stop(a, ctl, round) && !net)
+				if (agent_round_stop(a, ctl, round) && !per_client)
 					return -1;
 			} else if (ord == VT_ORDER_CLOCK) {
-				if (agent_clock_now(a, ctl) && !net)
+				if (agent_clock_now(a, ctl) && !per_client)
 					return -1;
 			} else if (ord == VT_ORDER_BAD) {
 				snprintf(why, sizeof(why),
 					 "unknown order '%.32s' on %s (the host sends 1 to start, 0 to stop)",
-					 line, net ? "the connection" :
+					 line, per_client ? "the connection" :
 					 VT_CTL_PORT);
-				if (net)
+				if (per_client)
 					return drop_client(a, ctl, round,
 							   running, why);
 				cmdline_err(SUB, "%s", why);
@@ -179,7 +180,7 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now)
 			}
 		}
 	}
-	if (running && agent_round_stop(a, ctl, round) && !net)
+	if (running && agent_round_stop(a, ctl, round) && !per_client)
 		return -1;
 	return AGENT_CLIENT_SIGNAL;
 }

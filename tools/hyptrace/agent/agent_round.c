@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace agent: a round, started and stopped. Start sends the metadata
- * the listener needs (lib/vtproto.h), turns tracing on and lets the CPUs'
+ * the listener needs (hyptrace/vtproto.h), turns tracing on and lets the CPUs'
  * threads go (agent_cpu.c); stop turns it off, waits until every page is
  * out and sends each CPU's stats and the round's counts. The same over
- * virtio-serial and over TCP (agent_net.c).
+ * virtio-serial and over TCP: the transport's operations (agent.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,24 +50,24 @@ static int send_meta(struct agent *a, int ctl, char *err, size_t errlen)
 		goto out;
 	snprintf(hello, sizeof(hello), "version=%d cpus=%u page_size=%u",
 		 VT_VERSION, a->nr_cpus, a->page_size);
-	if (agent_net_send(a, ctl, "hello", hello, strlen(hello), err, errlen) ||
-	    agent_net_send(a, ctl, "header_page", m->out.header_page,
+	if (a->tp->send(a, ctl, "hello", hello, strlen(hello), err, errlen) ||
+	    a->tp->send(a, ctl, "header_page", m->out.header_page,
 		       m->out.header_page_len, err, errlen) ||
-	    agent_net_send(a, ctl, "header_event", m->out.header_event,
+	    a->tp->send(a, ctl, "header_event", m->out.header_event,
 		       m->out.header_event_len, err, errlen))
 		goto out_undescribe;
 	for (i = 0; i < m->out.nr_formats; i++) {
 		snprintf(sys, sizeof(sys), "format:%s",
 			 m->out.formats[i].system);
-		if (agent_net_send(a, ctl, sys, m->out.formats[i].text,
+		if (a->tp->send(a, ctl, sys, m->out.formats[i].text,
 			       m->out.formats[i].len, err, errlen))
 			goto out_undescribe;
 	}
 	if ((m->out.trace_clock &&
-	     agent_net_send(a, ctl, "clock", m->out.trace_clock,
+	     a->tp->send(a, ctl, "clock", m->out.trace_clock,
 			strlen(m->out.trace_clock), err, errlen)) ||
 	    (m->out.uname &&
-	     agent_net_send(a, ctl, "uname", m->out.uname, strlen(m->out.uname),
+	     a->tp->send(a, ctl, "uname", m->out.uname, strlen(m->out.uname),
 			err, errlen)))
 		goto out_undescribe;
 	ret = 0;
@@ -89,8 +89,8 @@ int agent_round_start(struct agent *a, int ctl, unsigned int round)
 		a->cpu[i].dropped_events = 0;
 		a->cpu[i].stalled = false;
 	}
-	if (a->listen_fd >= 0)
-		agent_net_round(a);
+	if (a->tp->round)
+		a->tp->round(a);
 	if (send_meta(a, ctl, err, sizeof(err))) {
 		cmdline_err(SUB, "sending the metadata: %s", err);
 		return -1;
@@ -114,9 +114,9 @@ int agent_round_start(struct agent *a, int ctl, unsigned int round)
 	}
 	agent_cpu_set_state(a, AGENT_RUN);
 	snprintf(r, sizeof(r), "%u", round);
-	if (agent_net_send(a, ctl, "started", r, strlen(r), err,
+	if (a->tp->send(a, ctl, "started", r, strlen(r), err,
 		    sizeof(err))) {
-		cmdline_err(SUB, "agent-ctl-path: %s", err);
+		cmdline_err(SUB, "%s: %s", a->tp->ctl_name, err);
 		return -1;
 	}
 	printf("hyptrace agent: started (round %u)\n", round);
@@ -151,8 +151,8 @@ int agent_round_stop(struct agent *a, int ctl, unsigned int round)
 		cmdline_err(SUB, "%s", err);
 		goto out;
 	}
-	if (a->listen_fd >= 0)
-		agent_net_flush(a);
+	if (a->tp->flush)
+		a->tp->flush(a);
 	for (i = 0; i < a->nr_cpus; i++) {
 		struct agent_cpu *c = &a->cpu[i];
 		uint64_t c_sent = c->sent, c_dropped = c->dropped;
@@ -161,15 +161,15 @@ int agent_round_stop(struct agent *a, int ctl, unsigned int round)
 		if (!a->have_cpu[i])
 			continue;
 		/* over TCP, what went into the pipe the mux may have dropped */
-		if (a->listen_fd >= 0)
-			agent_net_dropped(a, i, &np, &ne);
+		if (a->tp->dropped)
+			a->tp->dropped(a, i, &np, &ne);
 		c_sent -= np;
 		c_dropped += np;
 		c_events += ne;
 		snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", i);
 		snprintf(name, sizeof(name), "cpustat:%u", i);
 		if (!tracefs_read(a->dir, file, &t, err, sizeof(err))) {
-			ret = agent_net_send(a, ctl, name, t.text, t.len,
+			ret = a->tp->send(a, ctl, name, t.text, t.len,
 				      err, sizeof(err));
 			free(t.text);
 			if (ret)
@@ -193,7 +193,7 @@ int agent_round_stop(struct agent *a, int ctl, unsigned int round)
 		cmdline_err(SUB, "the round's counts: out of memory");
 		goto out;
 	}
-	if (agent_net_send(a, ctl, "stopped", msg, len, err, sizeof(err)))
+	if (a->tp->send(a, ctl, "stopped", msg, len, err, sizeof(err)))
 		goto out_ctl;
 	printf("hyptrace agent: stopped (round %u): %llu pages sent, %llu dropped (%llu events)\n",
 	       round, sent, dropped, events);
@@ -201,11 +201,10 @@ int agent_round_stop(struct agent *a, int ctl, unsigned int round)
 	goto out;
 out_ctl:
 	/* a client sent an error was told why */
-	if (a->listen_fd < 0 || !agent_net_hungup(a))
-		cmdline_err(SUB, "%s: %s",
-		       a->listen_fd >= 0 ? "the client" : VT_CTL_PORT, err);
+	if (!a->tp->hungup || !a->tp->hungup(a))
+		cmdline_err(SUB, "%s: %s", a->tp->ctl_name, err);
 	/* over TCP the round is over all the same: the next client may come */
-	if (a->listen_fd >= 0)
+	if (a->tp->per_client)
 		printf("hyptrace agent: stopped (round %u), the client told nothing\n",
 		       round);
 out:

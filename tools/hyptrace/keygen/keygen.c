@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace keygen FILE: a new shared key for `hyptrace agent -N --key`
- * and `hyptrace listen -N --key` (lib/vtauth.h): 32 random bytes as hex,
+ * and `hyptrace listen -N --key` (hyptrace/vtauth.h): 32 random bytes as hex,
  * mode 0600, never over a file that exists.
  */
 #include <stdio.h>

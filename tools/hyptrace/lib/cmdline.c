@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every subcommand uses on its command line and for its one-line
- * errors (hyptrace.h), apart from main() so that a test or a fuzzer can
+ * errors (hyptrace/cmdline.h), in the library so that a test or a fuzzer can
  * link a subcommand's code without the others.
  */
 #include <ctype.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One recorded source: its per-CPU raw pages moved into temporary files
+ * One recorded source (hyptrace/source.h), for `hyptrace record` and the
+ * agent: its per-CPU raw pages moved into temporary files
  * with splice(2), so that no page passes through this program's memory,
- * then the trace.dat assembled around them (lib/tracedat.h).
+ * then the trace.dat assembled around them (hyptrace/tracedat.h).
  */
 #include <dirent.h>
 #include <errno.h>

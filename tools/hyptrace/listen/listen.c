@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hyptrace listen --virtio DIR: connect to the UNIX sockets QEMU's
- * chardevs listen on in DIR (qemu-run.sh --virtio-trace DIR makes them:
- * agent-ctl-path and trace-path-cpuN), give `hyptrace agent` its orders
- * ("1" start, "0" stop) when the user asks, move each CPU's pages into a
- * temporary file, and at the end write the trace.dat (listen_meta.c).
+ * hyptrace listen: connect to `hyptrace agent` through a transport
+ * (--virtio DIR: QEMU's sockets, listen_virtio.c; -N HOST:PORT: TCP,
+ * listen_net.c), give it its orders ("1" start, "0" stop) when the user
+ * asks, move each CPU's pages into a temporary file, and at the end write
+ * the trace.dat (listen_meta.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,79 +37,14 @@ static void on_signal(int sig)
 		  sig == SIGUSR2 ? CMD_STOP : CMD_QUIT;
 }
 
-static int connect_unix(const char *dir, const char *name)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
-
-	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir,
-			     name) >= sizeof(sa.sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	return fd;
-}
-
-const char *listen_ctl_name(const struct lst *l)
-{
-	static char name[PATH_MAX];
-
-	if (l->net)
-		return l->dir;
-	snprintf(name, sizeof(name), "%s/%s", l->dir, VT_CTL_PORT);
-	return name;
-}
-
+/* The sockets -1 until the transport connects them */
 static int open_all(struct lst *l)
 {
-	char name[64], path[PATH_MAX], err[PATH_MAX + 64];
-	struct stat st;
 	unsigned int i;
 
 	for (i = 0; i < SOURCE_MAX_CPUS; i++)
 		l->cpu[i].fd = l->cpu[i].tmp_fd = -1;
-	if (l->net)
-		return listen_net_connect(l);
-	l->ctl = connect_unix(l->dir, VT_CTL_PORT);
-	if (l->ctl < 0) {
-		cmdline_err(SUB, "cannot connect to %s/%s: %s (is QEMU running with qemu-run.sh --virtio-trace %s?)",
-		       l->dir, VT_CTL_PORT, strerror(errno), l->dir);
-		return -1;
-	}
-	for (i = 0; i < SOURCE_MAX_CPUS; i++) {
-		struct lst_cpu *c = &l->cpu[i];
-
-		snprintf(name, sizeof(name), VT_CPU_PORT_FMT, i);
-		snprintf(path, sizeof(path), "%s/%s", l->dir, name);
-		if (stat(path, &st))
-			continue;
-		c->fd = connect_unix(l->dir, name);
-		if (c->fd < 0) {
-			cmdline_err(SUB, "cannot connect to %s: %s", path,
-			       strerror(errno));
-			return -1;
-		}
-		if (listen_store_open_tmp(l, i, err, sizeof(err))) {
-			cmdline_err(SUB, "%s", err);
-			return -1;
-		}
-	}
-	if (!l->nr_cpus) {
-		cmdline_err(SUB, "no trace-path-cpuN sockets in %s", l->dir);
-		return -1;
-	}
-	return 0;
+	return l->tp->open(l);
 }
 
 /* What CPU @i's socket has: whole pages, checked, into its file. */
@@ -157,14 +89,14 @@ static int read_ctl(struct lst *l, char *err, size_t errlen)
 		/* With rounds to keep, write them; else nothing to wait for */
 		if (!l->rounds_done || l->running)
 			return errmsg(err, errlen, "%s: closed (%s gone?)%s",
-				      listen_ctl_name(l),
-				      l->net ? "the agent" : "QEMU",
+				      l->tp->ctl_name(l),
+				      l->tp->peer,
 				      l->running ? " in the middle of a round" : "");
 		close(l->ctl);
 		l->ctl = -1;
 		return 0;
 	}
-	return listen_store_take_messages(l, err, errlen);
+	return listen_meta_take_messages(l, err, errlen);
 }
 
 /* A line of standard input as a command; CMD_NONE if it is none. */
@@ -212,7 +144,7 @@ static int order(struct lst *l, const char *o)
 	char err[256];
 
 	if (vtproto_send_raw(l->ctl, o, err, sizeof(err))) {
-		cmdline_err(SUB, "%s: %s", listen_ctl_name(l), err);
+		cmdline_err(SUB, "%s: %s", l->tp->ctl_name(l), err);
 		return -1;
 	}
 	return 0;
@@ -292,7 +224,8 @@ static int run(struct lst *l, bool start_now)
 		if (in_eof && start_now && !quitting)
 			cmd = CMD_QUIT;
 		/* the agent drops a client with no order for --idle-s */
-		if (l->net && l->ctl >= 0 && mono_ms() - keepalive > 2000) {
+		if (l->tp->keepalive && l->ctl >= 0 &&
+		    mono_ms() - keepalive > 2000) {
 			if (order(l, "ping\n"))
 				return -1;
 			keepalive = mono_ms();
@@ -314,7 +247,7 @@ static int run(struct lst *l, bool start_now)
 		}
 		if (l->ctl < 0 && !quitting) {
 			printf("hyptrace listen: %s closed (%s gone): writing the %u round%s there %s\n",
-			       listen_ctl_name(l), l->net ? "the agent" : "QEMU",
+			       l->tp->ctl_name(l), l->tp->peer,
 			       l->rounds_done,
 			       l->rounds_done == 1 ? "" : "s",
 			       l->rounds_done == 1 ? "was" : "were");
@@ -384,11 +317,11 @@ int cmd_listen(int argc, char **argv)
 			break;
 		case 'V':
 			l->dir = optarg;
-			l->net = false;
+			l->tp = &listen_virtio_transport;
 			break;
 		case 'N':
 			l->dir = optarg;
-			l->net = true;
+			l->tp = &listen_net_transport;
 			break;
 		case 'S':
 			start_now = true;
@@ -426,9 +359,9 @@ int cmd_listen(int argc, char **argv)
 		cmdline_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
 		cmdline_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
-	else if (!l->net && (key || no_key))
+	else if (l->tp != &listen_net_transport && (key || no_key))
 		cmdline_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
-	else if (l->net && !key == !no_key)
+	else if (l->tp == &listen_net_transport && !key == !no_key)
 		cmdline_err(SUB, "-N wants --key FILE (or --no-key for an agent that has none)");
 	else
 		c = listen_clock_init(l, align);
@@ -443,11 +376,10 @@ int cmd_listen(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	l->ctl = -1;
-	if (key && listen_net_key(l, key))
-		goto out;
+	l->key_file = key;
 	if (open_all(l))
 		goto out;
-	if (l->net)
+	if (l->tp->pages_on_ctl)
 		printf("hyptrace listen: connected to %s; commands: start, stop, quit\n",
 		       l->dir);
 	else
@@ -469,6 +401,7 @@ int cmd_listen(int argc, char **argv)
 	ret = l->full ? HT_EXIT_FAIL : HT_EXIT_OK;
 out:
 	listen_store_close(l);
+	listen_meta_free(l);
 	free(l);
 	return ret;
 }

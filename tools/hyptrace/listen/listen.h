@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hyptrace listen --virtio DIR: the workstation's end of the virtio-trace
- * model (lib/vtproto.h), on the UNIX sockets QEMU's chardevs listen on.
- * listen.c connects, gives the orders and moves the pages into temporary
- * files; listen_meta.c keeps what the agent says on the control port and
- * writes the trace.dat.
+ * hyptrace listen: the workstation's end of the virtio-trace model
+ * (hyptrace/vtproto.h), over a transport (struct listen_transport): QEMU's
+ * virtio-serial sockets or TCP. listen.c connects, gives the orders and
+ * moves the pages into temporary files; listen_meta.c keeps what the
+ * agent says on the control channel and writes the trace.dat.
  */
 #ifndef HYPTRACE_TOOLS_LISTEN_H
 #define HYPTRACE_TOOLS_LISTEN_H
@@ -48,10 +48,13 @@ struct lst_clock {
 	int64_t lo, hi;		/* the rounds' smallest and largest offset */
 };
 
+struct listen_transport;
+
 struct lst {
 	const char *dir;	/* --virtio DIR, or -N's HOST:PORT */
-	bool net;		/* -N: everything on ctl (listen_net.c) */
-	struct vta_key *key;	/* -N --key FILE; NULL with --no-key */
+	const struct listen_transport *tp;	/* how the agent is reached */
+	const char *key_file;	/* -N --key FILE; NULL with --no-key */
+	struct vta_key *key;	/* loaded from it (listen_net.c) */
 	const char *output;
 	int ctl;
 	unsigned int nr_cpus;	/* sockets found: highest + 1 */
@@ -77,6 +80,35 @@ struct lst {
 	struct lst_clock clk;
 };
 
+/*
+ * How the agent is reached: QEMU's virtio-serial sockets in a directory
+ * (listen_virtio.c), or one TCP connection to agent -N (listen_net.c).
+ * The rest of the listener calls only these.
+ */
+struct listen_transport {
+	const char *kind;	/* "virtio-serial", "TCP": for the summary */
+	const char *peer;	/* who is gone when the channel closes */
+	/*
+	 * true: the pages come on the control channel too, and the CPUs
+	 * are the hello's; false: one socket per CPU, found at open
+	 */
+	bool pages_on_ctl;
+	/* the agent drops a client that sends no order: ping it */
+	bool keepalive;
+	/* Connect: l->ctl (and the CPUs' sockets); 0, or -1 (said) */
+	int (*open)(struct lst *l);
+	/* The control channel's name, for messages */
+	const char *(*ctl_name)(const struct lst *l);
+	/* optional: 1 if @m was the transport's own (stored), 0 if not, -1 */
+	int (*message)(struct lst *l, const struct vt_msg *m, char *err,
+		       size_t errlen);
+	/* optional: what open() kept, freed */
+	void (*close)(struct lst *l);
+};
+
+extern const struct listen_transport listen_virtio_transport;
+extern const struct listen_transport listen_net_transport;
+
 #define LST_DEFAULT_MAX_SIZE	(1ULL << 30)
 
 /*
@@ -99,26 +131,10 @@ int listen_store_open_tmp(struct lst *l, unsigned int cpu, char *err, size_t err
 int listen_store_page(struct lst *l, unsigned int i, const void *page,
 		   char *err, size_t errlen);
 /*
- * The whole messages in l->rd, each to listen_net_page() (over TCP) or
- * listen_meta_message(); 0 when more bytes are needed, -1 with the reason
+ * The sockets closed, OUTPUT.cpuN removed, the transport's state freed
+ * (the metadata is listen_meta_free()'s)
  */
-int listen_store_take_messages(struct lst *l, char *err, size_t errlen);
-/* The sockets closed, OUTPUT.cpuN removed, everything freed */
 void listen_store_close(struct lst *l);
-
-/* listen.c */
-/* "DIR/agent-ctl-path" or "HOST:PORT", for messages */
-const char *listen_ctl_name(const struct lst *l);
-
-/* listen_net.c */
-/* --key FILE into l->key; 0, or -1 (said) */
-int listen_net_key(struct lst *l, const char *path);
-void listen_net_free_key(struct lst *l);
-/* Connect to the agent and answer its challenge; 0, or -1 (said) */
-int listen_net_connect(struct lst *l);
-/* 1 if @m was a page (stored), 0 if another message, -1 */
-int listen_net_page(struct lst *l, const struct vt_msg *m, char *err,
-		 size_t errlen);
 
 /* listen_clock.c */
 /* @align: --align's clock, or NULL; -1 (said) if there is no such clock */
@@ -139,6 +155,12 @@ int listen_clock_offset(const struct lst *l, char *buf, size_t len);
 void listen_clock_summary(const struct lst *l);
 
 /* listen_meta.c */
+/*
+ * The whole messages in l->rd, each to the transport's message() (pages,
+ * over TCP) or listen_meta_message(); 0 when more bytes are needed, -1
+ * with the reason
+ */
+int listen_meta_take_messages(struct lst *l, char *err, size_t errlen);
 int listen_meta_message(struct lst *l, const struct vt_msg *m, char *err,
 		size_t errlen);
 int listen_meta_write(struct lst *l, char *err, size_t errlen);

@@ -3,7 +3,7 @@
  * hyptrace listen: lining the board's trace clock up with this machine's.
  * After every round, with the link quiet, the listener asks the agent for
  * its clock LST_CLOCK_SAMPLES times and keeps the quickest exchange
- * (lib/clksync.h). It says what it found after each round and at the
+ * (hyptrace/clksync.h). It says what it found after each round and at the
  * end, and with --align writes the offset into the trace.dat as trace-cmd's
  * OFFSET option, so that trace-cmd report (and hyptrace's own readers)
  * show the events on this machine's clock, beside a trace recorded here.
@@ -71,7 +71,7 @@ int listen_clock_poll(struct lst *l)
 		return 0;
 	k->asked = clksync_now(k->host_id);
 	if (vtproto_send_raw(l->ctl, "clock\n", err, sizeof(err))) {
-		cmdline_err(SUB, "%s: %s", listen_ctl_name(l), err);
+		cmdline_err(SUB, "%s: %s", l->tp->ctl_name(l), err);
 		return -1;
 	}
 	return 0;

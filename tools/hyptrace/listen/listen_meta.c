@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What `hyptrace agent` says on agent-ctl-path (lib/vtproto.h), kept for
+ * What `hyptrace agent` says on agent-ctl-path (hyptrace/vtproto.h), kept for
  * the trace.dat, and the file itself: the agent's metadata, the pages in
  * the temporary files, and per CPU a CPUSTAT option with the board's
  * stats file plus the pages (and their events) the agent dropped because
@@ -76,7 +76,8 @@ static int take_hello(struct lst *l, const struct vt_msg *m, char *err,
 	if (l->page_size && page_size != l->page_size)
 		return errmsg(err, errlen, "the agent's page size changed from %u to %u",
 			      l->page_size, page_size);
-	if (l->net && !l->nr_cpus && cpus && cpus <= SOURCE_MAX_CPUS) {
+	if (l->tp->pages_on_ctl && !l->nr_cpus && cpus &&
+	    cpus <= SOURCE_MAX_CPUS) {
 		for (i = 0; i < cpus; i++)
 			if (listen_store_open_tmp(l, i, err, errlen))
 				return -1;
@@ -192,6 +193,19 @@ static int set_text(char **dst, size_t *len, const struct vt_msg *m,
 	if (len)
 		*len = m->len;
 	return *dst ? 0 : errmsg(err, errlen, "out of memory");
+}
+
+int listen_meta_take_messages(struct lst *l, char *err, size_t errlen)
+{
+	struct vt_msg m;
+	int r;
+
+	while ((r = vtproto_next(&l->rd, &m, err, errlen)) == 1) {
+		r = l->tp->message ? l->tp->message(l, &m, err, errlen) : 0;
+		if (r < 0 || (!r && listen_meta_message(l, &m, err, errlen)))
+			return -1;
+	}
+	return r;
 }
 
 int listen_meta_message(struct lst *l, const struct vt_msg *m, char *err,
@@ -313,7 +327,7 @@ void listen_meta_summary(const struct lst *l)
 	unsigned int i;
 
 	printf("%s: hypervisor, from %s over %s, %u round%s\n",
-	       l->output, l->dir, l->net ? "TCP" : "virtio-serial",
+	       l->output, l->dir, l->tp->kind,
 	       l->rounds_done,
 	       l->rounds_done == 1 ? "" : "s");
 	printf("  %4s %10s %8s %10s %7s %8s %10s\n", "CPU", "events", "lost",

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace listen -N HOST:PORT: the workstation's end of the virtio-trace
- * model over TCP (lib/vtproto.h). One connection to `hyptrace agent -N`:
+ * model over TCP (hyptrace/vtproto.h). One connection to `hyptrace agent -N`:
  * the orders go on it as on agent-ctl-path, and the control messages and
  * the pages ("page:N") come back on it; each page goes to its CPU's
  * temporary file as if it had come on trace-path-cpuN (listen.c). The
- * connection opens with the key's challenge-response (lib/vtauth.h).
+ * connection opens with the key's challenge-response (hyptrace/vtauth.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,8 @@
 #define SUB		"listen"
 #define CONNECT_MS	5000
 
-int listen_net_key(struct lst *l, const char *path)
+/* --key FILE into l->key; 0, or -1 (said) */
+static int load_key(struct lst *l, const char *path)
 {
 	char err[512];
 
@@ -37,7 +38,7 @@ int listen_net_key(struct lst *l, const char *path)
 	return 0;
 }
 
-void listen_net_free_key(struct lst *l)
+static void net_close(struct lst *l)
 {
 	if (l->key)
 		sodium_memzero(l->key, sizeof(*l->key));
@@ -45,17 +46,20 @@ void listen_net_free_key(struct lst *l)
 	l->key = NULL;
 }
 
-int listen_net_connect(struct lst *l)
+/* Connect to the agent and answer its challenge; 0, or -1 (said) */
+static int net_open(struct lst *l)
 {
 	char err[512];
 
+	if (l->key_file && load_key(l, l->key_file))
+		return -1;
 	l->ctl = vtnet_connect(l->dir, CONNECT_MS, err, sizeof(err));
 	if (l->ctl < 0) {
 		cmdline_err(SUB, "%s", err);
 		return -1;
 	}
 	/*
-	 * The key's challenge before anything else (lib/vtauth.h); what
+	 * The key's challenge before anything else (hyptrace/vtauth.h); what
 	 * its reads took of the messages behind it is taken now, as the
 	 * agent may send nothing more to wake the poll up
 	 */
@@ -63,15 +67,16 @@ int listen_net_connect(struct lst *l)
 		cmdline_err(SUB, "%s: %s", l->dir, err);
 		return -1;
 	}
-	if (listen_store_take_messages(l, err, sizeof(err))) {
+	if (listen_meta_take_messages(l, err, sizeof(err))) {
 		cmdline_err(SUB, "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
-int listen_net_page(struct lst *l, const struct vt_msg *m, char *err,
-		 size_t errlen)
+/* 1 if @m was a page (stored), 0 if another message, -1 */
+static int net_page(struct lst *l, const struct vt_msg *m, char *err,
+		    size_t errlen)
 {
 	unsigned int cpu;
 	int r;
@@ -87,3 +92,19 @@ int listen_net_page(struct lst *l, const struct vt_msg *m, char *err,
 		return -1;
 	return 1;
 }
+
+static const char *net_ctl_name(const struct lst *l)
+{
+	return l->dir;
+}
+
+const struct listen_transport listen_net_transport = {
+	.kind = "TCP",
+	.peer = "the agent",
+	.pages_on_ctl = true,
+	.keepalive = true,
+	.open = net_open,
+	.ctl_name = net_ctl_name,
+	.message = net_page,
+	.close = net_close,
+};

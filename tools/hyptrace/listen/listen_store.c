@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace listen: what arrives from the agent, whatever carried it.
- * Pages go, checked, into OUTPUT.cpuN, and no further than --max-size;
- * control messages are cut out of the stream and handed to listen_meta.c
- * (over TCP, page:N messages to listen_net.c first). No socket here: the
+ * Pages go, checked, into OUTPUT.cpuN, and no further than --max-size
+ * (control messages are cut out of the stream by listen_meta.c, which
+ * hands page:N messages to the transport first). No socket here: the
  * fuzzer (tests/tools/fuzz_listen.c) feeds these the bytes an agent could
  * send.
  */
@@ -60,19 +60,6 @@ int listen_store_page(struct lst *l, unsigned int i, const void *page,
 	return 0;
 }
 
-int listen_store_take_messages(struct lst *l, char *err, size_t errlen)
-{
-	struct vt_msg m;
-	int r;
-
-	while ((r = vtproto_next(&l->rd, &m, err, errlen)) == 1) {
-		r = l->net ? listen_net_page(l, &m, err, errlen) : 0;
-		if (r < 0 || (!r && listen_meta_message(l, &m, err, errlen)))
-			return -1;
-	}
-	return r;
-}
-
 void listen_store_close(struct lst *l)
 {
 	char path[PATH_MAX];
@@ -93,7 +80,7 @@ void listen_store_close(struct lst *l)
 	}
 	if (l->ctl >= 0)
 		close(l->ctl);
-	listen_meta_free(l);
 	vtproto_reader_free(&l->rd);
-	listen_net_free_key(l);
+	if (l->tp && l->tp->close)
+		l->tp->close(l);
 }

@@ -10,7 +10,7 @@
  *   perfetto_event.c    one record as one FtraceEvent: generic (every
  *                       field) or Perfetto's typed sched_switch
  *   perfetto_pair.c     which hyp_enter and hyp_exit become slices, by the
- *                       pairing rules of `hyptrace stats` (lib/el2stats.h)
+ *                       pairing rules of `hyptrace stats` (hyptrace/el2stats.h)
  *   lib/pftrace.c       Perfetto's messages and field numbers
  *
  * What the output says, and why, is at the top of perfetto_convert.c.

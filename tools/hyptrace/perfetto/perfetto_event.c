@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One trace.dat record as one Perfetto FtraceEvent, its fields read with
- * the event's format (lib/tracedat.h, lib/format.h):
+ * the event's format (hyptrace/tracedat.h, hyptrace/format.h):
  *
  *  - a GenericFtraceEvent by default: the event's name and every field
  *    but the common ones, numbers as numbers (signed as int_value,

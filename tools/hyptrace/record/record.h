@@ -12,7 +12,7 @@
 
 /*
  * record_net.c: the same source sent as it is recorded to a trace-cmd
- * listener (lib/tcnet.h), and, with local_copy, kept in the temporary
+ * listener (hyptrace/tcnet.h), and, with local_copy, kept in the temporary
  * files too for source_write(). record_net_open() after source_open(), with tracing
  * on; record_net_drain() instead of source_drain(); record_net_finish() once the
  * last pages are sent; record_net_close() always.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyptrace record -N HOST:PORT: each CPU's pages go to `trace-cmd listen`
- * as they are read (lib/tcnet.h does the protocol), and to the temporary
+ * as they are read (hyptrace/tcnet.h does the protocol), and to the temporary
  * files as well when a local copy is kept. The listener needs the
  * metadata first, so it is what the tracing directory says when
  * recording starts: no CPUSTAT options (the stats are not known yet), and

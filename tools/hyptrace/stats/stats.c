@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `hyptrace stats FILE [--json]`: how long each CPU spends in EL2, and why.
- * Reads a trace.dat record by record (lib/tracedat.h), hands hyp_enter and
+ * Reads a trace.dat record by record (hyptrace/tracedat.h), hands hyp_enter and
  * hyp_exit to lib/el2stats.c for the pairing and the figures, the decoded
  * firmware calls to stats_fw.c, counts every other event and the
  * lost-event markers, then prints tables

@@ -3,7 +3,7 @@
  * The virtio-trace model over TCP (`hyptrace agent -N` and `hyptrace
  * listen -N`): the sockets. One connection carries everything: the
  * orders one way, the control messages and the pages (as "page:N"
- * messages, lib/vtproto.h) the other way.
+ * messages, hyptrace/vtproto.h) the other way.
  */
 #ifndef HYPTRACE_TOOLS_VTNET_H
 #define HYPTRACE_TOOLS_VTNET_H
