@@ -239,8 +239,8 @@ int cmd_agent(int argc, char **argv)
 	a->stall_ms = o.stall_ms;
 	a->idle_ms = o.idle_s * 1000;
 	a->page_size = sysconf(_SC_PAGESIZE);
-	a->auth.no_key = o.no_key;
-	if (o.key && vtauth_load_key(o.key, &a->auth.key, err, sizeof(err))) {
+	a->no_key = o.no_key;
+	if (o.key && vtauth_load_key(o.key, &a->key, err, sizeof(err))) {
 		cmdline_err(SUB, "%s", err);
 		free(a);
 		return HT_EXIT_FAIL;
@@ -276,7 +276,7 @@ out:
 	/* Give the pages back: the buffer unloads once it is empty */
 	tracefs_write(a->dir, "trace", "0", err, sizeof(err));
 	free(o.events);
-	sodium_memzero(&a->auth.key, sizeof(a->auth.key));
+	sodium_memzero(&a->key, sizeof(a->key));
 	free(a);
 	return ret;
 }

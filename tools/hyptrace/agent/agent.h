@@ -44,10 +44,9 @@ struct agent_cpu {
 	bool failed;
 };
 
-/* -N: the key, and the connections refused (agent_auth.c) */
+/* -N: who may be served, and the connections refused (agent_auth.c) */
 struct agent_auth {
-	struct vta_key key;
-	bool no_key;			/* --no-key: anyone is served */
+	const struct vta_key *key;	/* NULL with --no-key: anyone */
 	unsigned long refused[VTA_NR_RESULTS];
 	long long window;		/* the minute the lines are counted in */
 	unsigned int said;		/* refusal lines said in it */
@@ -74,7 +73,8 @@ struct agent {
 	const char *where;
 	void *tp_state;			/* the transport's own */
 	int idle_ms;			/* drop a client with no order this long */
-	struct agent_auth auth;		/* -N: the key, the refusals */
+	struct vta_key key;		/* -N --key FILE */
+	bool no_key;			/* -N --no-key: anyone is served */
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
 };
 
@@ -156,10 +156,10 @@ int agent_ctl_orders(struct agent *a, int ctl, bool start_now);
  * Wait up to @wait_ms for a connection on @listen_fd that answers the
  * challenge: its fd, or -1. Those refused are counted and said.
  */
-int agent_auth_next(struct agent *a, int listen_fd, int wait_ms);
+int agent_auth_next(struct agent_auth *au, int listen_fd, int wait_ms);
 /* End the handshakes under way, telling each client @why */
-void agent_auth_close(struct agent *a, const char *why);
+void agent_auth_close(struct agent_auth *au, const char *why);
 /* One line of the refusals, if any, for the end */
-void agent_auth_summary(const struct agent *a);
+void agent_auth_summary(const struct agent_auth *au);
 
 #endif /* HYPTRACE_TOOLS_AGENT_H */

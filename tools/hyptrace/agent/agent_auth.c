@@ -22,8 +22,7 @@
 /* @r happened: counted, and said unless too many were said this minute */
 static void refused(void *ctx, enum vta_result r, const char *why)
 {
-	struct agent *a = ctx;
-	struct agent_auth *au = &a->auth;
+	struct agent_auth *au = ctx;
 	long long now = mono_ms();
 
 	au->refused[r]++;
@@ -43,27 +42,24 @@ static void refused(void *ctx, enum vta_result r, const char *why)
 	au->unsaid = 0;
 }
 
-int agent_auth_next(struct agent *a, int listen_fd, int wait_ms)
+int agent_auth_next(struct agent_auth *au, int listen_fd, int wait_ms)
 {
-	struct agent_auth *au = &a->auth;
-
 	if (!au->gate_open) {
-		vtgate_init(&au->gate, listen_fd, au->no_key ? NULL : &au->key,
-			 AUTH_MS, refused, a);
+		vtgate_init(&au->gate, listen_fd, au->key, AUTH_MS, refused,
+			    au);
 		au->gate_open = true;
 	}
 	return vtgate_next(&au->gate, wait_ms);
 }
 
-void agent_auth_close(struct agent *a, const char *why)
+void agent_auth_close(struct agent_auth *au, const char *why)
 {
-	if (a->auth.gate_open)
-		vtgate_close_all(&a->auth.gate, why);
+	if (au->gate_open)
+		vtgate_close_all(&au->gate, why);
 }
 
-void agent_auth_summary(const struct agent *a)
+void agent_auth_summary(const struct agent_auth *au)
 {
-	const struct agent_auth *au = &a->auth;
 	unsigned long n = au->refused[VTA_WRONG_KEY] +
 			  au->refused[VTA_NO_AUTH] + au->refused[VTA_SILENT];
 

@@ -66,6 +66,7 @@ struct agent_net {
 	pthread_t mux;
 	bool mux_started, mux_quit;
 	unsigned long mux_idle;		/* passes that found nothing */
+	struct agent_auth auth;		/* the handshakes, the refusals */
 };
 
 static struct agent_net *net_of(const struct agent *a)
@@ -455,11 +456,11 @@ static int net_serve(struct agent *a, bool start_now)
 	}
 	printf("hyptrace agent: listening on %s\n", where);
 	while (!*a->stop) {
-		int fd = agent_auth_next(a, net->listen_fd, 200);
+		int fd = agent_auth_next(&net->auth, net->listen_fd, 200);
 
 		if (fd < 0)
 			continue;
-		agent_auth_close(a, BUSY);
+		agent_auth_close(&net->auth, BUSY);
 		printf("hyptrace agent: a client connected\n");
 		net_client(a, fd);
 		r = agent_ctl_orders(a, fd, false);
@@ -471,10 +472,10 @@ static int net_serve(struct agent *a, bool start_now)
 			printf("hyptrace agent: the client is gone; listening on %s\n",
 			       where);
 	}
-	agent_auth_close(a, "the agent is stopping");
+	agent_auth_close(&net->auth, "the agent is stopping");
 	close(net->listen_fd);
 	net->listen_fd = -1;
-	agent_auth_summary(a);
+	agent_auth_summary(&net->auth);
 	return r < 0 ? -1 : 0;
 }
 
@@ -488,6 +489,7 @@ static int net_open(struct agent *a)
 		return -1;
 	}
 	pthread_mutex_init(&net->send_lock, NULL);
+	net->auth.key = a->no_key ? NULL : &a->key;
 	net->listen_fd = net->client_fd = -1;
 	for (i = 0; i < SOURCE_MAX_CPUS; i++)
 		net->rd[i] = -1;
