@@ -256,7 +256,7 @@ fuzz: deps
 #	(LINUX_VERSION_CODE >= KERNEL_VERSION(...), a _Static_assert).
 #  PREFER_DEFINED_ATTRIBUTE_MACRO: what it flags are the definitions of
 #	__printf() and the others, for code without the kernel's headers
-#	(the hypervisor's types.h, the tools' lib/compiler.h, bench/).
+#	(the hypervisor's types.h, the tools' include/hyptrace/compiler.h, bench/).
 CHECKPATCH_IGNORE := COMPLEX_MACRO MACRO_ARG_UNUSED \
 	MULTISTATEMENT_MACRO_USE_DO_WHILE TRAILING_SEMICOLON VOLATILE \
 	EMBEDDED_FUNCTION_NAME LINUX_VERSION_CODE CONSTANT_COMPARISON \

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run every test: the host checks (the ring-buffer, UART and tool unit
-# tests, scripts/check-doc.sh on the documentation, checkpatch), then the boot
-# tests in tests/boot/, one after the other (each boot already keeps the
-# machine's cores busy), except the few long ones that mostly wait on the
-# guest (LONG_TESTS below): those run one after the other beside the rest.
+# tests, scripts/check-doc.sh on the documentation, checkpatch, no circle
+# between the tool's files), then the boot tests in tests/boot/, one after
+# the other (each boot already keeps the machine's cores busy), except the
+# few long ones that mostly wait on the guest (LONG_TESTS below): those
+# run one after the other beside the rest.
 # Each test reports PASS or FAIL with a reason and its wall time; the last
 # line is "N passed, N failed".
 #
@@ -16,7 +17,8 @@
 #                                 boot test must FAIL (a test that cannot fail
 #                                 proves nothing); reports PASS when it does
 #
-# Expects a finished build (make all); it does not build by itself.
+# Expects a finished build (make all); it does not build by itself (but
+# for the tool's objects check-circles reads, if they are out of date).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -87,7 +89,7 @@ main() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--no-hyp) invert=1 ;;
-		-h|--help) sed -n '4,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+		-h|--help) sed -n '4,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
 		-*) die "unknown option $1" ;;
 		*) only+=("$1") ;;
 		esac
@@ -120,6 +122,10 @@ main() {
 		# in the next engineer's review
 		run_test check-style "$logs/check-style.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP" check-style
+		# no file of tools/hyptrace calls back into one that calls it
+		# (from nm of its objects; hyp/ and host-driver/ printed only)
+		run_test check-circles "$logs/check-circles.out" \
+			sh "$HYPTRACE_TOP/scripts/check-circles.sh" "$HYPTRACE_BUILD"
 	fi
 
 	if [ "$invert" = 1 ]; then

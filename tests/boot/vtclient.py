@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """A client of `hyptrace agent -N` for tests/boot/91-agent-net.sh, with the
-key's handshake (tools/hyptrace/lib/vtproto.h) done with Python's hmac, not
+key's handshake (tools/hyptrace/include/hyptrace/vtproto.h) done with Python's hmac, not
 the tool's code, so that the two implementations must agree.
 
 As a module: handshake(sock, key) and read_msg(sock) for the test's own

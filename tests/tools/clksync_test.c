@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit test of lining the board's clock up with this machine's
- * (tools/hyptrace/lib/clksync.c, vtproto.c vt_parse_clock_now()): the
+ * (tools/hyptrace/lib/clksync.c, vtproto.c vtproto_parse_clock_now()): the
  * quickest exchange decides and bounds the offset; bands that overlap
  * agree; trace_clock's text gives the selected clock; clock_now payloads
  * right and wrong.
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "clksync.h"
-#include "vtproto.h"
+#include "hyptrace/clksync.h"
+#include "hyptrace/vtproto.h"
 
 static int test_estimate(void)
 {
@@ -21,40 +21,40 @@ static int test_estimate(void)
 		{ 20000, 20101, 20000 + 30 - 5000 },
 		{ 30000, 30900, 30000 + 450 - 5000 },
 	};
-	struct cs_estimate e;
+	struct clksync_estimate e;
 	char err[128] = "";
 
-	CHECK(!cs_estimate(s, 3, &e, err, sizeof(err)), "%s", err);
+	CHECK(!clksync_estimate(s, 3, &e, err, sizeof(err)), "%s", err);
 	CHECK(e.samples == 3 && e.bound == 51, "bound %lld",
 	      (long long)e.bound);
 	/* the board read at host 20030: the estimate says 20051 */
 	CHECK(e.offset == 5000 + 21 && e.offset - 5000 <= e.bound,
 	      "offset %lld", (long long)e.offset);
-	CHECK(!cs_estimate(s, 1, &e, err, sizeof(err)) && e.offset == 5000 &&
+	CHECK(!clksync_estimate(s, 1, &e, err, sizeof(err)) && e.offset == 5000 &&
 	      e.bound == 200, "one sample");
-	CHECK(cs_estimate(s, 0, &e, err, sizeof(err)) && err[0], "none");
+	CHECK(clksync_estimate(s, 0, &e, err, sizeof(err)) && err[0], "none");
 	s[1].t1 = s[1].t0 - 1;
-	CHECK(cs_estimate(s, 3, &e, err, sizeof(err)) &&
+	CHECK(clksync_estimate(s, 3, &e, err, sizeof(err)) &&
 	      strstr(err, "before"), "answer before question: %s", err);
 	return 0;
 }
 
 static int test_agree(void)
 {
-	struct cs_estimate a = { .offset = 1000, .bound = 50 };
-	struct cs_estimate b = { .offset = 1090, .bound = 40 };
+	struct clksync_estimate a = { .offset = 1000, .bound = 50 };
+	struct clksync_estimate b = { .offset = 1090, .bound = 40 };
 
-	CHECK(cs_agree(&a, &b) && cs_agree(&b, &a), "touching bands agree");
+	CHECK(clksync_agree(&a, &b) && clksync_agree(&b, &a), "touching bands agree");
 	b.offset = 1091;
-	CHECK(!cs_agree(&a, &b) && !cs_agree(&b, &a), "apart");
+	CHECK(!clksync_agree(&a, &b) && !clksync_agree(&b, &a), "apart");
 	b.offset = -1000;
-	CHECK(!cs_agree(&a, &b), "other sign");
+	CHECK(!clksync_agree(&a, &b), "other sign");
 	return 0;
 }
 
 /*
  * A board that answers INT64_MAX one round and 0 the next: refused in one
- * line, and whatever cs_estimate() takes, the estimates compare without
+ * line, and whatever clksync_estimate() takes, the estimates compare without
  * overflowing (UBSan would end the test)
  */
 static int test_extremes(void)
@@ -64,21 +64,21 @@ static int test_extremes(void)
 	struct cs_sample host = { INT64_MIN, 1100, 0 };
 	struct cs_sample lo = { 0, 0, CS_MAX_NS - 1 };
 	struct cs_sample hi = { CS_MAX_NS - 1, CS_MAX_NS - 1, 0 };
-	struct cs_estimate a, b;
+	struct clksync_estimate a, b;
 	char err[128] = "";
 
-	CHECK(cs_estimate(&max, 1, &a, err, sizeof(err)) &&
+	CHECK(clksync_estimate(&max, 1, &a, err, sizeof(err)) &&
 	      strstr(err, "9223372036854775807") && !strchr(err, '\n'),
 	      "INT64_MAX refused in one line: '%s'", err);
-	CHECK(cs_estimate(&neg, 1, &a, err, sizeof(err)) && err[0],
+	CHECK(clksync_estimate(&neg, 1, &a, err, sizeof(err)) && err[0],
 	      "a negative board time refused");
-	CHECK(cs_estimate(&host, 1, &a, err, sizeof(err)) &&
+	CHECK(clksync_estimate(&host, 1, &a, err, sizeof(err)) &&
 	      strstr(err, "this machine"), "host time refused: '%s'", err);
-	CHECK(!cs_estimate(&lo, 1, &a, err, sizeof(err)) &&
+	CHECK(!clksync_estimate(&lo, 1, &a, err, sizeof(err)) &&
 	      a.offset == -(CS_MAX_NS - 1), "%s", err);
-	CHECK(!cs_estimate(&hi, 1, &b, err, sizeof(err)) &&
+	CHECK(!clksync_estimate(&hi, 1, &b, err, sizeof(err)) &&
 	      b.offset == CS_MAX_NS - 1, "%s", err);
-	CHECK(!cs_agree(&a, &b) && !cs_agree(&b, &a), "far apart");
+	CHECK(!clksync_agree(&a, &b) && !clksync_agree(&b, &a), "far apart");
 	return 0;
 }
 
@@ -87,29 +87,29 @@ static int test_clock_names(void)
 	char name[16];
 	clockid_t id;
 
-	CHECK(!cs_selected_clock("[boot]\n", name, sizeof(name)) &&
+	CHECK(!clksync_selected_clock("[boot]\n", name, sizeof(name)) &&
 	      !strcmp(name, "boot"), "[boot]");
-	CHECK(!cs_selected_clock("local global [mono_raw] boot", name,
+	CHECK(!clksync_selected_clock("local global [mono_raw] boot", name,
 				 sizeof(name)) && !strcmp(name, "mono_raw"),
 	      "among others");
-	CHECK(cs_selected_clock("local boot", name, sizeof(name)), "none");
-	CHECK(cs_selected_clock("[]", name, sizeof(name)), "empty");
-	CHECK(cs_selected_clock("[a_very_long_clock_name]", name,
+	CHECK(clksync_selected_clock("local boot", name, sizeof(name)), "none");
+	CHECK(clksync_selected_clock("[]", name, sizeof(name)), "empty");
+	CHECK(clksync_selected_clock("[a_very_long_clock_name]", name,
 				sizeof(name)), "too long");
-	CHECK(!cs_clockid("boot", &id) && id == CLOCK_BOOTTIME, "boot");
-	CHECK(!cs_clockid("mono", &id) && id == CLOCK_MONOTONIC, "mono");
-	CHECK(!cs_clockid("realtime", &id) && id == CLOCK_REALTIME,
+	CHECK(!clksync_clockid("boot", &id) && id == CLOCK_BOOTTIME, "boot");
+	CHECK(!clksync_clockid("mono", &id) && id == CLOCK_MONOTONIC, "mono");
+	CHECK(!clksync_clockid("realtime", &id) && id == CLOCK_REALTIME,
 	      "realtime");
-	CHECK(cs_clockid("local", &id) && cs_clockid("x86-tsc", &id),
+	CHECK(clksync_clockid("local", &id) && clksync_clockid("x86-tsc", &id),
 	      "kernel-only clocks");
-	CHECK(cs_now(CLOCK_BOOTTIME) > 0, "now");
+	CHECK(clksync_now(CLOCK_BOOTTIME) > 0, "now");
 	return 0;
 }
 
 static int parse(const char *p, char *clock, int64_t *ns)
 {
 	char err[128] = "";
-	int r = vt_parse_clock_now(p, strlen(p), clock, 16, ns, err,
+	int r = vtproto_parse_clock_now(p, strlen(p), clock, 16, ns, err,
 				   sizeof(err));
 
 	if (r < 0 && (!err[0] || strchr(err, '\n')))

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "el2stats.h"
+#include "hyptrace/el2stats.h"
 
 static int checks, failures;
 
@@ -64,23 +64,23 @@ static void test_histogram_buckets(void)
 {
 	unsigned int b;
 
-	CHECK_EQ(el2_hist_bucket(0), 0);
-	CHECK_EQ(el2_hist_bucket(1), 1);
-	CHECK_EQ(el2_hist_bucket(2), 2);
-	CHECK_EQ(el2_hist_bucket(3), 2);
-	CHECK_EQ(el2_hist_bucket(4), 3);
-	CHECK_EQ(el2_hist_bucket(1023), 10);
-	CHECK_EQ(el2_hist_bucket(1024), 11);
-	CHECK_EQ(el2_hist_bucket(UINT64_MAX), 64);
-	CHECK_EQ(el2_hist_lo(0), 0);
-	CHECK_EQ(el2_hist_hi(0), 0);
-	CHECK_EQ(el2_hist_lo(64), 1ULL << 63);
-	CHECK_EQ(el2_hist_hi(64), UINT64_MAX);
+	CHECK_EQ(el2stats_hist_bucket(0), 0);
+	CHECK_EQ(el2stats_hist_bucket(1), 1);
+	CHECK_EQ(el2stats_hist_bucket(2), 2);
+	CHECK_EQ(el2stats_hist_bucket(3), 2);
+	CHECK_EQ(el2stats_hist_bucket(4), 3);
+	CHECK_EQ(el2stats_hist_bucket(1023), 10);
+	CHECK_EQ(el2stats_hist_bucket(1024), 11);
+	CHECK_EQ(el2stats_hist_bucket(UINT64_MAX), 64);
+	CHECK_EQ(el2stats_hist_lo(0), 0);
+	CHECK_EQ(el2stats_hist_hi(0), 0);
+	CHECK_EQ(el2stats_hist_lo(64), 1ULL << 63);
+	CHECK_EQ(el2stats_hist_hi(64), UINT64_MAX);
 	/* every bucket starts right after the one before it ends */
 	for (b = 1; b < EL2_HIST_BUCKETS; b++) {
-		CHECK_EQ(el2_hist_lo(b), el2_hist_hi(b - 1) + 1);
-		CHECK_EQ(el2_hist_bucket(el2_hist_lo(b)), b);
-		CHECK_EQ(el2_hist_bucket(el2_hist_hi(b)), b);
+		CHECK_EQ(el2stats_hist_lo(b), el2stats_hist_hi(b - 1) + 1);
+		CHECK_EQ(el2stats_hist_bucket(el2stats_hist_lo(b)), b);
+		CHECK_EQ(el2stats_hist_bucket(el2stats_hist_hi(b)), b);
 	}
 }
 
@@ -88,18 +88,18 @@ static void test_names(void)
 {
 	char buf[48];
 
-	CHECK_EQ(el2_reason_slot(0), EL2_REASON_UNKNOWN);
-	CHECK_EQ(el2_reason_slot(3), 3);
-	CHECK_EQ(el2_reason_slot(6), 6);
-	CHECK_EQ(el2_reason_slot(7), EL2_REASON_UNKNOWN);
-	CHECK(!strcmp(el2_reason_name(6), "psci_local"));
-	CHECK_EQ(el2_reason_slot(0x10002), EL2_REASON_UNKNOWN);
-	CHECK(!strcmp(el2_reason_name(1), "hvc"));
-	CHECK(!strcmp(el2_reason_name(4), "firmware"));
-	CHECK(!strcmp(el2_reason_name(99), "unknown"));
+	CHECK_EQ(el2stats_reason_slot(0), EL2_REASON_UNKNOWN);
+	CHECK_EQ(el2stats_reason_slot(3), 3);
+	CHECK_EQ(el2stats_reason_slot(6), 6);
+	CHECK_EQ(el2stats_reason_slot(7), EL2_REASON_UNKNOWN);
+	CHECK(!strcmp(el2stats_reason_name(6), "psci_local"));
+	CHECK_EQ(el2stats_reason_slot(0x10002), EL2_REASON_UNKNOWN);
+	CHECK(!strcmp(el2stats_reason_name(1), "hvc"));
+	CHECK(!strcmp(el2stats_reason_name(4), "firmware"));
+	CHECK(!strcmp(el2stats_reason_name(99), "unknown"));
 
 #define NAME_IS(reason, id, want) \
-	CHECK(!strcmp(el2_func_name((reason), (id), buf, sizeof(buf)), (want)))
+	CHECK(!strcmp(el2names_func_name((reason), (id), buf, sizeof(buf)), (want)))
 	NAME_IS(SMC, 0x84000000, "PSCI_VERSION");
 	NAME_IS(SMC, 0xc4000001, "CPU_SUSPEND");
 	NAME_IS(SMC, 0x84000002, "CPU_OFF");
@@ -124,7 +124,7 @@ static void test_names(void)
 	NAME_IS(SMC, 0x82000010, "sip fn 0x0010");
 	NAME_IS(TRAP, 0x18, "ESR_EC 0x18");
 	/* a short buffer is cut, not overrun */
-	CHECK(strlen(el2_func_name(HVC, 0xc6000004, buf, 5)) == 4);
+	CHECK(strlen(el2names_func_name(HVC, 0xc6000004, buf, 5)) == 4);
 }
 
 /* The hotplug excerpt of Documentation/guides/tracing.md, timestamps in ns */
@@ -135,18 +135,18 @@ static void test_readme_sequence(void)
 	struct el2_func *top;
 	long n;
 
-	CHECK_EQ(el2_init(&s, 4), 0);
-	el2_enter(&s, 2, 3113266000, SMC, 0x84000002);
-	el2_exit(&s, 2, 3113333000, FIRMWARE);
-	el2_enter(&s, 1, 3125305000, SMC, 0xc4000003);
-	el2_exit(&s, 1, 3125308000, FIRMWARE);
-	el2_enter(&s, 1, 3125316000, FIRMWARE, 0xc4000003);
-	el2_exit(&s, 1, 3125318000, SMC);
-	el2_enter(&s, 2, 3125617000, PSCI, 0xc4000003);
-	el2_exit(&s, 2, 3125756000, PSCI);
-	el2_finish(&s);
+	CHECK_EQ(el2stats_init(&s, 4), 0);
+	el2stats_enter(&s, 2, 3113266000, SMC, 0x84000002);
+	el2stats_exit(&s, 2, 3113333000, FIRMWARE);
+	el2stats_enter(&s, 1, 3125305000, SMC, 0xc4000003);
+	el2stats_exit(&s, 1, 3125308000, FIRMWARE);
+	el2stats_enter(&s, 1, 3125316000, FIRMWARE, 0xc4000003);
+	el2stats_exit(&s, 1, 3125318000, SMC);
+	el2stats_enter(&s, 2, 3125617000, PSCI, 0xc4000003);
+	el2stats_exit(&s, 2, 3125756000, PSCI);
+	el2stats_finish(&s);
 
-	CHECK_EQ(el2_summarize(&s, -1, -1, &sum), 0);
+	CHECK_EQ(el2stats_summarize(&s, -1, -1, &sum), 0);
 	CHECK_EQ(sum.count, 4);
 	CHECK_EQ(sum.total_ns, 67000 + 3000 + 2000 + 139000);
 	CHECK_EQ(sum.min_ns, 2000);
@@ -157,23 +157,23 @@ static void test_readme_sequence(void)
 	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
 
 	/* CPU 1: one smc interval (to firmware) and one firmware interval */
-	el2_summarize(&s, 1, SMC, &sum);
+	el2stats_summarize(&s, 1, SMC, &sum);
 	CHECK_EQ(sum.count, 1);
 	CHECK_EQ(sum.total_ns, 3000);
-	el2_summarize(&s, 1, FIRMWARE, &sum);
+	el2stats_summarize(&s, 1, FIRMWARE, &sum);
 	CHECK_EQ(sum.count, 1);
 	CHECK_EQ(sum.total_ns, 2000);
-	el2_summarize(&s, 2, -1, &sum);
+	el2stats_summarize(&s, 2, -1, &sum);
 	CHECK_EQ(sum.count, 2);
 	CHECK_EQ(sum.total_ns, 67000 + 139000);
-	CHECK_EQ(sum.hist[el2_hist_bucket(67000)], 1);
-	CHECK_EQ(sum.hist[el2_hist_bucket(139000)], 1);
-	el2_summarize(&s, 0, -1, &sum);
+	CHECK_EQ(sum.hist[el2stats_hist_bucket(67000)], 1);
+	CHECK_EQ(sum.hist[el2stats_hist_bucket(139000)], 1);
+	el2stats_summarize(&s, 0, -1, &sum);
 	CHECK_EQ(sum.count, 0);
 	CHECK_EQ(sum.max_ns, 0);
 
 	/* by count: 3 keys of 1 each, ties by time: psci CPU_ON first */
-	n = el2_top_funcs(&s, 0, 0, &top);
+	n = el2stats_top_funcs(&s, 0, 0, &top);
 	CHECK_EQ(n, 4);
 	if (n == 4) {
 		CHECK_EQ(top[0].reason, PSCI);
@@ -183,12 +183,12 @@ static void test_readme_sequence(void)
 		CHECK_EQ(top[3].reason, FIRMWARE);
 	}
 	free(top);
-	n = el2_top_funcs(&s, 1, 2, &top);
+	n = el2stats_top_funcs(&s, 1, 2, &top);
 	CHECK_EQ(n, 2);
 	if (n == 2)
 		CHECK_EQ(top[1].max_ns, 67000);
 	free(top);
-	el2_free(&s);
+	el2stats_free(&s);
 }
 
 /* Every way an enter or exit stays alone, on one CPU */
@@ -197,31 +197,31 @@ static void test_unmatched(void)
 	struct el2_stats s;
 	struct el2_summary sum;
 
-	CHECK_EQ(el2_init(&s, 2), 0);
-	el2_exit(&s, 0, 100, HVC);			/* no enter yet */
-	el2_enter(&s, 0, 200, HVC, 0xc6000004);	/* then another enter */
-	el2_enter(&s, 0, 300, SMC, 0x84000002);	/* paired with 350 */
-	el2_exit(&s, 0, 350, FIRMWARE);
-	el2_exit(&s, 0, 360, SMC);			/* no enter again */
-	el2_enter(&s, 0, 400, HVC, 0xc6000001);
-	el2_lost(&s, 0, 12);				/* cuts the enter */
-	el2_exit(&s, 0, 500, HVC);			/* so: no enter */
-	el2_enter(&s, 0, 600, TRAP, 0x18);
-	el2_exit(&s, 0, 590, TRAP);			/* backwards: both */
-	el2_enter(&s, 0, 700, HVC, 0xc6000001);	/* paired with 710 */
-	el2_lost(&s, 0, 0);				/* no loss: no effect */
-	el2_exit(&s, 0, 710, HVC);
-	el2_lost(&s, 0, UINT64_MAX);			/* unknown count */
-	el2_enter(&s, 0, 800, 77, 0);			/* odd reason, open */
+	CHECK_EQ(el2stats_init(&s, 2), 0);
+	el2stats_exit(&s, 0, 100, HVC);			/* no enter yet */
+	el2stats_enter(&s, 0, 200, HVC, 0xc6000004);	/* then another enter */
+	el2stats_enter(&s, 0, 300, SMC, 0x84000002);	/* paired with 350 */
+	el2stats_exit(&s, 0, 350, FIRMWARE);
+	el2stats_exit(&s, 0, 360, SMC);			/* no enter again */
+	el2stats_enter(&s, 0, 400, HVC, 0xc6000001);
+	el2stats_lost(&s, 0, 12);				/* cuts the enter */
+	el2stats_exit(&s, 0, 500, HVC);			/* so: no enter */
+	el2stats_enter(&s, 0, 600, TRAP, 0x18);
+	el2stats_exit(&s, 0, 590, TRAP);			/* backwards: both */
+	el2stats_enter(&s, 0, 700, HVC, 0xc6000001);	/* paired with 710 */
+	el2stats_lost(&s, 0, 0);				/* no loss: no effect */
+	el2stats_exit(&s, 0, 710, HVC);
+	el2stats_lost(&s, 0, UINT64_MAX);			/* unknown count */
+	el2stats_enter(&s, 0, 800, 77, 0);			/* odd reason, open */
 
-	el2_enter(&s, 1, 50, PSCI, 0xc4000003);	/* CPU 1: open at end */
-	el2_lost(&s, 2, 5);				/* no CPU 2: ignored */
-	CHECK_EQ(el2_enter(&s, 2, 0, HVC, 0), 0);
-	el2_finish(&s);
+	el2stats_enter(&s, 1, 50, PSCI, 0xc4000003);	/* CPU 1: open at end */
+	el2stats_lost(&s, 2, 5);				/* no CPU 2: ignored */
+	CHECK_EQ(el2stats_enter(&s, 2, 0, HVC, 0), 0);
+	el2stats_finish(&s);
 	/* fed after the end: ignored */
-	el2_exit(&s, 1, 60, PSCI);
+	el2stats_exit(&s, 1, 60, PSCI);
 
-	el2_summarize(&s, 0, -1, &sum);
+	el2stats_summarize(&s, 0, -1, &sum);
 	CHECK_EQ(sum.count, 2);
 	CHECK_EQ(sum.total_ns, 50 + 10);
 	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
@@ -235,28 +235,28 @@ static void test_unmatched(void)
 	CHECK_EQ(s.cpus[0].lost_unknown, 1);
 
 	/* unmatched enters count under their own reason, exits under theirs */
-	el2_summarize(&s, 0, HVC, &sum);
+	el2stats_summarize(&s, 0, HVC, &sum);
 	CHECK_EQ(sum.count, 1);
 	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
 	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
 	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 2);
-	el2_summarize(&s, 0, SMC, &sum);
+	el2stats_summarize(&s, 0, SMC, &sum);
 	CHECK_EQ(sum.count, 1);
 	CHECK_EQ(sum.total_ns, 50);
 	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 1);
-	el2_summarize(&s, 0, TRAP, &sum);
+	el2stats_summarize(&s, 0, TRAP, &sum);
 	CHECK_EQ(sum.count, 0);
 	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
 	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
-	el2_summarize(&s, 0, EL2_REASON_UNKNOWN, &sum);
+	el2stats_summarize(&s, 0, EL2_REASON_UNKNOWN, &sum);
 	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
 
-	el2_summarize(&s, 1, -1, &sum);
+	el2stats_summarize(&s, 1, -1, &sum);
 	CHECK_EQ(sum.count, 0);
 	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
 	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
 	CHECK_EQ(s.cpus[1].lost_markers, 0);
-	el2_free(&s);
+	el2stats_free(&s);
 }
 
 /* Many intervals over CPUs and reasons: merged percentiles, top lists */
@@ -269,18 +269,18 @@ static void test_many(void)
 	unsigned int i;
 	long n;
 
-	CHECK_EQ(el2_init(&s, 3), 0);
+	CHECK_EQ(el2stats_init(&s, 3), 0);
 	/* 1..300 ns: CPU i % 3, hvc for even lengths, smc for odd ones */
 	for (i = 1; i <= 300; i++) {
 		unsigned int cpu = i % 3;
 
-		el2_enter(&s, cpu, ts, i % 2 ? SMC : HVC, 0xc6000000 + i % 7);
-		CHECK_EQ(el2_exit(&s, cpu, ts + i, HVC), 0);
+		el2stats_enter(&s, cpu, ts, i % 2 ? SMC : HVC, 0xc6000000 + i % 7);
+		CHECK_EQ(el2stats_exit(&s, cpu, ts + i, HVC), 0);
 		ts += 1000;
 		total += i;
 	}
-	el2_finish(&s);
-	el2_summarize(&s, -1, -1, &sum);
+	el2stats_finish(&s);
+	el2stats_summarize(&s, -1, -1, &sum);
 	CHECK_EQ(sum.count, 300);
 	CHECK_EQ(sum.total_ns, total);
 	CHECK_EQ(sum.min_ns, 1);
@@ -290,28 +290,28 @@ static void test_many(void)
 	CHECK(sum.mean_ns > 150.49 && sum.mean_ns < 150.51);
 	CHECK_EQ(sum.hist[9], 300 - 255);	/* 256..300 */
 	CHECK_EQ(sum.hist[1], 1);
-	el2_count(&s, -1, -1, &sum);
+	el2stats_count(&s, -1, -1, &sum);
 	CHECK_EQ(sum.count, 300);
 	CHECK_EQ(sum.total_ns, total);
 	CHECK_EQ(sum.hist[9], 300 - 255);
 	CHECK_EQ(sum.p50_ns, 0);
 	CHECK_EQ(sum.max_ns, 0);
-	el2_summarize(&s, -1, HVC, &sum);
+	el2stats_summarize(&s, -1, HVC, &sum);
 	CHECK_EQ(sum.count, 150);
 	CHECK_EQ(sum.min_ns, 2);
 	CHECK_EQ(sum.p50_ns, 150);
 	CHECK_EQ(sum.max_ns, 300);
-	el2_summarize(&s, 1, SMC, &sum);	/* i = 1, 7, 13, ... 295 */
+	el2stats_summarize(&s, 1, SMC, &sum);	/* i = 1, 7, 13, ... 295 */
 	CHECK_EQ(sum.count, 50);
 	CHECK_EQ(sum.min_ns, 1);
 	CHECK_EQ(sum.max_ns, 295);
 	CHECK_EQ(sum.p50_ns, 1 + 24 * 6);
 
-	n = el2_top_funcs(&s, 0, 0, &top);
+	n = el2stats_top_funcs(&s, 0, 0, &top);
 	CHECK_EQ(n, 14);		/* 7 IDs, each seen as hvc and smc */
 	CHECK_EQ(s.nr_funcs, 14);
 	free(top);
-	n = el2_top_funcs(&s, 1, 1, &top);
+	n = el2stats_top_funcs(&s, 1, 1, &top);
 	CHECK_EQ(n, 1);
 	/* longest total: i % 7 == 6 and i odd (smc) or even, computed */
 	if (n == 1) {
@@ -330,7 +330,7 @@ static void test_many(void)
 		CHECK_EQ(top[0].total_ns, best);
 	}
 	free(top);
-	el2_free(&s);
+	el2stats_free(&s);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -363,25 +363,25 @@ static void test_merged_percentiles(void)
 	int cpu, reason;
 	size_t i, n;
 
-	CHECK_EQ(el2_init(&s, 4), 0);
+	CHECK_EQ(el2stats_init(&s, 4), 0);
 	for (i = 0; i < MERGED_N; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
 		/* 100 ns to about 1 s, more of them short */
 		len[i] = 100 + (x % 1000000000) / (1 + x % 977);
-		el2_enter(&s, i % 4, ts, 1 + i % 5, 0);
-		CHECK_EQ(el2_exit(&s, i % 4, ts + len[i], 1 + i % 5), 0);
+		el2stats_enter(&s, i % 4, ts, 1 + i % 5, 0);
+		CHECK_EQ(el2stats_exit(&s, i % 4, ts + len[i], 1 + i % 5), 0);
 		ts += len[i] + 1;
 	}
-	el2_finish(&s);
+	el2stats_finish(&s);
 	for (cpu = -1; cpu < 4; cpu++)
 		for (reason = -1; reason <= 5; reason++) {
 			for (i = n = 0; i < MERGED_N; i++)
 				if ((cpu < 0 || (int)i % 4 == cpu) &&
 				    (reason < 0 || 1 + (int)i % 5 == reason))
 					sel[n++] = len[i];
-			CHECK_EQ(el2_summarize(&s, cpu, reason, &sum), 0);
+			CHECK_EQ(el2stats_summarize(&s, cpu, reason, &sum), 0);
 			CHECK_EQ(sum.count, n);
 			if (!n)
 				continue;
@@ -391,7 +391,7 @@ static void test_merged_percentiles(void)
 			CHECK_NEAR(sum.p50_ns, nearest_rank(sel, n, 50));
 			CHECK_NEAR(sum.p99_ns, nearest_rank(sel, n, 99));
 		}
-	el2_free(&s);
+	el2stats_free(&s);
 }
 
 /* More (reason, function ID)s than the table takes: the rest in one sum */
@@ -403,20 +403,20 @@ static void test_funcs_bounded(void)
 	uint32_t id;
 	long n;
 
-	CHECK_EQ(el2_init(&s, 1), 0);
+	CHECK_EQ(el2stats_init(&s, 1), 0);
 	for (id = 0; id < EL2_FUNCS_MAX + 100; id++) {
-		el2_enter(&s, 0, ts, HVC, id);
-		CHECK_EQ(el2_exit(&s, 0, ts + 10 + id % 7, HVC), 0);
+		el2stats_enter(&s, 0, ts, HVC, id);
+		CHECK_EQ(el2stats_exit(&s, 0, ts + 10 + id % 7, HVC), 0);
 		ts += 100;
 	}
 	/* a key already in the table still counts as itself */
-	el2_enter(&s, 0, ts, HVC, 5);
-	el2_exit(&s, 0, ts + 1000, HVC);
-	el2_finish(&s);
+	el2stats_enter(&s, 0, ts, HVC, 5);
+	el2stats_exit(&s, 0, ts + 1000, HVC);
+	el2stats_finish(&s);
 	CHECK_EQ(s.nr_funcs, EL2_FUNCS_MAX);
 	CHECK_EQ(s.funcs_other.count, 100);
 	CHECK_EQ(s.funcs_other.max_ns, 16);
-	n = el2_top_funcs(&s, 1, 1, &top);
+	n = el2stats_top_funcs(&s, 1, 1, &top);
 	CHECK_EQ(n, 1);
 	if (n == 1) {
 		CHECK_EQ(top[0].func_id, 5);
@@ -424,9 +424,9 @@ static void test_funcs_bounded(void)
 		CHECK_EQ(top[0].max_ns, 1000);
 	}
 	free(top);
-	CHECK_EQ(el2_top_funcs(&s, 0, 0, &top), EL2_FUNCS_MAX);
+	CHECK_EQ(el2stats_top_funcs(&s, 0, 0, &top), EL2_FUNCS_MAX);
 	free(top);
-	el2_free(&s);
+	el2stats_free(&s);
 }
 
 int main(void)

@@ -2,15 +2,15 @@
 /*
  * libFuzzer target: the bytes `hyptrace agent` takes on its control port
  * (agent-ctl-path, or the client's connection with -N), through the
- * order reader agent_control() uses (tools/hyptrace/lib/vtproto.c
- * vt_next_order()), in pieces of varying size. Every line is one order;
+ * order reader agent_ctl_orders() uses (tools/hyptrace/lib/vtproto.c
+ * vtproto_next_order()), in pieces of varying size. Every line is one order;
  * what a bad one shows is printable and short; the buffer never holds
  * more than it can. Seeds: the orders a listener sends (make seeds).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "vtproto.h"
+#include "hyptrace/vtproto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,13 +22,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (at < size) {
 		size_t n = size - at < step ? size - at : step;
 
-		if (n > vt_orders_room(&o))
-			n = vt_orders_room(&o);
+		if (n > vtproto_orders_room(&o))
+			n = vtproto_orders_room(&o);
 		memcpy(o.buf + o.have, data + at, n);
 		o.have += n;
 		at += n;
 		step = step < 512 ? step * 2 : 1;
-		while ((ord = vt_next_order(&o, line, sizeof(line)))) {
+		while ((ord = vtproto_next_order(&o, line, sizeof(line)))) {
 			if (ord > VT_ORDER_BAD)
 				abort();
 			if (ord != VT_ORDER_BAD)
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 		/* no whole line left, and room for more */
-		if (memchr(o.buf, '\n', o.have) || !vt_orders_room(&o))
+		if (memchr(o.buf, '\n', o.have) || !vtproto_orders_room(&o))
 			abort();
 	}
 	return 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the bytes `hyptrace listen -N` takes from an agent,
- * through the listener's own code (tools/hyptrace/listen_store.c,
+ * through the listener's own code (tools/hyptrace/listen/listen_store.c,
  * listen_meta.c, listen_net.c, listen_clock.c): messages cut out of the
  * stream in pieces of varying size, pages checked into their temporary
  * files within a small --max-size, the metadata kept within its limits,
@@ -49,17 +49,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&l, 0, sizeof(l));
 	l.dir = "fuzz:1";
-	l.net = true;
+	l.tp = &listen_net_transport;
 	l.output = output;
 	l.max_size = 8 * 4096;
 	l.ctl = -1;
-	for (i = 0; i < REC_MAX_CPUS; i++)
+	for (i = 0; i < SOURCE_MAX_CPUS; i++)
 		l.cpu[i].fd = l.cpu[i].tmp_fd = -1;
-	if (lst_clock_init(&l, NULL))
+	if (listen_clock_init(&l, NULL))
 		abort();
 	/* pieces of 1, 2, 4, ... bytes: messages split at every point */
 	while (at < size && !r) {
-		ssize_t room = vt_room(&l.rd, err, sizeof(err));
+		ssize_t room = vtproto_room(&l.rd, err, sizeof(err));
 		size_t n = size - at < step ? size - at : step;
 
 		if (room < 0)
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		l.rd.len += n;
 		at += n;
 		step = step < 65536 ? step * 2 : 1;
-		r = lst_take_messages(&l, err, sizeof(err));
+		r = listen_meta_take_messages(&l, err, sizeof(err));
 		if (r < 0 && (!err[0] || strchr(err, '\n'))) {
 			/* an error is one line */
 			fprintf(stderr, "not one line: '%s'\n", err);
@@ -78,9 +78,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (!r) {
-		lst_write(&l, err, sizeof(err));
+		listen_meta_write(&l, err, sizeof(err));
 		unlink(output);
 	}
-	lst_close(&l);
+	listen_store_close(&l);
+	listen_meta_free(&l);
 	return 0;
 }

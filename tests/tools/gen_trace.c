@@ -39,7 +39,7 @@
  * taken out with rb_swap_reader() as the kernel's reader does, given the
  * lost-event marks the kernel's reader puts on a page it hands out
  * (commit bit 31, and bit 30 with the count after the data when it fits),
- * and written with td_write(). What the file holds is then decoded again
+ * and written with tracedat_write(). What the file holds is then decoded again
  * with libtraceevent's kbuffer (trace-cmd's own page reader), and checked
  * against what was written: every event decoded is one written, with its
  * timestamp and payload, in order, and the events missing between two
@@ -87,8 +87,8 @@
 #include "gen_trace.h"
 #include "hyp_events.h"
 #include "ring_buffer.h"
-#include "tcnet.h"
-#include "tracedat.h"
+#include "hyptrace/tcnet.h"
+#include "hyptrace/tracedat.h"
 
 struct cpu_gen cpus[MAX_CPUS];
 
@@ -466,7 +466,7 @@ static void dump_texts(const char *dir, const struct texts *t)
 	}
 }
 
-/* The trace as td_write() and td_meta() take it */
+/* The trace as tracedat_write() and tracedat_meta() take it */
 static void describe(const struct opts *o, const struct texts *t,
 		     struct td_out *out, struct td_out_format *fmts, int *fds)
 {
@@ -506,8 +506,8 @@ static void write_dat(const struct opts *o, const struct texts *t)
 	fd = open(o->out, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		die("%s: %s", o->out, strerror(errno));
-	if (td_write(fd, &out, err, sizeof(err)))
-		die("td_write: %s", err);
+	if (tracedat_write(fd, &out, err, sizeof(err)))
+		die("tracedat_write: %s", err);
 	if (close(fd))
 		die("%s: %s", o->out, strerror(errno));
 }
@@ -533,11 +533,11 @@ static void send_dat(const struct opts *o, const struct texts *t)
 
 	describe(o, t, &out, fmts, fds);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (td_meta(&out, &meta, &meta_len, err, sizeof(err)))
-		die("td_meta: %s", err);
-	s = tcn_open(o->send, out.nr_cpus, out.page_size, err, sizeof(err));
-	if (!s || tcn_send_meta(s, meta, meta_len, err, sizeof(err)) ||
-	    tcn_connect_cpus(s, err, sizeof(err)))
+	if (tracedat_meta(&out, &meta, &meta_len, err, sizeof(err)))
+		die("tracedat_meta: %s", err);
+	s = tcnet_open(o->send, out.nr_cpus, out.page_size, err, sizeof(err));
+	if (!s || tcnet_send_meta(s, meta, meta_len, err, sizeof(err)) ||
+	    tcnet_connect_cpus(s, err, sizeof(err)))
 		die("%s", err);
 	for (off = 0; more; off += RB_PAGE_SIZE) {
 		more = 0;
@@ -546,7 +546,7 @@ static void send_dat(const struct opts *o, const struct texts *t)
 			    pread(fds[i], page, RB_PAGE_SIZE, off) !=
 			    RB_PAGE_SIZE)
 				continue;
-			if (tcn_send_cpu(s, i, page, RB_PAGE_SIZE, err,
+			if (tcnet_send_cpu(s, i, page, RB_PAGE_SIZE, err,
 					 sizeof(err)))
 				die("%s", err);
 			pages++;
@@ -555,17 +555,17 @@ static void send_dat(const struct opts *o, const struct texts *t)
 		}
 		if (more && o->send_pace)
 			usleep(o->send_pace * 1000);
-		if (tcn_check(s, err, sizeof(err)))
+		if (tcnet_check(s, err, sizeof(err)))
 			die("%s", err);
 	}
-	if (tcn_finish(s, err, sizeof(err)))
+	if (tcnet_finish(s, err, sizeof(err)))
 		die("%s", err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	fprintf(stderr, "gen_trace: sent %llu pages (%llu bytes) and %zu bytes of metadata to %s in %.3f s\n",
 		(unsigned long long)pages, (unsigned long long)bytes,
 		meta_len, o->send, (t1.tv_sec - t0.tv_sec) +
 		(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	tcn_free(s);
+	tcnet_free(s);
 	free(meta);
 }
 

@@ -16,7 +16,7 @@
 #include "check.h"
 #include "gen_formats.h"
 #include "hyp_events.h"
-#include "vtproto.h"
+#include "hyptrace/vtproto.h"
 
 #define PAGE_SIZE	4096
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loghist.h"
+#include "hyptrace/loghist.h"
 
 /* The bound the documentation states: 1/256 of the exact value */
 #define BOUND_DIV	256

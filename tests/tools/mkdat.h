@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * For the C tests: a trace.dat in memory, written by td_write() from the
+ * For the C tests: a trace.dat in memory, written by tracedat_write() from the
  * generated tracefs texts (gen_formats.c), or other formats given, and
  * pages built by hand (nr_pages per CPU, contiguous, or none).
  */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "gen_formats.h"
-#include "tracedat.h"
+#include "hyptrace/tracedat.h"
 
 struct mkdat {
 	const struct td_out_format *formats;	/* NULL: the generated ones */
@@ -63,7 +63,7 @@ static inline uint8_t *mkdat(const struct mkdat *m, size_t *len)
 			exit(2);
 		fds[i] = fileno(cpu[i]);
 	}
-	if (!out || td_write(fileno(out), &o, err, sizeof(err))) {
+	if (!out || tracedat_write(fileno(out), &o, err, sizeof(err))) {
 		printf("mkdat: %s\n", err);
 		exit(2);
 	}

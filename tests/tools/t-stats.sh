@@ -63,7 +63,7 @@ if [ ! -x "$UNIT" ]; then
 	UNIT=$W/el2stats_test
 	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-I"$TOP/tools/hyptrace/lib" -I"$TOP/shared" -o "$UNIT" \
+		-I"$TOP/tools/hyptrace/include" -I"$TOP/shared" -o "$UNIT" \
 		"$HERE/el2stats_test.c" "$TOP/tools/hyptrace/lib/el2stats.c" \
 		"$TOP/tools/hyptrace/lib/loghist.c" \
 		"$TOP/tools/hyptrace/lib/el2names.c" 2>"$W/unit-build.log" ||
@@ -74,7 +74,12 @@ say "$(tail -n 1 "$W/unit.log")"
 
 # ---- the percentiles' histogram: its test, and that the test bites ----
 
-# build_loghist_test OUT DIR: loghist_test.c with DIR's loghist.[ch]
+# The histogram's two files, as the tree has them
+LH_SRC=$TOP/tools/hyptrace/lib
+LH_INC=$TOP/tools/hyptrace/include
+
+# build_loghist_test OUT DIR: loghist_test.c with DIR/loghist.c and
+# DIR/hyptrace/loghist.h (DIR a copy of the tree's two, or the tree)
 build_loghist_test() {
 	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -85,7 +90,10 @@ build_loghist_test() {
 LH=$BUILD/loghist_test
 if [ ! -x "$LH" ]; then
 	LH=$W/loghist_test
-	build_loghist_test "$LH" "$TOP/tools/hyptrace/lib" ||
+	mkdir -p "$W/loghist/hyptrace"
+	cp "$LH_SRC/loghist.c" "$W/loghist/"
+	cp "$LH_INC/hyptrace/loghist.h" "$W/loghist/hyptrace/"
+	build_loghist_test "$LH" "$W/loghist" ||
 		fail "loghist_test does not build: $(head -n 3 "$LH.build.log")"
 fi
 "$LH" >"$W/loghist.log" 2>&1 || fail "loghist_test: $(tail -n 5 "$W/loghist.log")"
@@ -95,10 +103,16 @@ say "$(tail -n 1 "$W/loghist.log")"
 # edited by SED (the edit checked to change something)
 mutant() {
 	local dir=$W/mutant-$1
-	mkdir -p "$dir"
-	cp "$TOP/tools/hyptrace/lib/loghist.c" "$TOP/tools/hyptrace/lib/loghist.h" "$dir/"
-	sed -i "$3" "$dir/$2"
-	cmp -s "$dir/$2" "$TOP/tools/hyptrace/lib/$2" &&
+	local file=$2 orig=$LH_SRC/loghist.c
+	if [ "$file" = loghist.h ]; then
+		file=hyptrace/loghist.h
+		orig=$LH_INC/$file
+	fi
+	mkdir -p "$dir/hyptrace"
+	cp "$LH_SRC/loghist.c" "$dir/"
+	cp "$LH_INC/hyptrace/loghist.h" "$dir/hyptrace/"
+	sed -i "$3" "$dir/$file"
+	cmp -s "$dir/$file" "$orig" &&
 		fail "mutant $1: the edit '$3' no longer applies to $2"
 	build_loghist_test "$dir/loghist_test" "$dir" ||
 		fail "mutant $1 does not build: $(head -n 3 "$dir/loghist_test.build.log")"

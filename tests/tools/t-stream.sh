@@ -3,7 +3,7 @@
 #
 # t-stream.sh: a trace sent with lib/tcnet.c (what `hyptrace record -N`
 # uses) to Debian's own `trace-cmd listen` on 127.0.0.1 arrives as the
-# trace.dat td_write() makes of the same pages: `trace-cmd report` (secs
+# trace.dat tracedat_write() makes of the same pages: `trace-cmd report` (secs
 # and raw ns) and `hyptrace report` read the listener's file exactly as
 # the local one, and the two files differ only in the clock text the
 # listener writes after the flyrecord table (its own machine's clock; the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-tracecmd.sh: the trace.dat files td_write() produces are read by the
+# t-tracecmd.sh: the trace.dat files tracedat_write() produces are read by the
 # real reader, trace-cmd (3.1.6 on Debian 12), without a word on stderr:
 # every event on its CPU, at its nanosecond, with its name and fields, and
 # the lost events where the pages say; timestamps shown as seconds and

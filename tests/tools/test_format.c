@@ -3,11 +3,11 @@
  * Format files and the text of records (tools/hyptrace/lib/format.c and
  * format_print.c): the hypervisor's formats as the module prints them,
  * kernel formats with arrays and dynamic strings, format files that lie,
- * and the exact lines td_format_record() gives, which must be the kernel's
+ * and the exact lines format_print_record() gives, which must be the kernel's
  * trace_remote lines for the hypervisor's events.
  */
 #include "check.h"
-#include "format.h"
+#include "hyptrace/format.h"
 #include "gen_formats.h"
 #include "hyp_events.h"
 #include "mkdat.h"
@@ -25,7 +25,7 @@ static int test_hyp_formats(void)
 
 	CHECK(nr == HYP_NR_EVENTS, "%u formats", nr);
 	for (i = 0; i < nr; i++) {
-		fe = fmt_parse("hypervisor", gen[i].text, gen[i].len, err,
+		fe = format_parse("hypervisor", gen[i].text, gen[i].len, err,
 			       sizeof(err));
 		CHECK(fe, "%s: %s", gen[i].name, err);
 		CHECK(!strcmp(fe->ev.name, gen[i].name), "name %s",
@@ -37,22 +37,22 @@ static int test_hyp_formats(void)
 		if (!strcmp(fe->ev.name, "hyp_exit")) {
 			CHECK(fe->ev.nr_fields == 4, "%u fields",
 			      fe->ev.nr_fields);
-			f = td_find_field(&fe->ev, "ret");
+			f = format_print_find_field(&fe->ev, "ret");
 			CHECK(f && f->offset == 8 && f->size == 8 &&
 			      f->is_signed, "ret field");
-			f = td_find_field(&fe->ev, "func_id");
+			f = format_print_find_field(&fe->ev, "func_id");
 			CHECK(f && f->offset == 4 && f->size == 4 &&
 			      !f->is_signed, "func_id field");
 			CHECK(!strncmp(fe->ev.print_fmt, want, strlen(want)),
 			      "print fmt %s", fe->ev.print_fmt);
 		}
-		fmt_free(fe);
+		format_free(fe);
 		free(gen[i].name);
 		free(gen[i].text);
 	}
 	free(gen);
 	/* the same names in another system are not ours */
-	CHECK(!fmt_hyp_index("kvm", "hyp_enter"), "system checked");
+	CHECK(!format_hyp_index("kvm", "hyp_enter"), "system checked");
 	return 0;
 }
 
@@ -71,7 +71,7 @@ static const char sched_switch[] =
 
 static int test_kernel_format(void)
 {
-	struct fmt_event *fe = fmt_parse("sched", sched_switch,
+	struct fmt_event *fe = format_parse("sched", sched_switch,
 					 strlen(sched_switch), err,
 					 sizeof(err));
 
@@ -86,7 +86,7 @@ static int test_kernel_format(void)
 	CHECK(fe->kinds[7] == FMT_BYTES, "u8 raw[3]");
 	CHECK(fe->kinds[8] == FMT_DYN_BYTES && fe->rel[8], "rel_loc");
 	CHECK(!fe->hyp, "not ours");
-	fmt_free(fe);
+	format_free(fe);
 	return 0;
 }
 
@@ -124,15 +124,15 @@ static int test_bad_formats(void)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		fe = fmt_parse("s", bad[i], strlen(bad[i]), err, sizeof(err));
+		fe = format_parse("s", bad[i], strlen(bad[i]), err, sizeof(err));
 		CHECK(!fe && err[0], "bad format %zu accepted", i);
 	}
-	fe = fmt_parse("s", nul, sizeof(nul) - 1, err, sizeof(err));
+	fe = format_parse("s", nul, sizeof(nul) - 1, err, sizeof(err));
 	CHECK(!fe, "a NUL byte accepted");
 	/* a format with no fields but common_type is fine */
-	fe = fmt_parse("s", minimal, strlen(minimal), err, sizeof(err));
+	fe = format_parse("s", minimal, strlen(minimal), err, sizeof(err));
 	CHECK(fe && fe->ev.nr_fields == 1, "minimal format: %s", err);
-	fmt_free(fe);
+	format_free(fe);
 	return 0;
 }
 
@@ -190,24 +190,24 @@ static int test_hyp_lines(void)
 
 	hyp_page(&b, 12345678901ULL);
 	dat = mkdat(&m, &len);
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(td, "%s", err);
-	while ((r = td_next(td, &rec)) > 0) {
+	while ((r = tracedat_next(td, &rec)) > 0) {
 		if (rec.lost_before) {
-			td_format_lost(rec.cpu, rec.lost_before, line,
+			format_print_lost(rec.cpu, rec.lost_before, line,
 				       sizeof(line));
 			CHECK(n < 7 && !strcmp(line, want[n]), "line %u '%s'",
 			      n, line);
 			n++;
 		}
-		td_format_record(td, &rec, line, sizeof(line));
+		format_print_record(td, &rec, line, sizeof(line));
 		CHECK(n < 7 && !strcmp(line, want[n]), "line %u '%s'", n,
 		      line);
 		n++;
 	}
 	CHECK(r == 0 && n == 7, "r %d, %u lines: %s", r, n,
-	      td_error(td) ? td_error(td) : "");
-	td_close(td);
+	      tracedat_error(td) ? tracedat_error(td) : "");
+	tracedat_close(td);
 	free(dat);
 	return 0;
 }
@@ -252,19 +252,19 @@ static int test_fallback_and_generic(void)
 	pb_data(&b, 0, p2, sizeof(p2), 0);
 	pb_commit(&b, 0, 0);
 	dat = mkdat(&m, &len);
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(td, "%s", err);
-	CHECK(!td_trace_clock(td), "no clock");
-	CHECK(td_next(td, &rec) == 1, "first");
-	td_format_record(td, &rec, line, sizeof(line));
+	CHECK(!tracedat_trace_clock(td), "no clock");
+	CHECK(tracedat_next(td, &rec) == 1, "first");
+	format_print_record(td, &rec, line, sizeof(line));
 	CHECK(!strcmp(line, "[000]\t    0.000001: hyp_enter reason=5"),
 	      "'%s'", line);
-	CHECK(td_next(td, &rec) == 1, "second");
-	td_format_record(td, &rec, line, sizeof(line));
+	CHECK(tracedat_next(td, &rec) == 1, "second");
+	format_print_record(td, &rec, line, sizeof(line));
 	CHECK(!strcmp(line, "[000]\t    0.000001: foo a=7 b=-5 s=hi d=dyn x=abcd far=?"),
 	      "'%s'", line);
-	CHECK(td_next(td, &rec) == 0, "end");
-	td_close(td);
+	CHECK(tracedat_next(td, &rec) == 0, "end");
+	tracedat_close(td);
 	free(dat);
 	return 0;
 }
@@ -287,37 +287,37 @@ static int test_buffers_and_fields(void)
 
 	hyp_page(&b, 12345678901ULL);
 	dat = mkdat(&m, &len);
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(td, "%s", err);
-	CHECK(td_next(td, &rec) == 1 && td_next(td, &rec) == 1 &&
-	      td_next(td, &rec) == 1, "third record");
-	n = td_format_record(td, &rec, small, sizeof(small));
+	CHECK(tracedat_next(td, &rec) == 1 && tracedat_next(td, &rec) == 1 &&
+	      tracedat_next(td, &rec) == 1, "third record");
+	n = format_print_record(td, &rec, small, sizeof(small));
 	CHECK(n == (int)strlen("[000]\t   12.345680: hyp_exit reason=0x9 func_id=0xc4000003 ret=-22"),
 	      "length %d", n);
 	CHECK(!strcmp(small, "[000]\t   "), "'%s'", small);
-	CHECK(td_format_record(td, &rec, NULL, 0) == n, "NULL buffer");
+	CHECK(format_print_record(td, &rec, NULL, 0) == n, "NULL buffer");
 
-	ev = td_event_by_id(td, rec.id);
-	CHECK(ev && ev == td_event_by_name(td, "hypervisor", "hyp_exit"),
+	ev = tracedat_event_by_id(td, rec.id);
+	CHECK(ev && ev == tracedat_event_by_name(td, "hypervisor", "hyp_exit"),
 	      "by id and name");
-	CHECK(!td_event_by_name(td, "hypervisor", "nope"), "no such name");
-	f = td_find_field(ev, "ret");
-	CHECK(f && !td_read_field(&rec, f, &v) && (int64_t)v == -22,
+	CHECK(!tracedat_event_by_name(td, "hypervisor", "nope"), "no such name");
+	f = format_print_find_field(ev, "ret");
+	CHECK(f && !format_print_read_field(&rec, f, &v) && (int64_t)v == -22,
 	      "ret %lld", (long long)v);
 	odd = *f;
 	odd.offset = rec.size - 4;
-	CHECK(td_read_field(&rec, &odd, &v) == -1 && v == 0, "outside");
+	CHECK(format_print_read_field(&rec, &odd, &v) == -1 && v == 0, "outside");
 	odd.offset = 0;
 	odd.size = 3;
-	CHECK(td_read_field(&rec, &odd, &v) == -1, "size 3");
+	CHECK(format_print_read_field(&rec, &odd, &v) == -1, "size 3");
 	odd.size = 2;
 	odd.offset = 2;
 	odd.is_signed = 1;
-	CHECK(!td_read_field(&rec, &odd, &v) && v == 9, "reason 9");
+	CHECK(!format_print_read_field(&rec, &odd, &v) && v == 9, "reason 9");
 
-	td_format_lost(3, TD_LOST_UNKNOWN, small, sizeof(small));
+	format_print_lost(3, TD_LOST_UNKNOWN, small, sizeof(small));
 	CHECK(!strcmp(small, "CPU:3 [LO"), "'%s'", small);
-	td_close(td);
+	tracedat_close(td);
 	free(dat);
 	return 0;
 }

@@ -7,7 +7,7 @@
  * the page its own allocation).
  */
 #include "check.h"
-#include "page.h"
+#include "hyptrace/page.h"
 
 static char err[256];
 
@@ -22,11 +22,11 @@ static int walk(const void *page, size_t size, uint64_t *ts, uint32_t *len,
 
 	/* its own allocation, exactly @size, so ASan sees any overrun */
 	memcpy(copy, page, size);
-	if (pg_open(&w, copy, size, err, sizeof(err))) {
+	if (page_open(&w, copy, size, err, sizeof(err))) {
 		free(copy);
 		return -1;
 	}
-	while ((r = pg_next(&w, &ev, err, sizeof(err))) > 0) {
+	while ((r = page_next(&w, &ev, err, sizeof(err))) > 0) {
 		if (n < max) {
 			ts[n] = ev.ts;
 			len[n] = ev.size;
@@ -100,18 +100,18 @@ static int test_lost_marks(void)
 	pb_init(&b, 1);
 	pb_data(&b, 0, &p, 8, 0);
 	pb_commit(&b, 1ULL << 31, 0);
-	CHECK(!pg_open(&w, b.page, 4096, err, sizeof(err)), "%s", err);
+	CHECK(!page_open(&w, b.page, 4096, err, sizeof(err)), "%s", err);
 	CHECK(w.lost == PG_LOST_UNKNOWN, "only the flag: unknown");
 	pb_commit(&b, 3ULL << 30, 42);
-	CHECK(!pg_open(&w, b.page, 4096, err, sizeof(err)), "%s", err);
+	CHECK(!page_open(&w, b.page, 4096, err, sizeof(err)), "%s", err);
 	CHECK(w.lost == 42, "stored %llu", (unsigned long long)w.lost);
 	pb_commit(&b, 0, 0);
-	CHECK(!pg_open(&w, b.page, 4096, err, sizeof(err)) && !w.lost,
+	CHECK(!page_open(&w, b.page, 4096, err, sizeof(err)) && !w.lost,
 	      "none");
 	/* a count that would lie past the page */
 	b.pos = 4080;
 	pb_commit(&b, 3ULL << 30, 0);
-	CHECK(pg_open(&w, b.page, 4096, err, sizeof(err)) < 0,
+	CHECK(page_open(&w, b.page, 4096, err, sizeof(err)) < 0,
 	      "stored count beyond the page accepted");
 	return 0;
 }

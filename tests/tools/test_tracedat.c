@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace.dat writing and reading (tools/hyptrace/lib/tracedat_*.c): a file
- * written with td_write() reads back record for record, merged by time;
+ * written with tracedat_write() reads back record for record, merged by time;
  * then every truncation and thousands of single-byte changes of it must
  * give an error or records, never a crash or a read outside the file (run
  * under AddressSanitizer and UBSan); and the files the reader refuses are
@@ -69,12 +69,12 @@ static long read_all(struct td_file *td, uint64_t *last_ts,
 
 	*last_ts = 0;
 	*lost = 0;
-	while ((r = td_next(td, &rec)) > 0) {
+	while ((r = tracedat_next(td, &rec)) > 0) {
 		if (rec.ts < *last_ts)
 			return -2;
 		*last_ts = rec.ts;
 		*lost += rec.lost_before != 0;
-		td_format_record(td, &rec, line, sizeof(line));
+		format_print_record(td, &rec, line, sizeof(line));
 		n++;
 	}
 	return r < 0 ? -1 : n;
@@ -89,20 +89,20 @@ static int test_roundtrip(void)
 	size_t len;
 	uint8_t *dat = sample(&len);
 
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(td, "%s", err);
-	CHECK(td_nr_cpus(td) == 3 && td_page_size(td) == 4096, "geometry");
-	CHECK(td_trace_clock(td) && !strcmp(td_trace_clock(td), "boot"),
-	      "clock %s", td_trace_clock(td));
-	CHECK(td_next(td, &rec) == 1 && rec.cpu == 0 &&
+	CHECK(tracedat_nr_cpus(td) == 3 && tracedat_page_size(td) == 4096, "geometry");
+	CHECK(tracedat_trace_clock(td) && !strcmp(tracedat_trace_clock(td), "boot"),
+	      "clock %s", tracedat_trace_clock(td));
+	CHECK(tracedat_next(td, &rec) == 1 && rec.cpu == 0 &&
 	      rec.ts == 1000000000ULL && rec.id == HYP_EVENT_hyp_enter,
 	      "first record cpu %u ts %llu", rec.cpu,
 	      (unsigned long long)rec.ts);
-	CHECK(td_next(td, &rec) == 1 && rec.cpu == 2, "then CPU 2");
+	CHECK(tracedat_next(td, &rec) == 1 && rec.cpu == 2, "then CPU 2");
 	CHECK(read_all(td, &last, &lost) == 2 * 2 * 61 - 2, "count");
 	CHECK(lost == 2, "lost marks %u", lost);
-	CHECK(td_next(td, &rec) == 0 && !td_error(td), "stays at the end");
-	td_close(td);
+	CHECK(tracedat_next(td, &rec) == 0 && !tracedat_error(td), "stays at the end");
+	tracedat_close(td);
 	free(dat);
 	return 0;
 }
@@ -119,7 +119,7 @@ static int test_truncated(void)
 
 		memcpy(cut, dat, i);
 		err[0] = '\0';
-		td = td_open_mem(cut, i, err, sizeof(err));
+		td = tracedat_open_mem(cut, i, err, sizeof(err));
 		CHECK(!td, "opened when cut at %zu", i);
 		CHECK(err[0] && !strchr(err, '\n'), "cut at %zu: '%s'", i,
 		      err);
@@ -153,7 +153,7 @@ static int test_flipped(void)
 			memcpy(copy, dat, len);
 			copy[i] = how[k][1] ? how[k][1] : copy[i] ^ how[k][0];
 			tried++;
-			td = td_open_mem(copy, len, err, sizeof(err));
+			td = tracedat_open_mem(copy, len, err, sizeof(err));
 			if (!td) {
 				CHECK(err[0] && !strchr(err, '\n'),
 				      "byte %zu: '%s'", i, err);
@@ -161,11 +161,11 @@ static int test_flipped(void)
 				continue;
 			}
 			if (read_all(td, &last, &lost) == -1) {
-				CHECK(td_error(td) &&
-				      !strchr(td_error(td), '\n'), "error");
+				CHECK(tracedat_error(td) &&
+				      !strchr(tracedat_error(td), '\n'), "error");
 				refused++;
 			}
-			td_close(td);
+			tracedat_close(td);
 		}
 	}
 	printf("  %zu changed files, %zu refused\n", tried, refused);
@@ -200,10 +200,10 @@ static int refused(const uint8_t *dat, size_t len, size_t at,
 
 	memcpy(copy, dat, len);
 	memcpy(copy + at, edit, n);
-	td = td_open_mem(copy, len, err, sizeof(err));
+	td = tracedat_open_mem(copy, len, err, sizeof(err));
 	free(copy);
 	if (td) {
-		td_close(td);
+		tracedat_close(td);
 		printf("  accepted a file with '%s' wrong\n", why);
 		return 0;
 	}
@@ -250,23 +250,23 @@ static int test_open_errors(void)
 
 	CHECK(mkdtemp(dir), "mkdtemp");
 	snprintf(path, sizeof(path), "%s/none.dat", dir);
-	td = td_open(path, err, sizeof(err));
+	td = tracedat_open(path, err, sizeof(err));
 	CHECK(!td && strstr(err, path) && strstr(err, strerror(ENOENT)),
 	      "'%s'", err);
-	td = td_open(dir, err, sizeof(err));
+	td = tracedat_open(dir, err, sizeof(err));
 	CHECK(!td && strstr(err, strerror(EISDIR)), "'%s'", err);
 	fd = open(path, O_CREAT | O_WRONLY, 0644);
 	CHECK(fd >= 0, "create");
 	close(fd);
-	td = td_open(path, err, sizeof(err));
+	td = tracedat_open(path, err, sizeof(err));
 	CHECK(!td && strstr(err, "empty"), "'%s'", err);
 	fd = open(path, O_WRONLY | O_TRUNC);
 	CHECK(write(fd, "hello\n", 6) == 6, "write");
 	close(fd);
-	td = td_open(path, err, sizeof(err));
+	td = tracedat_open(path, err, sizeof(err));
 	CHECK(!td && strstr(err, path) && strstr(err, "not a trace.dat"),
 	      "'%s'", err);
-	CHECK(!td_open_mem("", 0, err, sizeof(err)), "empty memory");
+	CHECK(!tracedat_open_mem("", 0, err, sizeof(err)), "empty memory");
 	unlink(path);
 	rmdir(dir);
 	return 0;
@@ -285,19 +285,19 @@ static int test_write_errors(void)
 
 	CHECK(out && cpu, "tmpfile");
 	o.page_size = 1000;
-	CHECK(td_write(fileno(out), &o, err, sizeof(err)) &&
+	CHECK(tracedat_write(fileno(out), &o, err, sizeof(err)) &&
 	      strstr(err, "page size"), "'%s'", err);
 	o.page_size = 4096;
 	o.nr_cpus = 0;
-	CHECK(td_write(fileno(out), &o, err, sizeof(err)), "0 CPUs");
+	CHECK(tracedat_write(fileno(out), &o, err, sizeof(err)), "0 CPUs");
 	o.nr_cpus = 2;
 	CHECK(fwrite("0123456789", 10, 1, cpu) == 1 && !fflush(cpu), "cpu");
 	fds[1] = fileno(cpu);
-	CHECK(td_write(fileno(out), &o, err, sizeof(err)) &&
+	CHECK(tracedat_write(fileno(out), &o, err, sizeof(err)) &&
 	      strstr(err, "whole"), "'%s'", err);
 	/* no data at all is a valid, empty trace */
 	fds[1] = -1;
-	CHECK(!td_write(fileno(out), &o, err, sizeof(err)), "%s", err);
+	CHECK(!tracedat_write(fileno(out), &o, err, sizeof(err)), "%s", err);
 	fclose(out);
 	fclose(cpu);
 	free(hp.name);
@@ -319,18 +319,18 @@ static int test_clocks(void)
 	uint8_t *dat = mkdat(&m, &len);
 
 	CHECK(!find_n(dat, len, "\x0e\x00\x10\x00\x00\x00", 6), "TSC2NSEC");
-	td = td_open_mem(dat, len, err, sizeof(err));
-	CHECK(td && !strcmp(td_trace_clock(td), "mono"), "clock");
-	CHECK(td_next(td, &rec) == 1 && rec.ts == 1000000000ULL, "ts");
-	td_close(td);
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
+	CHECK(td && !strcmp(tracedat_trace_clock(td), "mono"), "clock");
+	CHECK(tracedat_next(td, &rec) == 1 && rec.ts == 1000000000ULL, "ts");
+	tracedat_close(td);
 	free(dat);
 	m.clock = "[boot]";
 	dat = mkdat(&m, &len);
 	CHECK(find_n(dat, len, "\x0e\x00\x10\x00\x00\x00\x01\x00\x00\x00",
 		     10), "TSC2NSEC mult 1");
-	td = td_open_mem(dat, len, err, sizeof(err));
-	CHECK(td_next(td, &rec) == 1 && rec.ts == 1000000000ULL, "ts");
-	td_close(td);
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
+	CHECK(tracedat_next(td, &rec) == 1 && rec.ts == 1000000000ULL, "ts");
+	tracedat_close(td);
 	free(dat);
 	return 0;
 }
@@ -348,22 +348,22 @@ static int test_offset(void)
 
 	CHECK(find_n(dat, len, "\x07\x00\x0b\x00\x00\x00-250000000", 16),
 	      "OFFSET option");
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(td, "%s", err);
-	CHECK(td_next(td, &rec) == 1 && rec.ts == 750000000ULL,
+	CHECK(tracedat_next(td, &rec) == 1 && rec.ts == 750000000ULL,
 	      "ts %llu", (unsigned long long)rec.ts);
-	td_close(td);
+	tracedat_close(td);
 	free(dat);
 	m.ts_offset = "0x10";
 	dat = mkdat(&m, &len);
-	td = td_open_mem(dat, len, err, sizeof(err));
-	CHECK(td && td_next(td, &rec) == 1 && rec.ts == 1000000016ULL,
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
+	CHECK(td && tracedat_next(td, &rec) == 1 && rec.ts == 1000000016ULL,
 	      "hex offset");
-	td_close(td);
+	tracedat_close(td);
 	free(dat);
 	m.ts_offset = "12 s";
 	dat = mkdat(&m, &len);
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(!td && strstr(err, "OFFSET") && !strchr(err, '\n'),
 	      "a bad OFFSET refused in one line: %s", err);
 	free(dat);
@@ -389,7 +389,7 @@ static int test_offset_sum(void)
 
 	CHECK(at && !memcmp(dat + at + 6, max, sizeof(max)), "UNAME option");
 	dat[at] = 7;	/* TD_OPT_OFFSET */
-	td = td_open_mem(dat, len, err, sizeof(err));
+	td = tracedat_open_mem(dat, len, err, sizeof(err));
 	CHECK(!td && strstr(err, "OFFSET") && !strchr(err, '\n'),
 	      "two INT64_MAX OFFSETs refused in one line: %s", err);
 	free(dat);
@@ -406,7 +406,7 @@ int main(void)
 	ck_run("tracedat: unsupported files refused, saying why",
 	       test_refused);
 	ck_run("tracedat: open errors name the file", test_open_errors);
-	ck_run("tracedat: td_write refuses bad input", test_write_errors);
+	ck_run("tracedat: tracedat_write refuses bad input", test_write_errors);
 	ck_run("tracedat: trace clock and TSC2NSEC", test_clocks);
 	ck_run("tracedat: OFFSET moves the timestamps", test_offset);
 	ck_run("tracedat: OFFSETs that add up beyond 64 bits refused",

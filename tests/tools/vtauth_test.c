@@ -26,7 +26,7 @@
 #include <sodium.h>
 
 #include "check.h"
-#include "vtauth.h"
+#include "hyptrace/vtauth.h"
 
 #define MS	5000
 
@@ -47,7 +47,7 @@ static void *srv_main(void *p)
 {
 	struct srv *s = p;
 
-	s->r = vta_serve(s->fd, s->key, s->timeout_ms, s->err,
+	s->r = vtauth_serve(s->fd, s->key, s->timeout_ms, s->err,
 			 sizeof(s->err));
 	return NULL;
 }
@@ -84,10 +84,10 @@ static int get_msg(int fd, struct vt_reader *rd, struct vt_msg *m, char *pl,
 	char err[256];
 	int r;
 
-	while (!(r = vt_next(rd, m, err, sizeof(err)))) {
+	while (!(r = vtproto_next(rd, m, err, sizeof(err)))) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		if (poll(&pfd, 1, MS) <= 0 || vt_read(rd, fd, err, sizeof(err)) <= 0)
+		if (poll(&pfd, 1, MS) <= 0 || vtproto_read(rd, fd, err, sizeof(err)) <= 0)
 			return -1;
 	}
 	if (r < 0 || m->len >= cap)
@@ -101,7 +101,7 @@ static void put(int fd, const char *s)
 {
 	char err[256];
 
-	vt_send_raw(fd, s, err, sizeof(err));
+	vtproto_send_raw(fd, s, err, sizeof(err));
 }
 
 /*
@@ -161,7 +161,7 @@ static enum vta_result by_hand(const struct vta_key *agent_key, int ms,
 	if (sent)
 		snprintf(sent, 256, "%.*s", (int)strcspn(line, "\n") + 1, line);
 	close(fd);
-	vt_reader_free(&rd);
+	vtproto_reader_free(&rd);
 	pthread_join(s.t, NULL);
 	snprintf(said, sizeof(said), "%s", s.err);
 	/* the agent's end took the answer's line and nothing after it */
@@ -200,7 +200,7 @@ static int test_serve(void)
 	return 0;
 }
 
-/* vta_answer() against vta_serve() with @ak / @ck; its result, its err */
+/* vtauth_answer() against vtauth_serve() with @ak / @ck; its result, its err */
 static int both(const struct vta_key *ak, const struct vta_key *ck,
 		enum vta_result *r, char *err)
 {
@@ -209,10 +209,10 @@ static int both(const struct vta_key *ak, const struct vta_key *ck,
 	int fd, ret;
 
 	srv_start(&s, ak, MS, &fd);
-	ret = vta_answer(fd, &rd, ck, MS, err, 256);
+	ret = vtauth_answer(fd, &rd, ck, MS, err, 256);
 	close(fd);
 	*r = srv_end(&s);
-	vt_reader_free(&rd);
+	vtproto_reader_free(&rd);
 	return ret;
 }
 
@@ -246,14 +246,14 @@ static int fake_agent(const char *first, const char *proof, char *err)
 	if (first)
 		put(sv[0], first);
 	if (proof)
-		vt_send(sv[0], "auth_ok", proof, strlen(proof), MS, e2,
+		vtproto_send(sv[0], "auth_ok", proof, strlen(proof), MS, e2,
 			sizeof(e2));
 	if (!first)
 		shutdown(sv[0], SHUT_WR);
-	r = vta_answer(sv[1], &rd, &k1, MS, err, 256);
+	r = vtauth_answer(sv[1], &rd, &k1, MS, err, 256);
 	close(sv[0]);
 	close(sv[1]);
-	vt_reader_free(&rd);
+	vtproto_reader_free(&rd);
 	return r;
 }
 
@@ -287,30 +287,30 @@ static int test_key_files(void)
 	CHECK(mkdtemp(dir), "mkdtemp");
 	snprintf(f, sizeof(f), "%s/key", dir);
 	snprintf(l, sizeof(l), "%s/link", dir);
-	CHECK(!vta_keygen(f, err, sizeof(err)), "keygen: %s", err);
-	CHECK(!vta_load_key(f, &k, err, sizeof(err)) && k.len == 64,
+	CHECK(!vtauth_keygen(f, err, sizeof(err)), "keygen: %s", err);
+	CHECK(!vtauth_load_key(f, &k, err, sizeof(err)) && k.len == 64,
 	      "load: %s", err);
-	CHECK(vta_keygen(f, err, sizeof(err)) && strstr(err, "File exists"),
+	CHECK(vtauth_keygen(f, err, sizeof(err)) && strstr(err, "File exists"),
 	      "keygen over a file: %s", err);
 	CHECK(!symlink(f, l), "symlink");
-	CHECK(vta_load_key(l, &k, err, sizeof(err)) && strstr(err, "symlink"),
+	CHECK(vtauth_load_key(l, &k, err, sizeof(err)) && strstr(err, "symlink"),
 	      "through a symlink: %s", err);
 	chmod(f, 0640);
-	CHECK(vta_load_key(f, &k, err, sizeof(err)) && strstr(err, "chmod 600"),
+	CHECK(vtauth_load_key(f, &k, err, sizeof(err)) && strstr(err, "chmod 600"),
 	      "group-readable: %s", err);
 	unlink(f);
 	fd = open(f, O_WRONLY | O_CREAT, 0600);
 	CHECK(write(fd, "short key\n", 10) == 10, "write");
 	close(fd);
-	CHECK(vta_load_key(f, &k, err, sizeof(err)) && strstr(err, "fewer than 16"),
+	CHECK(vtauth_load_key(f, &k, err, sizeof(err)) && strstr(err, "fewer than 16"),
 	      "short: %s", err);
 	fd = open(f, O_WRONLY | O_TRUNC);
 	CHECK(write(fd, k2.k, sizeof(k2.k)) == sizeof(k2.k) &&
 	      write(fd, "x", 1) == 1, "write");
 	close(fd);
-	CHECK(vta_load_key(f, &k, err, sizeof(err)) && strstr(err, "more than"),
+	CHECK(vtauth_load_key(f, &k, err, sizeof(err)) && strstr(err, "more than"),
 	      "long: %s", err);
-	CHECK(vta_load_key(dir, &k, err, sizeof(err)), "a directory");
+	CHECK(vtauth_load_key(dir, &k, err, sizeof(err)), "a directory");
 	unlink(f);
 	unlink(l);
 	rmdir(dir);

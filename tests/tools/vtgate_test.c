@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "mono_ms.h"
-#include "vtgate.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/vtgate.h"
 
 #define LONG_MS		600000	/* a deadline no check waits for */
 #define GIVE_UP_MS	60000	/* only a failing run gets this far */
@@ -74,14 +74,14 @@ static void heard(int fd, char *names, size_t cap)
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		while ((r = vt_next(&rd, &m, err, sizeof(err))) > 0)
+		while ((r = vtproto_next(&rd, &m, err, sizeof(err))) > 0)
 			snprintf(names + strlen(names), cap - strlen(names),
 				 "%s%s", names[0] ? " " : "", m.name);
 		if (r < 0 || poll(&pfd, 1, GIVE_UP_MS) <= 0 ||
-		    vt_read(&rd, fd, err, sizeof(err)) <= 0)
+		    vtproto_read(&rd, fd, err, sizeof(err)) <= 0)
 			break;
 	}
-	vt_reader_free(&rd);
+	vtproto_reader_free(&rd);
 }
 
 struct client {
@@ -95,20 +95,20 @@ static void *client_main(void *p)
 	struct client *c = p;
 	struct vt_reader rd = { 0 };
 
-	c->ret = vta_answer(c->fd, &rd, &key, GIVE_UP_MS, c->err,
+	c->ret = vtauth_answer(c->fd, &rd, &key, GIVE_UP_MS, c->err,
 			    sizeof(c->err));
-	vt_reader_free(&rd);
+	vtproto_reader_free(&rd);
 	return NULL;
 }
 
-/* vtg_next() until it lets someone in or @done() holds: that fd, or -1 */
+/* vtgate_next() until it lets someone in or @done() holds: that fd, or -1 */
 static int turn(struct vt_gate *g, bool (*done)(struct vt_gate *g))
 {
 	long long until = mono_ms() + GIVE_UP_MS;
 	int fd = -1;
 
 	while (fd < 0 && !(done && done(g)) && mono_ms() < until)
-		fd = vtg_next(g, 100);
+		fd = vtgate_next(g, 100);
 	return fd;
 }
 
@@ -126,7 +126,7 @@ static int test_silent_hold_no_one(void)
 	int lfd = door(), silent[3], i, in;
 	char names[128];
 
-	vtg_init(&g, lfd, &key, LONG_MS, refused, NULL);
+	vtgate_init(&g, lfd, &key, LONG_MS, refused, NULL);
 	for (i = 0; i < 3; i++) {
 		silent[i] = dial();
 		want = i + 1;
@@ -142,7 +142,7 @@ static int test_silent_hold_no_one(void)
 	CHECK(g.n == 3 && !refusals[VTA_SILENT],
 	      "%u under way, %u refused silent: the silent ones were waited for",
 	      g.n, refusals[VTA_SILENT]);
-	vtg_close_all(&g, "closing");
+	vtgate_close_all(&g, "closing");
 	for (i = 0; i < 3; i++) {
 		heard(silent[i], names, sizeof(names));
 		CHECK(!strcmp(names, "challenge error"),
@@ -167,7 +167,7 @@ static int test_deadline(void)
 	int lfd = door(), fd = dial();
 	char names[128];
 
-	vtg_init(&g, lfd, &key, 300, refused, NULL);
+	vtgate_init(&g, lfd, &key, 300, refused, NULL);
 	CHECK(turn(&g, one_refused) < 0 && refusals[VTA_SILENT] == 1 &&
 	      g.n == 0, "%u refused silent, %u under way",
 	      refusals[VTA_SILENT], g.n);
@@ -184,7 +184,7 @@ static int test_crowded(void)
 	int lfd = door(), fd[VTG_SLOTS + 1], i;
 	char names[128];
 
-	vtg_init(&g, lfd, &key, LONG_MS, refused, NULL);
+	vtgate_init(&g, lfd, &key, LONG_MS, refused, NULL);
 	for (i = 0; i < VTG_SLOTS; i++)
 		fd[i] = dial();
 	want = VTG_SLOTS;
@@ -196,7 +196,7 @@ static int test_crowded(void)
 	heard(fd[0], names, sizeof(names));
 	CHECK(!strcmp(names, "challenge error"),
 	      "the oldest heard '%s', not a refusal", names);
-	vtg_close_all(&g, "closing");
+	vtgate_close_all(&g, "closing");
 	for (i = 0; i <= VTG_SLOTS; i++)
 		close(fd[i]);
 	close(lfd);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit test of the framing of `hyptrace agent -N` / `hyptrace listen -N`
- * (tools/hyptrace/lib/vtproto.c vt_page_msg(), lib/vtnet.c vtn_split()):
+ * (tools/hyptrace/lib/vtproto.c vtproto_page_msg(), lib/vtnet.c vtnet_split()):
  * page:N messages right and wrong, ADDR:PORT right and wrong, and a
  * fuzz-ish run: a valid stream (hello, pages) with bytes flipped, cut or
  * inserted at random, parsed message by message as the listener does;
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "vtnet.h"
-#include "vtproto.h"
+#include "hyptrace/vtnet.h"
+#include "hyptrace/vtproto.h"
 
 #define PAGE	4096
 #define CPUS	4
@@ -26,7 +26,7 @@ static int page_msg(const char *name, size_t len, unsigned int *cpu)
 	int r;
 
 	snprintf(m.name, sizeof(m.name), "%s", name);
-	r = vt_page_msg(&m, CPUS, PAGE, cpu, err, sizeof(err));
+	r = vtproto_page_msg(&m, CPUS, PAGE, cpu, err, sizeof(err));
 	if (r < 0 && (!err[0] || strchr(err, '\n')))
 		return -2;	/* an error must be one line */
 	return r;
@@ -56,7 +56,7 @@ static int test_page_names(void)
 static int split(const char *w, char *host, char *port)
 {
 	char err[256] = "";
-	int r = vtn_split(w, host, 64, port, 16, err, sizeof(err));
+	int r = vtnet_split(w, host, 64, port, 16, err, sizeof(err));
 
 	return r < 0 && !err[0] ? -2 : r;
 }
@@ -111,8 +111,8 @@ static int parse(const char *data, size_t len, unsigned int *pages)
 		return -2;
 	memcpy(r.buf, data, len);
 	r.len = r.cap = len;
-	while ((ret = vt_next(&r, &m, err, sizeof(err))) == 1) {
-		ret = vt_page_msg(&m, CPUS, PAGE, &cpu, err, sizeof(err));
+	while ((ret = vtproto_next(&r, &m, err, sizeof(err))) == 1) {
+		ret = vtproto_page_msg(&m, CPUS, PAGE, &cpu, err, sizeof(err));
 		if (ret < 0)
 			break;
 		if (ret == 1) {
@@ -126,7 +126,7 @@ static int parse(const char *data, size_t len, unsigned int *pages)
 	}
 	if (ret == -1 && (!err[0] || strchr(err, '\n')))
 		ret = -2;
-	vt_reader_free(&r);
+	vtproto_reader_free(&r);
 	return ret;
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit test of the agent's orders (tools/hyptrace/lib/vtproto.c
- * vt_next_order()) and round counts (vt_format_stopped(), the payload
- * agent_stop() sends): the longest lines there are, 256 CPUs of ten-digit
+ * vtproto_next_order()) and round counts (vtproto_format_stopped(), the payload
+ * agent_round_stop() sends): the longest lines there are, 256 CPUs of ten-digit
  * numbers and UINT64_MAX counts, read back as they were by
- * vt_parse_stopped(). Built with ASan: a payload sized short (the agent's
+ * vtproto_parse_stopped(). Built with ASan: a payload sized short (the agent's
  * old 96 bytes a line, when a line can be 98) ends the test.
  */
 #include <limits.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "vtproto.h"
+#include "hyptrace/vtproto.h"
 
 #define CPUS	256
 
@@ -29,12 +29,12 @@ static int test_longest(void)
 	for (i = 0; i < CPUS; i++)
 		c[i] = (struct vt_cpu_round){ UINT_MAX - i, UINT64_MAX,
 					      UINT64_MAX - i, UINT64_MAX };
-	text = vt_format_stopped(UINT_MAX, c, CPUS, &len);
+	text = vtproto_format_stopped(UINT_MAX, c, CPUS, &len);
 	CHECK(text, "out of memory");
 	/* "4294967295\n", then 98 bytes a line */
 	CHECK(len == 11 + 98 * CPUS && strlen(text) == len, "%zu bytes",
 	      len);
-	n = vt_parse_stopped(text, len, &round, back, CPUS, err, sizeof(err));
+	n = vtproto_parse_stopped(text, len, &round, back, CPUS, err, sizeof(err));
 	free(text);
 	CHECK(n == CPUS && round == UINT_MAX, "%d lines: %s", n, err);
 	for (i = 0; i < CPUS; i++)
@@ -50,11 +50,11 @@ static int test_no_cpu(void)
 	unsigned int round = 0;
 	char err[128] = "";
 	size_t len = 0;
-	char *text = vt_format_stopped(7, NULL, 0, &len);
+	char *text = vtproto_format_stopped(7, NULL, 0, &len);
 	int n;
 
 	CHECK(text && len == 2 && !strcmp(text, "7\n"), "round only");
-	n = vt_parse_stopped(text, len, &round, NULL, 0, err, sizeof(err));
+	n = vtproto_parse_stopped(text, len, &round, NULL, 0, err, sizeof(err));
 	free(text);
 	CHECK(n == 0 && round == 7, "%d: %s", n, err);
 	return 0;
@@ -74,7 +74,7 @@ static int test_orders(void)
 	memcpy(o.buf, in, sizeof(in) - 1);
 	o.have = sizeof(in) - 1;
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		enum vt_order ord = vt_next_order(&o, line, sizeof(line));
+		enum vt_order ord = vtproto_next_order(&o, line, sizeof(line));
 
 		CHECK(ord == want[i], "order %u: %d", i, ord);
 	}
@@ -82,9 +82,9 @@ static int test_orders(void)
 	CHECK(o.have == 1 && o.buf[0] == '1', "the rest kept");
 	/* a line as long as the buffer, no newline: one bad order */
 	memset(o.buf, 'z', sizeof(o.buf));
-	o.have = vt_orders_room(&o) + o.have;
-	CHECK(!vt_orders_room(&o), "full");
-	CHECK(vt_next_order(&o, line, sizeof(line)) == VT_ORDER_BAD &&
+	o.have = vtproto_orders_room(&o) + o.have;
+	CHECK(!vtproto_orders_room(&o), "full");
+	CHECK(vtproto_next_order(&o, line, sizeof(line)) == VT_ORDER_BAD &&
 	      !strcmp(line, "zzzzzzz") && !o.have, "long line");
 	return 0;
 }

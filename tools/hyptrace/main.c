@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler.h"
-#include "hyptrace.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/help.h"
+#include "subcommands.h"
 
 static const struct subcommand {
 	const char *name;
@@ -30,7 +32,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: hyptrace SUBCOMMAND [OPTIONS] [ARGS]\n\n");
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name,
-			ht_summary(subcommands[i].name));
+			help_summary(subcommands[i].name));
 	fprintf(f, "\n'hyptrace SUBCOMMAND --help' lists its options; see hyptrace(1)\n"
 		"and hyptrace-SUBCOMMAND(1).\n");
 }

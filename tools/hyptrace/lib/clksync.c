@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clksync.h"
-#include "compiler.h"
-#include "errmsg.h"
+#include "hyptrace/clksync.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/errmsg.h"
 
-int cs_estimate(const struct cs_sample *s, unsigned int n,
-		struct cs_estimate *e, char *err, size_t errlen)
+int clksync_estimate(const struct cs_sample *s, unsigned int n,
+		struct clksync_estimate *e, char *err, size_t errlen)
 {
 	const struct cs_sample *best = NULL;
 	unsigned int i;
@@ -40,7 +40,7 @@ int cs_estimate(const struct cs_sample *s, unsigned int n,
 	return 0;
 }
 
-int cs_agree(const struct cs_estimate *a, const struct cs_estimate *b)
+int clksync_agree(const struct clksync_estimate *a, const struct clksync_estimate *b)
 {
 	int64_t d = a->offset - b->offset;
 
@@ -57,7 +57,7 @@ static const struct {
 	{ "realtime", CLOCK_REALTIME },
 };
 
-int cs_clockid(const char *name, clockid_t *id)
+int clksync_clockid(const char *name, clockid_t *id)
 {
 	size_t i;
 
@@ -70,7 +70,7 @@ int cs_clockid(const char *name, clockid_t *id)
 	return -1;
 }
 
-int64_t cs_now(clockid_t id)
+int64_t clksync_now(clockid_t id)
 {
 	struct timespec ts;
 
@@ -78,7 +78,7 @@ int64_t cs_now(clockid_t id)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int cs_selected_clock(const char *text, char *name, size_t len)
+int clksync_selected_clock(const char *text, char *name, size_t len)
 {
 	const char *open = strchr(text, '[');
 	const char *close = open ? strchr(open, ']') : NULL;

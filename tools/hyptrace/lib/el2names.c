@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 
-#include "el2stats.h"
+#include "hyptrace/el2stats.h"
 #include "hyp_events.h"
 #include "hyptrace_abi.h"
 #include "../../../hyp/include/psci.h"
@@ -111,7 +111,7 @@ static const char *owner_name(unsigned int owner)
 	return "reserved";
 }
 
-const char *el2_func_name(unsigned int reason_slot, uint32_t func_id,
+const char *el2names_func_name(unsigned int reason_slot, uint32_t func_id,
 			  char *buf, size_t len)
 {
 	size_t i;

@@ -9,17 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "el2stats.h"
+#include "hyptrace/el2stats.h"
 
 #define EL2_FUNCS_MIN_CAP	64
 
-int el2_init(struct el2_stats *s, unsigned int nr_cpus)
+int el2stats_init(struct el2_stats *s, unsigned int nr_cpus)
 {
 	memset(s, 0, sizeof(*s));
 	s->cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*s->cpus));
 	s->funcs = calloc(EL2_FUNCS_MIN_CAP, sizeof(*s->funcs));
 	if (!s->cpus || !s->funcs) {
-		el2_free(s);
+		el2stats_free(s);
 		return -1;
 	}
 	s->nr_cpus = nr_cpus;
@@ -27,7 +27,7 @@ int el2_init(struct el2_stats *s, unsigned int nr_cpus)
 	return 0;
 }
 
-void el2_free(struct el2_stats *s)
+void el2stats_free(struct el2_stats *s)
 {
 	unsigned int cpu, r;
 
@@ -39,13 +39,13 @@ void el2_free(struct el2_stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
-unsigned int el2_reason_slot(uint64_t reason)
+unsigned int el2stats_reason_slot(uint64_t reason)
 {
 	return reason >= 1 && reason < EL2_NR_REASONS ?
 		(unsigned int)reason : EL2_REASON_UNKNOWN;
 }
 
-const char *el2_reason_name(unsigned int slot)
+const char *el2stats_reason_name(unsigned int slot)
 {
 	static const char *const names[EL2_NR_REASONS] = {
 		"unknown", "hvc", "smc", "psci", "firmware", "trap",
@@ -55,19 +55,19 @@ const char *el2_reason_name(unsigned int slot)
 	return slot < EL2_NR_REASONS ? names[slot] : names[0];
 }
 
-unsigned int el2_hist_bucket(uint64_t ns)
+unsigned int el2stats_hist_bucket(uint64_t ns)
 {
 	return ns ? 64 - (unsigned int)__builtin_clzll(ns) : 0;
 }
 
-uint64_t el2_hist_lo(unsigned int bucket)
+uint64_t el2stats_hist_lo(unsigned int bucket)
 {
 	if (!bucket || bucket >= EL2_HIST_BUCKETS)
 		return 0;
 	return 1ULL << (bucket - 1);
 }
 
-uint64_t el2_hist_hi(unsigned int bucket)
+uint64_t el2stats_hist_hi(unsigned int bucket)
 {
 	if (bucket >= EL2_HIST_BUCKETS - 1)
 		return UINT64_MAX;
@@ -141,11 +141,11 @@ static int group_add(struct el2_group *g, uint64_t ns)
 	if (loghist_add(&g->lengths, ns))
 		return -1;
 	g->total_ns += ns;
-	g->hist[el2_hist_bucket(ns)]++;
+	g->hist[el2stats_hist_bucket(ns)]++;
 	return 0;
 }
 
-int el2_pair_lost(struct el2_pairing *p)
+int el2stats_pair_lost(struct el2_pairing *p)
 {
 	int was_open = p->open;
 
@@ -153,7 +153,7 @@ int el2_pair_lost(struct el2_pairing *p)
 	return was_open;
 }
 
-int el2_pair_enter(struct el2_pairing *p, uint64_t ts)
+int el2stats_pair_enter(struct el2_pairing *p, uint64_t ts)
 {
 	int was_open = p->open;
 
@@ -162,7 +162,7 @@ int el2_pair_enter(struct el2_pairing *p, uint64_t ts)
 	return was_open;
 }
 
-int el2_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns)
+int el2stats_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns)
 {
 	if (!p->open)
 		return EL2_EXIT_NO_ENTER;
@@ -173,25 +173,25 @@ int el2_pair_exit(struct el2_pairing *p, uint64_t ts, uint64_t *ns)
 	return -1;
 }
 
-int el2_pair_end(struct el2_pairing *p)
+int el2stats_pair_end(struct el2_pairing *p)
 {
-	return el2_pair_lost(p);
+	return el2stats_pair_lost(p);
 }
 
 /* The open enter of @c was dropped by the pairing: count it, and why. */
 static void count_dropped(struct el2_cpu *c, enum el2_unmatched_enter why)
 {
-	c->reason[el2_reason_slot(c->open_reason)].unmatched_enter[why]++;
+	c->reason[el2stats_reason_slot(c->open_reason)].unmatched_enter[why]++;
 }
 
-void el2_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost)
+void el2stats_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost)
 {
 	struct el2_cpu *c;
 
 	if (s->finished || cpu >= s->nr_cpus || !nr_lost)
 		return;
 	c = &s->cpus[cpu];
-	if (el2_pair_lost(&c->pairing))
+	if (el2stats_pair_lost(&c->pairing))
 		count_dropped(c, EL2_ENTER_CUT_BY_LOST);
 	c->lost_markers++;
 	if (nr_lost == UINT64_MAX)
@@ -200,7 +200,7 @@ void el2_lost(struct el2_stats *s, unsigned int cpu, uint64_t nr_lost)
 		c->lost_events += nr_lost;
 }
 
-int el2_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
+int el2stats_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	      uint16_t reason, uint32_t func_id)
 {
 	struct el2_cpu *c;
@@ -208,14 +208,14 @@ int el2_enter(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	if (s->finished || cpu >= s->nr_cpus)
 		return 0;
 	c = &s->cpus[cpu];
-	if (el2_pair_enter(&c->pairing, ts))
+	if (el2stats_pair_enter(&c->pairing, ts))
 		count_dropped(c, EL2_ENTER_THEN_ENTER);
 	c->open_reason = reason;
 	c->open_func_id = func_id;
 	return 0;
 }
 
-int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
+int el2stats_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	     uint16_t reason)
 {
 	struct el2_cpu *c;
@@ -225,19 +225,19 @@ int el2_exit(struct el2_stats *s, unsigned int cpu, uint64_t ts,
 	if (s->finished || cpu >= s->nr_cpus)
 		return 0;
 	c = &s->cpus[cpu];
-	why = el2_pair_exit(&c->pairing, ts, &ns);
+	why = el2stats_pair_exit(&c->pairing, ts, &ns);
 	if (why == EL2_EXIT_TIME_BACKWARDS)
 		count_dropped(c, EL2_ENTER_TIME_BACKWARDS);
 	if (why >= 0) {
-		c->reason[el2_reason_slot(reason)].unmatched_exit[why]++;
+		c->reason[el2stats_reason_slot(reason)].unmatched_exit[why]++;
 		return 0;
 	}
-	if (group_add(&c->reason[el2_reason_slot(c->open_reason)], ns))
+	if (group_add(&c->reason[el2stats_reason_slot(c->open_reason)], ns))
 		return -1;
 	return func_add(s, c->open_reason, c->open_func_id, ns);
 }
 
-void el2_finish(struct el2_stats *s)
+void el2stats_finish(struct el2_stats *s)
 {
 	unsigned int cpu;
 
@@ -246,7 +246,7 @@ void el2_finish(struct el2_stats *s)
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		struct el2_cpu *c = &s->cpus[cpu];
 
-		if (el2_pair_end(&c->pairing))
+		if (el2stats_pair_end(&c->pairing))
 			count_dropped(c, EL2_ENTER_OPEN_AT_END);
 	}
 	s->finished = 1;
@@ -300,7 +300,7 @@ static unsigned int count_groups(const struct el2_stats *s, int want_cpu,
 	return nr_groups;
 }
 
-void el2_count(const struct el2_stats *s, int want_cpu, int want_reason,
+void el2stats_count(const struct el2_stats *s, int want_cpu, int want_reason,
 	       struct el2_summary *out)
 {
 	const struct el2_group *only;
@@ -316,7 +316,7 @@ static void take_lengths(struct el2_summary *out, const struct loghist *h)
 	out->p99_ns = loghist_quantile(h, 99);
 }
 
-int el2_summarize(const struct el2_stats *s, int want_cpu, int want_reason,
+int el2stats_summarize(const struct el2_stats *s, int want_cpu, int want_reason,
 		  struct el2_summary *out)
 {
 	const struct el2_group *only = NULL;
@@ -370,7 +370,7 @@ static int cmp_by_time(const void *pa, const void *pb)
 	       cmp_desc(a->count, b->count) ?: cmp_func_key(a, b);
 }
 
-long el2_top_funcs(const struct el2_stats *s, int by_time, size_t max,
+long el2stats_top_funcs(const struct el2_stats *s, int by_time, size_t max,
 		   struct el2_func **out)
 {
 	struct el2_func *all;

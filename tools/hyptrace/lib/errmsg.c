@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "errmsg.h"
+#include "hyptrace/errmsg.h"
 
 int errmsg(char *err, size_t errlen, const char *fmt, ...)
 {

@@ -3,7 +3,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "fdio.h"
+#include "hyptrace/fdio.h"
 
 int fdio_write_all(int fd, const void *p, size_t len, off_t off)
 {

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler.h"
-#include "errmsg.h"
-#include "format.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/format.h"
 #include "hyp_events.h"
 
 /* More than any real event has; bounds the work a hostile file can ask for */
@@ -38,7 +38,7 @@
 static const char *const hyp_names[] = { HYPTRACE_EVENTS(HYP_NAME) };
 #undef HYP_NAME
 
-int fmt_hyp_index(const char *system, const char *name)
+int format_hyp_index(const char *system, const char *name)
 {
 	size_t i;
 
@@ -237,7 +237,7 @@ static int parse_line(struct fmt_event *fe, char *line, enum fmt_state *st,
 	return 0;
 }
 
-struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
+struct fmt_event *format_parse(const char *system, const char *text, size_t len,
 			    char *err, size_t errlen)
 {
 	struct fmt_event *fe = calloc(1, sizeof(*fe));
@@ -280,17 +280,17 @@ struct fmt_event *fmt_parse(const char *system, const char *text, size_t len,
 			 fe->ev.name ? fe->ev.name : "?", missing[st]);
 		goto fail;
 	}
-	fe->hyp = fmt_hyp_index(system, fe->ev.name);
+	fe->hyp = format_hyp_index(system, fe->ev.name);
 	free(buf);
 	return fe;
 
 fail:
 	free(buf);
-	fmt_free(fe);
+	format_free(fe);
 	return NULL;
 }
 
-void fmt_free(struct fmt_event *fe)
+void format_free(struct fmt_event *fe)
 {
 	unsigned int i;
 

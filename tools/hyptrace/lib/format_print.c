@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler.h"
-#include "format.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/format.h"
 #include "hyp_events.h"
 
 /* snprintf() into a buffer piece by piece; @pos counts what did not fit */
@@ -43,7 +43,7 @@ static void out_printf(struct fmt_out *o, const char *fmt, ...)
 		o->pos += n;
 }
 
-const struct td_field *td_find_field(const struct td_event *ev,
+const struct td_field *format_print_find_field(const struct td_event *ev,
 				     const char *name)
 {
 	unsigned int i;
@@ -55,7 +55,7 @@ const struct td_field *td_find_field(const struct td_event *ev,
 	return NULL;
 }
 
-int td_read_field(const struct td_record *rec, const struct td_field *f,
+int format_print_read_field(const struct td_record *rec, const struct td_field *f,
 		  uint64_t *val)
 {
 	uint64_t v = 0;
@@ -100,9 +100,9 @@ static const char *hyp_symbolic(unsigned long val, const struct hyp_sym *syms,
 static int hyp_get(const struct td_record *rec, const struct td_event *ev,
 		   const char *name, uint64_t *val)
 {
-	const struct td_field *f = td_find_field(ev, name);
+	const struct td_field *f = format_print_find_field(ev, name);
 
-	return f ? td_read_field(rec, f, val) : -1;
+	return f ? format_print_read_field(rec, f, val) : -1;
 }
 
 /*
@@ -191,7 +191,7 @@ static void print_field(struct fmt_out *o, const struct td_record *rec,
 	}
 	switch (fe->kinds[i]) {
 	case FMT_NUM:
-		td_read_field(rec, f, &v);
+		format_print_read_field(rec, f, &v);
 		if (f->is_signed)
 			out_printf(o, "%lld", (long long)v);
 		else
@@ -230,10 +230,10 @@ static void print_generic(struct fmt_out *o, const struct td_record *rec,
 	}
 }
 
-int td_format_record(const struct td_file *td, const struct td_record *rec,
+int format_print_record(const struct td_file *td, const struct td_record *rec,
 		     char *buf, size_t len)
 {
-	const struct td_event *ev = td_event_by_id(td, rec->id);
+	const struct td_event *ev = tracedat_event_by_id(td, rec->id);
 	struct fmt_out o = { .buf = buf, .len = len };
 	unsigned long long us = rec->ts / 1000;
 
@@ -245,7 +245,7 @@ int td_format_record(const struct td_file *td, const struct td_record *rec,
 	if (!ev) {
 		out_printf(&o, "UNKNOWN id=%u", rec->id);
 	} else {
-		const struct fmt_event *fe = fmt_of(ev);
+		const struct fmt_event *fe = format_of(ev);
 		size_t start = o.pos;
 
 		if (!fe->hyp || hyp_printers[fe->hyp - 1](rec, ev, &o)) {
@@ -256,7 +256,7 @@ int td_format_record(const struct td_file *td, const struct td_record *rec,
 	return o.pos > INT32_MAX ? INT32_MAX : (int)o.pos;
 }
 
-int td_format_lost(unsigned int cpu, uint64_t lost, char *buf, size_t len)
+int format_print_lost(unsigned int cpu, uint64_t lost, char *buf, size_t len)
 {
 	if (lost == TD_LOST_UNKNOWN)
 		return snprintf(buf, len, "CPU:%u [LOST EVENTS]", cpu);

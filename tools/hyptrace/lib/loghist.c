@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loghist.h"
+#include "hyptrace/loghist.h"
 
 /* The first power of two cut into buckets rather than counted exactly */
 #define LOGHIST_EXACT_BITS	(LOGHIST_SUB_BITS + 1)

@@ -12,8 +12,8 @@
  */
 #include <string.h>
 
-#include "errmsg.h"
-#include "page.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/page.h"
 
 static uint64_t get64(const uint8_t *p)
 {
@@ -23,7 +23,7 @@ static uint64_t get64(const uint8_t *p)
 	return v;
 }
 
-int pg_open(struct pg_walk *w, const void *page, size_t page_size,
+int page_open(struct pg_walk *w, const void *page, size_t page_size,
 	    char *err, size_t errlen)
 {
 	const uint8_t *p = page;
@@ -58,7 +58,7 @@ int pg_open(struct pg_walk *w, const void *page, size_t page_size,
 	return 0;
 }
 
-int pg_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen)
+int page_next(struct pg_walk *w, struct pg_event *ev, char *err, size_t errlen)
 {
 	struct rb_rec rec;
 

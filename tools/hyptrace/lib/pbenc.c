@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pbenc.h"
+#include "hyptrace/pbenc.h"
 
 /*
- * Room pb_begin() keeps for a nested message's length: five varint bytes
+ * Room pbenc_begin() keeps for a nested message's length: five varint bytes
  * hold any length below 2^35, and we refuse anything of 4 GiB or more.
  */
 #define PB_LEN_RESERVE		5
 #define PB_LEN_MAX		UINT32_MAX
 
-void pb_free(struct pb_buf *b)
+void pbenc_free(struct pb_buf *b)
 {
 	free(b->data);
 	b->data = NULL;
@@ -52,7 +52,7 @@ fail:
 	return -1;
 }
 
-size_t pb_encode_varint(uint8_t *out, uint64_t v)
+size_t pbenc_encode_varint(uint8_t *out, uint64_t v)
 {
 	size_t n = 0;
 
@@ -68,7 +68,7 @@ static void pb_varint(struct pb_buf *b, uint64_t v)
 {
 	if (pb_reserve(b, PB_VARINT_MAX))
 		return;
-	b->len += pb_encode_varint(b->data + b->len, v);
+	b->len += pbenc_encode_varint(b->data + b->len, v);
 }
 
 static void pb_tag(struct pb_buf *b, uint32_t field, enum pb_wire_type wt)
@@ -76,7 +76,7 @@ static void pb_tag(struct pb_buf *b, uint32_t field, enum pb_wire_type wt)
 	pb_varint(b, (uint64_t)field << 3 | wt);
 }
 
-void pb_raw(struct pb_buf *b, const void *p, size_t n)
+void pbenc_raw(struct pb_buf *b, const void *p, size_t n)
 {
 	if (!n || pb_reserve(b, n))
 		return;
@@ -84,13 +84,13 @@ void pb_raw(struct pb_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
+void pbenc_uint(struct pb_buf *b, uint32_t field, uint64_t v)
 {
 	pb_tag(b, field, PB_WIRE_VARINT);
 	pb_varint(b, v);
 }
 
-void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
+void pbenc_int(struct pb_buf *b, uint32_t field, int64_t v)
 {
 	pb_tag(b, field, PB_WIRE_VARINT);
 	pb_varint(b, (uint64_t)v);
@@ -107,19 +107,19 @@ static void pb_le(struct pb_buf *b, uint64_t v, unsigned int bytes)
 		b->data[b->len++] = (uint8_t)(v >> (8 * i));
 }
 
-void pb_fixed64(struct pb_buf *b, uint32_t field, uint64_t v)
+void pbenc_fixed64(struct pb_buf *b, uint32_t field, uint64_t v)
 {
 	pb_tag(b, field, PB_WIRE_FIXED64);
 	pb_le(b, v, 8);
 }
 
-void pb_fixed32(struct pb_buf *b, uint32_t field, uint32_t v)
+void pbenc_fixed32(struct pb_buf *b, uint32_t field, uint32_t v)
 {
 	pb_tag(b, field, PB_WIRE_FIXED32);
 	pb_le(b, v, 4);
 }
 
-void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n)
+void pbenc_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n)
 {
 	if (n > PB_LEN_MAX) {
 		b->failed = 1;
@@ -127,15 +127,15 @@ void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n)
 	}
 	pb_tag(b, field, PB_WIRE_LEN);
 	pb_varint(b, n);
-	pb_raw(b, p, n);
+	pbenc_raw(b, p, n);
 }
 
-void pb_string(struct pb_buf *b, uint32_t field, const char *s)
+void pbenc_string(struct pb_buf *b, uint32_t field, const char *s)
 {
-	pb_bytes(b, field, s, strlen(s));
+	pbenc_bytes(b, field, s, strlen(s));
 }
 
-size_t pb_begin(struct pb_buf *b, uint32_t field)
+size_t pbenc_begin(struct pb_buf *b, uint32_t field)
 {
 	pb_tag(b, field, PB_WIRE_LEN);
 	if (pb_reserve(b, PB_LEN_RESERVE))
@@ -144,7 +144,7 @@ size_t pb_begin(struct pb_buf *b, uint32_t field)
 	return b->len - PB_LEN_RESERVE;
 }
 
-void pb_end(struct pb_buf *b, size_t mark)
+void pbenc_end(struct pb_buf *b, size_t mark)
 {
 	uint8_t len[PB_VARINT_MAX];
 	size_t body, n;
@@ -157,7 +157,7 @@ void pb_end(struct pb_buf *b, size_t mark)
 		return;
 	}
 	/* The shortest length, then the body slid back against it */
-	n = pb_encode_varint(len, body);
+	n = pbenc_encode_varint(len, body);
 	memmove(b->data + mark + n, b->data + mark + PB_LEN_RESERVE, body);
 	memcpy(b->data + mark, len, n);
 	b->len -= PB_LEN_RESERVE - n;

@@ -10,10 +10,10 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "compiler.h"
-#include "errmsg.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/errmsg.h"
 #include "tcmsg.h"
-#include "fdio.h"
+#include "hyptrace/fdio.h"
 
 static const char *const names[] = {
 	[TCM_CLOSE] = "CLOSE",
@@ -24,7 +24,7 @@ static const char *const names[] = {
 	[TCM_NOT_SUPP] = "NOT_SUPP",
 };
 
-const char *tcm_name(uint32_t cmd, char *buf, size_t len)
+const char *tcmsg_name(uint32_t cmd, char *buf, size_t len)
 {
 	if (cmd < ARRAY_SIZE(names) && names[cmd])
 		return names[cmd];
@@ -32,7 +32,7 @@ const char *tcm_name(uint32_t cmd, char *buf, size_t len)
 	return buf;
 }
 
-uint32_t tcm_be32(const uint8_t *p)
+uint32_t tcmsg_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
@@ -46,12 +46,12 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = v;
 }
 
-int tcm_write_all(int fd, const void *p, size_t len)
+int tcmsg_write_all(int fd, const void *p, size_t len)
 {
 	return fdio_write_all(fd, p, len, FDIO_SOCKET);
 }
 
-ssize_t tcm_read_full(int fd, void *p, size_t len, int timeout_ms)
+ssize_t tcmsg_read_full(int fd, void *p, size_t len, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	size_t got = 0;
@@ -80,7 +80,7 @@ ssize_t tcm_read_full(int fd, void *p, size_t len, int timeout_ms)
 	return got;
 }
 
-int tcm_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
+int tcmsg_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
 	     const void *payload, size_t len, char *err, size_t errlen)
 {
 	uint8_t buf[TCM_MAX_LEN];
@@ -89,7 +89,7 @@ int tcm_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
 
 	if (size > TCM_MAX_LEN)
 		return errmsg(err, errlen, "%s message of %zu bytes is too big",
-			      tcm_name(cmd, name, sizeof(name)), size);
+			      tcmsg_name(cmd, name, sizeof(name)), size);
 	put_be32(buf, size);
 	put_be32(buf + 4, cmd);
 	put_be32(buf + 8, fixed_len);
@@ -97,9 +97,9 @@ int tcm_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
 		memcpy(buf + TCM_HDR_LEN, fixed, fixed_len);
 	if (len)
 		memcpy(buf + TCM_HDR_LEN + fixed_len, payload, len);
-	if (tcm_write_all(fd, buf, size))
+	if (tcmsg_write_all(fd, buf, size))
 		return errmsg(err, errlen, "sending %s: %s",
-			      tcm_name(cmd, name, sizeof(name)),
+			      tcmsg_name(cmd, name, sizeof(name)),
 			      strerror(errno ? errno : EPIPE));
 	return 0;
 }
@@ -107,7 +107,7 @@ int tcm_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
 static int recv_part(int fd, void *p, size_t len, int timeout_ms,
 		     const char *what, char *err, size_t errlen)
 {
-	ssize_t n = tcm_read_full(fd, p, len, timeout_ms);
+	ssize_t n = tcmsg_read_full(fd, p, len, timeout_ms);
 
 	if (n < 0)
 		return errmsg(err, errlen, "reading %s: %s", what,
@@ -119,7 +119,7 @@ static int recv_part(int fd, void *p, size_t len, int timeout_ms,
 	return 0;
 }
 
-int tcm_recv(int fd, struct tcm_msg *m, int timeout_ms, char *err,
+int tcmsg_recv(int fd, struct tcm_msg *m, int timeout_ms, char *err,
 	     size_t errlen)
 {
 	uint32_t size;
@@ -127,9 +127,9 @@ int tcm_recv(int fd, struct tcm_msg *m, int timeout_ms, char *err,
 	if (recv_part(fd, m->buf, TCM_HDR_LEN, timeout_ms, "a message",
 		      err, errlen))
 		return -1;
-	size = tcm_be32(m->buf);
-	m->cmd = tcm_be32(m->buf + 4);
-	m->fixed_len = tcm_be32(m->buf + 8);
+	size = tcmsg_be32(m->buf);
+	m->cmd = tcmsg_be32(m->buf + 4);
+	m->fixed_len = tcmsg_be32(m->buf + 8);
 	if (size < TCM_HDR_LEN || size > TCM_MAX_LEN ||
 	    m->fixed_len > size - TCM_HDR_LEN)
 		return errmsg(err, errlen,

@@ -39,16 +39,16 @@ struct tcm_msg {
 };
 
 /* The command's name for messages: "RINIT", or "command 42" */
-const char *tcm_name(uint32_t cmd, char *buf, size_t len);
+const char *tcmsg_name(uint32_t cmd, char *buf, size_t len);
 
 /* A be32 from @p, which need not be aligned */
-uint32_t tcm_be32(const uint8_t *p);
+uint32_t tcmsg_be32(const uint8_t *p);
 
 /*
  * Send one message: @fixed_len bytes of fixed part (big-endian u32s the
  * caller made), then @len bytes of payload; at most TCM_MAX_LEN in all.
  */
-int tcm_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
+int tcmsg_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
 	     const void *payload, size_t len, char *err, size_t errlen);
 
 /*
@@ -56,16 +56,16 @@ int tcm_send(int fd, uint32_t cmd, const void *fixed, size_t fixed_len,
  * ever). -1 with the reason when it is too big, too small, cut short or
  * late.
  */
-int tcm_recv(int fd, struct tcm_msg *m, int timeout_ms, char *err,
+int tcmsg_recv(int fd, struct tcm_msg *m, int timeout_ms, char *err,
 	     size_t errlen);
 
 /* Plain socket I/O, for the handshake before the messages. */
-int tcm_write_all(int fd, const void *p, size_t len);
+int tcmsg_write_all(int fd, const void *p, size_t len);
 /*
  * Read @len bytes: returns how many arrived before the end of the stream
  * (so fewer than @len only at the end), or -1 with errno (ETIMEDOUT when
  * nothing came for @timeout_ms).
  */
-ssize_t tcm_read_full(int fd, void *p, size_t len, int timeout_ms);
+ssize_t tcmsg_read_full(int fd, void *p, size_t len, int timeout_ms);
 
 #endif /* HYPTRACE_TOOLS_TCMSG_H */

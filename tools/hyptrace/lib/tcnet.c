@@ -17,10 +17,10 @@
 #include <unistd.h>
 #include <netinet/in.h>
 
-#include "errmsg.h"
-#include "mono_ms.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/mono_ms.h"
 #include "tcmsg.h"
-#include "tcnet.h"
+#include "hyptrace/tcnet.h"
 
 /* How long the listener may take to answer during the handshake */
 #define REPLY_MS		30000
@@ -161,7 +161,7 @@ static int expect(struct tcn_session *s, const char *want, size_t len,
 		  const char *what, char *err, size_t errlen)
 {
 	char buf[16], text[80];
-	ssize_t n = tcm_read_full(s->fd, buf, len, REPLY_MS);
+	ssize_t n = tcmsg_read_full(s->fd, buf, len, REPLY_MS);
 
 	if (n < 0 && errno == ETIMEDOUT)
 		return errmsg(err, errlen,
@@ -185,13 +185,13 @@ static int handshake(struct tcn_session *s, char *err, size_t errlen)
 		   "instead of trace-cmd's greeting: not a trace-cmd listener",
 		   err, errlen))
 		return -1;
-	if (tcm_write_all(s->fd, ASK_V3, sizeof(ASK_V3)))
+	if (tcmsg_write_all(s->fd, ASK_V3, sizeof(ASK_V3)))
 		goto gone;
 	if (expect(s, V3_REPLY, sizeof(V3_REPLY),
 		   "when asked for protocol version 3 (trace-cmd older than 2.5 speaks only version 1, which hyptrace does not)",
 		   err, errlen))
 		return -1;
-	if (tcm_write_all(s->fd, V3_MAGIC, sizeof(V3_MAGIC)))
+	if (tcmsg_write_all(s->fd, V3_MAGIC, sizeof(V3_MAGIC)))
 		goto gone;
 	return expect(s, "OK", 2, "instead of accepting protocol version 3",
 		      err, errlen);
@@ -216,11 +216,11 @@ static int parse_rinit(struct tcn_session *s, const struct tcm_msg *m,
 	const char *end = p + m->len;
 	unsigned int i;
 
-	if (m->fixed_len < 4 || tcm_be32(m->fixed) != s->nr_cpus)
+	if (m->fixed_len < 4 || tcmsg_be32(m->fixed) != s->nr_cpus)
 		return errmsg(err, errlen,
 			      "%s answered for %u CPUs, not %u",
 			      s->peer, m->fixed_len < 4 ? 0 :
-			      tcm_be32(m->fixed), s->nr_cpus);
+			      tcmsg_be32(m->fixed), s->nr_cpus);
 	for (i = 0; i < s->nr_cpus; i++) {
 		const char *nul = memchr(p, '\0', end - p);
 		char *stop;
@@ -251,22 +251,22 @@ static int init(struct tcn_session *s, char *err, size_t errlen)
 	put_be32(tinit, s->nr_cpus);
 	put_be32(tinit + 4, s->page_size);
 	put_be32(tinit + 8, 1);			/* options: "tcp" */
-	ret = tcm_send(s->fd, TCM_TINIT, tinit, sizeof(tinit), OPT_TCP,
+	ret = tcmsg_send(s->fd, TCM_TINIT, tinit, sizeof(tinit), OPT_TCP,
 		       sizeof(OPT_TCP), err, errlen);
 	if (!ret)
-		ret = tcm_recv(s->fd, m, REPLY_MS, err, errlen);
+		ret = tcmsg_recv(s->fd, m, REPLY_MS, err, errlen);
 	if (!ret && m->cmd != TCM_RINIT)
 		ret = errmsg(err, errlen,
 			     "%s answered our TINIT (%u CPUs, %u-byte pages, TCP) with %s",
 			     s->peer, s->nr_cpus, s->page_size,
-			     tcm_name(m->cmd, name, sizeof(name)));
+			     tcmsg_name(m->cmd, name, sizeof(name)));
 	if (!ret)
 		ret = parse_rinit(s, m, err, errlen);
 	free(m);
 	return ret;
 }
 
-struct tcn_session *tcn_open(const char *where, unsigned int nr_cpus,
+struct tcn_session *tcnet_open(const char *where, unsigned int nr_cpus,
 			     unsigned int page_size, char *err, size_t errlen)
 {
 	struct tcn_session *s = calloc(1, sizeof(*s));
@@ -295,11 +295,11 @@ struct tcn_session *tcn_open(const char *where, unsigned int nr_cpus,
 		goto fail;
 	return s;
 fail:
-	tcn_free(s);
+	tcnet_free(s);
 	return NULL;
 }
 
-int tcn_send_meta(struct tcn_session *s, const void *meta, size_t len,
+int tcnet_send_meta(struct tcn_session *s, const void *meta, size_t len,
 		  char *err, size_t errlen)
 {
 	const char *p = meta;
@@ -307,14 +307,14 @@ int tcn_send_meta(struct tcn_session *s, const void *meta, size_t len,
 	while (len) {
 		size_t n = len < TCM_MAX_DATA ? len : TCM_MAX_DATA;
 
-		if (tcm_send(s->fd, TCM_SEND_DATA, NULL, 0, p, n, err, errlen))
+		if (tcmsg_send(s->fd, TCM_SEND_DATA, NULL, 0, p, n, err, errlen))
 			return -1;
 		p += n;
 		len -= n;
 		s->meta_bytes += n;
 	}
 	s->meta_done_ms = mono_ms();
-	return tcm_send(s->fd, TCM_FIN_DATA, NULL, 0, NULL, 0, err, errlen);
+	return tcmsg_send(s->fd, TCM_FIN_DATA, NULL, 0, NULL, 0, err, errlen);
 }
 
 static int connect_cpu(struct tcn_session *s, unsigned int cpu, char *err,
@@ -347,7 +347,7 @@ static int connect_cpu(struct tcn_session *s, unsigned int cpu, char *err,
 		      cpu, s->port[cpu], s->peer, strerror(errno));
 }
 
-int tcn_connect_cpus(struct tcn_session *s, char *err, size_t errlen)
+int tcnet_connect_cpus(struct tcn_session *s, char *err, size_t errlen)
 {
 	unsigned int i;
 
@@ -369,14 +369,14 @@ static int gone(const struct tcn_session *s, const char *what, char *err,
 		      strerror(errno));
 }
 
-int tcn_send_cpu(struct tcn_session *s, unsigned int cpu, const void *buf,
+int tcnet_send_cpu(struct tcn_session *s, unsigned int cpu, const void *buf,
 		 size_t len, char *err, size_t errlen)
 {
 	char what[48];
 
 	if (cpu >= s->nr_cpus || s->cpu_fd[cpu] < 0)
 		return errmsg(err, errlen, "CPU %u has no data stream", cpu);
-	if (tcm_write_all(s->cpu_fd[cpu], buf, len)) {
+	if (tcmsg_write_all(s->cpu_fd[cpu], buf, len)) {
 		snprintf(what, sizeof(what), "CPU %u's data stream", cpu);
 		return gone(s, what, err, errlen);
 	}
@@ -384,7 +384,7 @@ int tcn_send_cpu(struct tcn_session *s, unsigned int cpu, const void *buf,
 	return 0;
 }
 
-int tcn_check(struct tcn_session *s, char *err, size_t errlen)
+int tcnet_check(struct tcn_session *s, char *err, size_t errlen)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 	struct tcm_msg *m;
@@ -406,10 +406,10 @@ int tcn_check(struct tcn_session *s, char *err, size_t errlen)
 	m = malloc(sizeof(*m));
 	if (!m)
 		return errmsg(err, errlen, "out of memory");
-	ret = tcm_recv(s->fd, m, REPLY_MS, err, errlen);
+	ret = tcmsg_recv(s->fd, m, REPLY_MS, err, errlen);
 	if (!ret)
 		ret = errmsg(err, errlen, "the listener at %s sent %s mid-stream",
-			     s->peer, tcm_name(m->cmd, name, sizeof(name)));
+			     s->peer, tcmsg_name(m->cmd, name, sizeof(name)));
 	free(m);
 	return ret;
 }
@@ -427,7 +427,7 @@ static int wait_closed(int fd, long long until)
 			errno = ETIMEDOUT;
 			return -1;
 		}
-		n = tcm_read_full(fd, buf, sizeof(buf), left);
+		n = tcmsg_read_full(fd, buf, sizeof(buf), left);
 		if (n >= 0 && (size_t)n < sizeof(buf))
 			return 0;
 		if (n < 0 && errno != EINTR)
@@ -435,7 +435,7 @@ static int wait_closed(int fd, long long until)
 	}
 }
 
-int tcn_finish(struct tcn_session *s, char *err, size_t errlen)
+int tcnet_finish(struct tcn_session *s, char *err, size_t errlen)
 {
 	long long until, settle = s->meta_done_ms + META_SETTLE_MS - mono_ms();
 	unsigned int i;
@@ -462,7 +462,7 @@ int tcn_finish(struct tcn_session *s, char *err, size_t errlen)
 		close(s->cpu_fd[i]);
 		s->cpu_fd[i] = -1;
 	}
-	if (tcm_send(s->fd, TCM_CLOSE, NULL, 0, NULL, 0, err, errlen))
+	if (tcmsg_send(s->fd, TCM_CLOSE, NULL, 0, NULL, 0, err, errlen))
 		return -1;
 	shutdown(s->fd, SHUT_WR);
 	if (wait_closed(s->fd, mono_ms() + ASSEMBLE_MS))
@@ -472,7 +472,7 @@ int tcn_finish(struct tcn_session *s, char *err, size_t errlen)
 	return 0;
 }
 
-void tcn_free(struct tcn_session *s)
+void tcnet_free(struct tcn_session *s)
 {
 	unsigned int i;
 
@@ -490,22 +490,22 @@ void tcn_free(struct tcn_session *s)
 	free(s);
 }
 
-const char *tcn_peer(const struct tcn_session *s)
+const char *tcnet_peer(const struct tcn_session *s)
 {
 	return s->peer;
 }
 
-unsigned int tcn_cpu_port(const struct tcn_session *s, unsigned int cpu)
+unsigned int tcnet_cpu_port(const struct tcn_session *s, unsigned int cpu)
 {
 	return cpu < s->nr_cpus ? s->port[cpu] : 0;
 }
 
-uint64_t tcn_cpu_bytes(const struct tcn_session *s, unsigned int cpu)
+uint64_t tcnet_cpu_bytes(const struct tcn_session *s, unsigned int cpu)
 {
 	return cpu < s->nr_cpus ? s->cpu_bytes[cpu] : 0;
 }
 
-uint64_t tcn_meta_bytes(const struct tcn_session *s)
+uint64_t tcnet_meta_bytes(const struct tcn_session *s)
 {
 	return s->meta_bytes;
 }

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format.h"
-#include "page.h"
-#include "tracedat.h"
+#include "hyptrace/format.h"
+#include "hyptrace/page.h"
+#include "hyptrace/tracedat.h"
 
 #define TD_ERR_LEN	256
 
@@ -25,7 +25,7 @@ struct td_cpu {
 	int have;		/* rec is this CPU's next record */
 	struct td_record rec;
 	uint64_t lost;		/* reported by pages before the next record */
-	uint64_t released;	/* bytes from off given back (td_next.c) */
+	uint64_t released;	/* bytes from off given back (tracedat_next.c) */
 };
 
 struct td_file {
@@ -41,8 +41,8 @@ struct td_file {
 	struct fmt_event **events;	/* sorted by id */
 	unsigned int nr_events;
 	struct td_cpu *cpus;
-	int failed;			/* td_next() found corrupt data */
-	char err[TD_ERR_LEN];		/* why, for td_error() */
+	int failed;			/* tracedat_next() found corrupt data */
+	char err[TD_ERR_LEN];		/* why, for tracedat_error() */
 };
 
 #endif /* HYPTRACE_TOOLS_TRACEDAT_FILE_H */

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "page.h"
-#include "tracedat.h"
+#include "hyptrace/page.h"
+#include "hyptrace/tracedat.h"
 #include "tracedat_file.h"
 
 static int cpu_fail(struct td_file *td, unsigned int n, const char *why)
@@ -44,7 +44,7 @@ static void add_lost(uint64_t *sum, uint64_t lost)
  * A mapped file's pages, once read, count in the process's resident memory
  * until unmapped: `hyptrace stats` of a 321 MB file peaked at 320 MB for
  * that alone. MADV_DONTNEED drops the ones this CPU has walked past (the
- * records in them are no longer valid, td_next()'s contract); the page
+ * records in them are no longer valid, tracedat_next()'s contract); the page
  * cache keeps them, and a read mapping refills from the file if touched
  * again. Whole system pages only, within the CPU's own data; @all at the
  * end of the CPU's data, else only once a whole TD_RELEASE_BYTES is due.
@@ -82,14 +82,14 @@ static int cpu_fill(struct td_file *td, unsigned int n)
 				release_behind(td, cpu, 1);
 				break;
 			}
-			if (pg_open(&cpu->walk, td->data + cpu->off +
+			if (page_open(&cpu->walk, td->data + cpu->off +
 				    cpu->page * td->page_size, td->page_size,
 				    why, sizeof(why)))
 				return cpu_fail(td, n, why);
 			add_lost(&cpu->lost, cpu->walk.lost);
 			cpu->walking = 1;
 		}
-		r = pg_next(&cpu->walk, &ev, why, sizeof(why));
+		r = page_next(&cpu->walk, &ev, why, sizeof(why));
 		if (r < 0)
 			return cpu_fail(td, n, why);
 		if (!r) {
@@ -120,7 +120,7 @@ static int cpu_fill(struct td_file *td, unsigned int n)
 	return 0;
 }
 
-int td_next(struct td_file *td, struct td_record *rec)
+int tracedat_next(struct td_file *td, struct td_record *rec)
 {
 	struct td_cpu *best = NULL;
 	unsigned int i;

@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compiler.h"
-#include "errmsg.h"
-#include "format.h"
-#include "tracedat.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/format.h"
+#include "hyptrace/tracedat.h"
 #include "tracedat_file.h"
 #include "tracedat_v6.h"
 
@@ -149,7 +149,7 @@ static int add_event(struct td_file *td, struct fmt_event *fe)
 		p = realloc(td->events, (td->nr_events ? 2 * td->nr_events : 8) *
 			    sizeof(*td->events));
 		if (!p) {
-			fmt_free(fe);
+			format_free(fe);
 			return errmsg(td->err, sizeof(td->err), "out of memory");
 		}
 		td->events = p;
@@ -171,7 +171,7 @@ static int read_formats(struct td_file *td, struct cur *c,
 
 		if (get64(c, &len) || take(c, len, &text))
 			return -1;
-		fe = fmt_parse(system, (const char *)text, len, td->err,
+		fe = format_parse(system, (const char *)text, len, td->err,
 			       sizeof(td->err));
 		if (!fe || add_event(td, fe))
 			return -1;
@@ -513,11 +513,11 @@ static struct td_file *td_finish(struct td_file *td, const char *path,
 		return td;
 	errmsg(err, errlen, "%s%s%s", path ? path : "", path ? ": " : "",
 	     td->err);
-	td_close(td);
+	tracedat_close(td);
 	return NULL;
 }
 
-struct td_file *td_open_mem(const void *buf, size_t len, char *err,
+struct td_file *tracedat_open_mem(const void *buf, size_t len, char *err,
 			    size_t errlen)
 {
 	struct td_file *td = td_new(buf, len);
@@ -528,13 +528,13 @@ struct td_file *td_open_mem(const void *buf, size_t len, char *err,
 	}
 	if (!len) {
 		errmsg(err, errlen, "empty file: not a trace.dat");
-		td_close(td);
+		tracedat_close(td);
 		return NULL;
 	}
 	return td_finish(td, NULL, err, errlen);
 }
 
-struct td_file *td_open(const char *path, char *err, size_t errlen)
+struct td_file *tracedat_open(const char *path, char *err, size_t errlen)
 {
 	struct td_file *td;
 	struct stat st;
@@ -580,14 +580,14 @@ struct td_file *td_open(const char *path, char *err, size_t errlen)
 	return td_finish(td, path, err, errlen);
 }
 
-void td_close(struct td_file *td)
+void tracedat_close(struct td_file *td)
 {
 	unsigned int i;
 
 	if (!td)
 		return;
 	for (i = 0; i < td->nr_events; i++)
-		fmt_free(td->events[i]);
+		format_free(td->events[i]);
 	free(td->events);
 	free(td->cpus);
 	free(td->clock);
@@ -596,27 +596,27 @@ void td_close(struct td_file *td)
 	free(td);
 }
 
-unsigned int td_nr_cpus(const struct td_file *td)
+unsigned int tracedat_nr_cpus(const struct td_file *td)
 {
 	return td->nr_cpus;
 }
 
-unsigned int td_page_size(const struct td_file *td)
+unsigned int tracedat_page_size(const struct td_file *td)
 {
 	return td->page_size;
 }
 
-const char *td_trace_clock(const struct td_file *td)
+const char *tracedat_trace_clock(const struct td_file *td)
 {
 	return td->clock;
 }
 
-const char *td_error(const struct td_file *td)
+const char *tracedat_error(const struct td_file *td)
 {
 	return td->failed ? td->err : NULL;
 }
 
-const struct td_event *td_event_by_id(const struct td_file *td, uint16_t id)
+const struct td_event *tracedat_event_by_id(const struct td_file *td, uint16_t id)
 {
 	unsigned int lo = 0, hi = td->nr_events;
 
@@ -634,7 +634,7 @@ const struct td_event *td_event_by_id(const struct td_file *td, uint16_t id)
 	return NULL;
 }
 
-const struct td_event *td_event_by_name(const struct td_file *td,
+const struct td_event *tracedat_event_by_name(const struct td_file *td,
 					const char *system, const char *name)
 {
 	unsigned int i;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * td_write(): a trace.dat, version 6, from the tracefs text files and each
+ * tracedat_write(): a trace.dat, version 6, from the tracefs text files and each
  * CPU's raw ring-buffer pages.
  *
  * Everything up to the flyrecord CPU table is built in memory (it is the
@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compiler.h"
-#include "errmsg.h"
-#include "tracedat.h"
+#include "hyptrace/compiler.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/tracedat.h"
 #include "tracedat_v6.h"
-#include "fdio.h"
+#include "hyptrace/fdio.h"
 
 #define COPY_CHUNK	(256U * 1024)
 
@@ -302,7 +302,7 @@ static int check_out(const struct td_out *out, char *err, size_t errlen)
 	return 0;
 }
 
-int td_meta(const struct td_out *out, char **meta, size_t *len, char *err,
+int tracedat_meta(const struct td_out *out, char **meta, size_t *len, char *err,
 	    size_t errlen)
 {
 	struct td_buf b = { 0 };
@@ -316,7 +316,7 @@ int td_meta(const struct td_out *out, char **meta, size_t *len, char *err,
 	return 0;
 }
 
-int td_write(int fd, const struct td_out *out, char *err, size_t errlen)
+int tracedat_write(int fd, const struct td_out *out, char *err, size_t errlen)
 {
 	struct td_buf b = { 0 };
 	uint64_t *table = NULL, size;

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tracefs.h"
+#include "hyptrace/tracefs.h"
 
-int tfs_write(const char *dir, const char *file, const char *val,
+int tracefs_write(const char *dir, const char *file, const char *val,
 	      char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -39,7 +39,7 @@ int tfs_write(const char *dir, const char *file, const char *val,
 	return 0;
 }
 
-int tfs_read(const char *dir, const char *file, struct tfs_text *out,
+int tracefs_read(const char *dir, const char *file, struct tfs_text *out,
 	     char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -92,7 +92,7 @@ int tfs_read(const char *dir, const char *file, struct tfs_text *out,
 	return 0;
 }
 
-unsigned long long tfs_stat(const char *dir, const char *file,
+unsigned long long tracefs_stat(const char *dir, const char *file,
 			    const char *key)
 {
 	struct tfs_text t;
@@ -101,7 +101,7 @@ unsigned long long tfs_stat(const char *dir, const char *file,
 	char err[256];
 	char *line;
 
-	if (tfs_read(dir, file, &t, err, sizeof(err)))
+	if (tracefs_read(dir, file, &t, err, sizeof(err)))
 		return 0;
 	for (line = t.text; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
@@ -115,7 +115,7 @@ unsigned long long tfs_stat(const char *dir, const char *file,
 	return val;
 }
 
-int tfs_exists(const char *dir, const char *file)
+int tracefs_exists(const char *dir, const char *file)
 {
 	char path[PATH_MAX];
 
@@ -123,11 +123,11 @@ int tfs_exists(const char *dir, const char *file)
 	return access(path, F_OK) == 0;
 }
 
-const char *tfs_hyp_dir(void)
+const char *tracefs_hyp_dir(void)
 {
-	if (tfs_exists(TRACEFS_HYP_REMOTE, "tracing_on"))
+	if (tracefs_exists(TRACEFS_HYP_REMOTE, "tracing_on"))
 		return TRACEFS_HYP_REMOTE;
-	if (tfs_exists(DEBUGFS_HYP, "tracing_on"))
+	if (tracefs_exists(DEBUGFS_HYP, "tracing_on"))
 		return DEBUGFS_HYP;
 	return NULL;
 }
@@ -139,15 +139,15 @@ static int last_boot_kept(const char *dir)
 	char err[256];
 	int kept;
 
-	if (!tfs_exists(dir, "trace_clock") ||
-	    tfs_read(dir, "release", &t, err, sizeof(err)))
+	if (!tracefs_exists(dir, "trace_clock") ||
+	    tracefs_read(dir, "release", &t, err, sizeof(err)))
 		return 0;
 	kept = t.len && t.text[0] == '0';
 	free(t.text);
 	return kept;
 }
 
-const char *tfs_last_boot_dir(void)
+const char *tracefs_last_boot_dir(void)
 {
 	/* The directories stay after a release: trace_remote keeps them */
 	if (last_boot_kept(TRACEFS_HYP_LAST_BOOT))

@@ -18,23 +18,23 @@
 
 #include <sodium.h>
 
-#include "errmsg.h"
-#include "mono_ms.h"
-#include "vtauth.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/vtauth.h"
 
 #define HEX(n)		(2 * (n) + 1)
 #define SEND_MS		1000
 #define LABEL_CLIENT	"hyptrace-vt3 client\n"
 #define LABEL_AGENT	"hyptrace-vt3 agent\n"
 
-const char *const vta_result_name[VTA_NR_RESULTS] = {
+const char *const vtauth_result_name[VTA_NR_RESULTS] = {
 	[VTA_OK] = "authenticated",
 	[VTA_WRONG_KEY] = "wrong key",
 	[VTA_NO_AUTH] = "no answer to the challenge",
 	[VTA_SILENT] = "silent",
 };
 
-int vta_load_key(const char *path, struct vta_key *key, char *err,
+int vtauth_load_key(const char *path, struct vta_key *key, char *err,
 		 size_t errlen)
 {
 	struct stat st;
@@ -101,7 +101,7 @@ static int random_bytes(unsigned char *p, size_t len, char *err,
 	return 0;
 }
 
-int vta_keygen(const char *path, char *err, size_t errlen)
+int vtauth_keygen(const char *path, char *err, size_t errlen)
 {
 	unsigned char k[32];
 	char hex[HEX(sizeof(k)) + 1];
@@ -188,12 +188,12 @@ static enum vta_result refuse(int fd, enum vta_result r, const char *why,
 {
 	char e2[128];
 
-	vt_send(fd, "error", why, strlen(why), SEND_MS, e2, sizeof(e2));
+	vtproto_send(fd, "error", why, strlen(why), SEND_MS, e2, sizeof(e2));
 	errmsg(err, errlen, "%s", said);
 	return r;
 }
 
-enum vta_result vta_start(struct vta_pending *p, int fd,
+enum vta_result vtauth_start(struct vta_pending *p, int fd,
 			  const struct vta_key *key, int timeout_ms,
 			  char *err, size_t errlen)
 {
@@ -213,7 +213,7 @@ enum vta_result vta_start(struct vta_pending *p, int fd,
 			       sizeof(p->na));
 	else
 		snprintf(payload + r, sizeof(payload) - r, "none");
-	if (vt_send(fd, "challenge", payload, strlen(payload), SEND_MS, err,
+	if (vtproto_send(fd, "challenge", payload, strlen(payload), SEND_MS, err,
 		    errlen))
 		return VTA_NO_AUTH;
 	return key ? VTA_PENDING : VTA_OK;
@@ -249,13 +249,13 @@ static enum vta_result check_answer(struct vta_pending *p, char *err,
 			      "a MAC that is not the key's: another key, or an answer replayed");
 	mac(p->key, LABEL_AGENT, p->na, nc, want);
 	sodium_bin2hex(payload, sizeof(payload), want, sizeof(want));
-	if (vt_send(p->fd, "auth_ok", payload, strlen(payload), SEND_MS, err,
+	if (vtproto_send(p->fd, "auth_ok", payload, strlen(payload), SEND_MS, err,
 		    errlen))
 		return VTA_NO_AUTH;
 	return VTA_OK;
 }
 
-enum vta_result vta_step(struct vta_pending *p, char *err, size_t errlen)
+enum vta_result vtauth_step(struct vta_pending *p, char *err, size_t errlen)
 {
 	int r = read_line(p);
 
@@ -271,11 +271,11 @@ enum vta_result vta_step(struct vta_pending *p, char *err, size_t errlen)
 		      err, errlen, "nothing in time");
 }
 
-enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
+enum vta_result vtauth_serve(int fd, const struct vta_key *key, int timeout_ms,
 			  char *err, size_t errlen)
 {
 	struct vta_pending p;
-	enum vta_result r = vta_start(&p, fd, key, timeout_ms, err, errlen);
+	enum vta_result r = vtauth_start(&p, fd, key, timeout_ms, err, errlen);
 
 	while (r == VTA_PENDING) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -283,7 +283,7 @@ enum vta_result vta_serve(int fd, const struct vta_key *key, int timeout_ms,
 
 		if (left > 0)
 			poll(&pfd, 1, (int)left);
-		r = vta_step(&p, err, errlen);
+		r = vtauth_step(&p, err, errlen);
 	}
 	return r;
 }
@@ -295,7 +295,7 @@ static int next_msg(int fd, struct vt_reader *rd, struct vt_msg *m,
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		long long left = deadline - mono_ms();
-		int r = vt_next(rd, m, err, errlen);
+		int r = vtproto_next(rd, m, err, errlen);
 		ssize_t n;
 
 		if (r)
@@ -305,7 +305,7 @@ static int next_msg(int fd, struct vt_reader *rd, struct vt_msg *m,
 				      "the agent did not finish the handshake in time");
 		if (poll(&pfd, 1, (int)left) <= 0)
 			continue;
-		n = vt_read(rd, fd, err, errlen);
+		n = vtproto_read(rd, fd, err, errlen);
 		if (n < 0)
 			return -1;
 		if (!n)
@@ -328,7 +328,7 @@ static int expect(const struct vt_msg *m, const char *name, char *err,
 		      m->name, name, VT_VERSION);
 }
 
-int vta_answer(int fd, struct vt_reader *rd, const struct vta_key *key,
+int vtauth_answer(int fd, struct vt_reader *rd, const struct vta_key *key,
 	       int timeout_ms, char *err, size_t errlen)
 {
 	unsigned char na[VTA_NONCE], nc[VTA_NONCE], m1[VTA_MAC], m2[VTA_MAC];
@@ -367,7 +367,7 @@ int vta_answer(int fd, struct vt_reader *rd, const struct vta_key *key,
 	pos = snprintf(line, sizeof(line), "auth %s ", nc_hex);
 	sodium_bin2hex(line + pos, sizeof(line) - pos, m1, sizeof(m1));
 	strcat(line, "\n");
-	if (vt_send_raw(fd, line, err, errlen) ||
+	if (vtproto_send_raw(fd, line, err, errlen) ||
 	    next_msg(fd, rd, &m, deadline, err, errlen) ||
 	    expect(&m, "auth_ok", err, errlen))
 		return -1;

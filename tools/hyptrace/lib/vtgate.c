@@ -9,11 +9,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "mono_ms.h"
-#include "vtgate.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/vtgate.h"
 
 
-void vtg_init(struct vt_gate *g, int listen_fd, const struct vta_key *key,
+void vtgate_init(struct vt_gate *g, int listen_fd, const struct vta_key *key,
 	      int timeout_ms,
 	      void (*refused)(void *ctx, enum vta_result r, const char *why),
 	      void *ctx)
@@ -71,19 +71,19 @@ static int take(struct vt_gate *g)
 		for (i = 1; i < g->n; i++)
 			if (g->slot[i].deadline < g->slot[old].deadline)
 				old = i;
-		vt_send(g->slot[old].fd, "error", "crowded out", 11, 0, err,
+		vtproto_send(g->slot[old].fd, "error", "crowded out", 11, 0, err,
 			sizeof(err));
 		g->refused(g->ctx, VTA_SILENT,
 			   "crowded out by newer connections before it answered");
 		drop(g, old);
 	}
 	i = g->n++;
-	r = vta_start(&g->slot[i], fd, g->key, g->timeout_ms, err,
+	r = vtauth_start(&g->slot[i], fd, g->key, g->timeout_ms, err,
 		      sizeof(err));
 	return settle(g, i, r, err);
 }
 
-int vtg_next(struct vt_gate *g, int wait_ms)
+int vtgate_next(struct vt_gate *g, int wait_ms)
 {
 	struct pollfd pfd[VTG_SLOTS + 1];
 	long long now = mono_ms(), until = now + wait_ms;
@@ -104,7 +104,7 @@ int vtg_next(struct vt_gate *g, int wait_ms)
 	for (i = n; i-- > 0;) {
 		if (!pfd[i].revents && g->slot[i].deadline > mono_ms())
 			continue;
-		fd = settle(g, i, vta_step(&g->slot[i], err, sizeof(err)),
+		fd = settle(g, i, vtauth_step(&g->slot[i], err, sizeof(err)),
 			    err);
 		if (fd >= 0)
 			return fd;
@@ -114,12 +114,12 @@ int vtg_next(struct vt_gate *g, int wait_ms)
 	return -1;
 }
 
-void vtg_close_all(struct vt_gate *g, const char *why)
+void vtgate_close_all(struct vt_gate *g, const char *why)
 {
 	char err[128];
 
 	while (g->n) {
-		vt_send(g->slot[0].fd, "error", why, strlen(why), 0, err,
+		vtproto_send(g->slot[0].fd, "error", why, strlen(why), 0, err,
 			sizeof(err));
 		drop(g, 0);
 	}

@@ -10,10 +10,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "errmsg.h"
-#include "vtnet.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/vtnet.h"
 
-int vtn_split(const char *where, char *host, size_t hlen, char *port,
+int vtnet_split(const char *where, char *host, size_t hlen, char *port,
 	      size_t plen, char *err, size_t errlen)
 {
 	const char *colon = strrchr(where, ':');
@@ -51,7 +51,7 @@ static struct addrinfo *resolve(const char *where, int flags, char *err,
 	char host[256], port[16];
 	int r;
 
-	if (vtn_split(where, host, sizeof(host), port, sizeof(port), err,
+	if (vtnet_split(where, host, sizeof(host), port, sizeof(port), err,
 		      errlen))
 		return NULL;
 	r = getaddrinfo(host, port, &hints, &res);
@@ -63,7 +63,7 @@ static struct addrinfo *resolve(const char *where, int flags, char *err,
 	return res;
 }
 
-int vtn_listen(const char *where, char *err, size_t errlen)
+int vtnet_listen(const char *where, char *err, size_t errlen)
 {
 	struct addrinfo *res = resolve(where, AI_NUMERICHOST, err, errlen);
 	int fd, one = 1;
@@ -120,7 +120,7 @@ fail:
 	return -1;
 }
 
-int vtn_connect(const char *where, int timeout_ms, char *err, size_t errlen)
+int vtnet_connect(const char *where, int timeout_ms, char *err, size_t errlen)
 {
 	struct addrinfo *res = resolve(where, 0, err, errlen), *ai;
 	int fd = -1, saved = 0;

@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "errmsg.h"
-#include "mono_ms.h"
-#include "vtproto.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/mono_ms.h"
+#include "hyptrace/vtproto.h"
 
 /*
  * Write it all within @timeout_ms. A virtio port with no host behind it
@@ -49,7 +49,7 @@ static int write_timed(int fd, const char *p, size_t len, int timeout_ms,
 	return 0;
 }
 
-int vt_send(int fd, const char *name, const void *payload, size_t len,
+int vtproto_send(int fd, const char *name, const void *payload, size_t len,
 	    int timeout_ms, char *err, size_t errlen)
 {
 	char head[VT_MAX_NAME + 32];
@@ -61,17 +61,17 @@ int vt_send(int fd, const char *name, const void *payload, size_t len,
 	return 0;
 }
 
-int vt_send_raw(int fd, const char *s, char *err, size_t errlen)
+int vtproto_send_raw(int fd, const char *s, char *err, size_t errlen)
 {
 	return write_timed(fd, s, strlen(s), 5000, err, errlen);
 }
 
-size_t vt_orders_room(const struct vt_orders *o)
+size_t vtproto_orders_room(const struct vt_orders *o)
 {
 	return sizeof(o->buf) - 1 - o->have;
 }
 
-enum vt_order vt_next_order(struct vt_orders *o, char *line, size_t len)
+enum vt_order vtproto_next_order(struct vt_orders *o, char *line, size_t len)
 {
 	char *nl = memchr(o->buf, '\n', o->have), *s = o->buf;
 	size_t n = nl ? (size_t)(nl - o->buf) : o->have;
@@ -94,7 +94,7 @@ enum vt_order vt_next_order(struct vt_orders *o, char *line, size_t len)
 	return ord;
 }
 
-ssize_t vt_room(struct vt_reader *r, char *err, size_t errlen)
+ssize_t vtproto_room(struct vt_reader *r, char *err, size_t errlen)
 {
 	if (r->consumed) {
 		memmove(r->buf, r->buf + r->consumed, r->len - r->consumed);
@@ -116,9 +116,9 @@ ssize_t vt_room(struct vt_reader *r, char *err, size_t errlen)
 	return r->cap - r->len;
 }
 
-ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen)
+ssize_t vtproto_read(struct vt_reader *r, int fd, char *err, size_t errlen)
 {
-	ssize_t n = vt_room(r, err, errlen);
+	ssize_t n = vtproto_room(r, err, errlen);
 
 	if (n < 0)
 		return -1;
@@ -131,7 +131,7 @@ ssize_t vt_read(struct vt_reader *r, int fd, char *err, size_t errlen)
 	return n;
 }
 
-int vt_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen)
+int vtproto_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen)
 {
 	const char *p = r->buf + r->consumed;
 	size_t avail = r->len - r->consumed, i, len = 0;
@@ -178,13 +178,13 @@ int vt_next(struct vt_reader *r, struct vt_msg *m, char *err, size_t errlen)
 	return 1;
 }
 
-void vt_reader_free(struct vt_reader *r)
+void vtproto_reader_free(struct vt_reader *r)
 {
 	free(r->buf);
 	memset(r, 0, sizeof(*r));
 }
 
-int vt_parse_stopped(const char *p, size_t len, unsigned int *round,
+int vtproto_parse_stopped(const char *p, size_t len, unsigned int *round,
 		     struct vt_cpu_round *c, unsigned int max, char *err,
 		     size_t errlen)
 {
@@ -232,7 +232,7 @@ out:
 	return ret;
 }
 
-char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
+char *vtproto_format_stopped(unsigned int round, const struct vt_cpu_round *c,
 			unsigned int n, size_t *len)
 {
 	char *text = NULL;
@@ -256,7 +256,7 @@ char *vt_format_stopped(unsigned int round, const struct vt_cpu_round *c,
 	return text;
 }
 
-int vt_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
+int vtproto_page_msg(const struct vt_msg *m, unsigned int nr_cpus,
 		unsigned int page_size, unsigned int *cpu, char *err,
 		size_t errlen)
 {
@@ -290,7 +290,7 @@ static bool clock_name(const char *s, size_t n)
 	return n > 0;
 }
 
-int vt_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
+int vtproto_parse_clock_now(const char *p, size_t len, char *clock, size_t clen,
 		       int64_t *ns, char *err, size_t errlen)
 {
 	char text[96], *sp, *end, q[41];

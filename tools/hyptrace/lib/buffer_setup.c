@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Getting the hypervisor's buffer ready for a reader (buffer_setup.h):
+ * the control files of its tracefs (or debugfs) directory, in the order
+ * that leaves nothing recorded with the old settings.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hyptrace/buffer_setup.h"
+#include "hyptrace/errmsg.h"
+#include "hyptrace/cmdline.h"
+#include "hyptrace/tracefs.h"
+
+int buffer_setup_set(const char *sub, const char *dir, const char *file,
+	   const char *val)
+{
+	char err[512];
+
+	if (!tracefs_write(dir, file, val, err, sizeof(err)))
+		return 0;
+	cmdline_err(sub, "%s", err);
+	return -1;
+}
+
+int buffer_setup_prepare(const char *sub, const char *dir, const struct hb_setup *s)
+{
+	char file[PATH_MAX], kb[32];
+	unsigned int i;
+
+	snprintf(kb, sizeof(kb), "%lu", s->buffer_kb);
+	/* A write to trace empties and unloads: a fresh start */
+	if (!s->keep &&
+	    (buffer_setup_set(sub, dir, "tracing_on", "0") ||
+	     buffer_setup_set(sub, dir, "trace", "0") ||
+	     (s->buffer_kb && buffer_setup_set(sub, dir, "buffer_size_kb", kb)) ||
+	     buffer_setup_set(sub, dir, "overwrite", s->no_overwrite ? "0" : "1") ||
+	     buffer_setup_set(sub, dir, "events/enable", s->nr_events ? "0" : "1")))
+		return -1;
+	for (i = 0; i < s->nr_events; i++) {
+		snprintf(file, sizeof(file), "events/hypervisor/%s/enable",
+			 s->events[i]);
+		if (strchr(s->events[i], '/') || !tracefs_exists(dir, file)) {
+			cmdline_err(sub, "unknown hypervisor event '%s' (see %s/events/hypervisor/)",
+			       s->events[i], dir);
+			return -1;
+		}
+		if (buffer_setup_set(sub, dir, file, "1"))
+			return -1;
+	}
+	return 0;
+}
