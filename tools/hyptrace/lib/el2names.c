@@ -3,7 +3,7 @@
  * Names for the function IDs in hyp_enter/hyp_exit, so that `hyptrace
  * stats` can say CPU_ON rather than 0xc4000003. The numbers come from the
  * headers the hypervisor itself uses (shared/smccc.h, shared/hyptrace_abi.h,
- * hyp/include/psci.h); the few calls no header declares are built with
+ * shared/psci.h); the few calls no header declares are built with
  * SMCCC_ID() from their function numbers in the specifications (PSCI
  * DEN0022, TRNG DEN0098).
  */
@@ -12,7 +12,7 @@
 #include "hyptrace/el2stats.h"
 #include "hyp_events.h"
 #include "hyptrace_abi.h"
-#include "../../../hyp/include/psci.h"
+#include "psci.h"
 
 #define PSCI_FN(n)	SMCCC_ID(0, SMCCC_OWNER_STANDARD, (n))
 #define PSCI_FN64(n)	SMCCC_ID(1, SMCCC_OWNER_STANDARD, (n))
