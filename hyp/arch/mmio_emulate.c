@@ -15,7 +15,9 @@
  * (stage2_host_ram() makes sure, should another CPU have changed the
  * page tables since); it is read through this CPU's read-only window
  * (mmio_code_window()), Normal write-back as Linux maps its text, so the
- * read is coherent with the host's view. Another CPU may rewrite the
+ * read is coherent with the host's view, and closed again at once, so
+ * that the hypervisor keeps no cacheable mapping of a page the host may
+ * later hand to the firmware (mmu.c maps no RAM of the host's). Another CPU may rewrite the
  * instruction meanwhile: the Arm ARM ("Concurrent modification and
  * execution of instructions") lets the CPU execute either version then,
  * and so do we.
@@ -58,10 +60,20 @@ static bool write_back(unsigned int nibble)
 	return nibble & 4 && nibble != 4;
 }
 
+/* EL1's PAR_EL1, read as mmio_el2_at_s1e1r() reads it (erratum 1508412) */
+static u64 par_el1_read(void)
+{
+	u64 par;
+
+	asm volatile("dmb sy\n\tmrs %0, par_el1\n\tdmb sy" : "=r" (par)
+		     : : "memory");
+	return par;
+}
+
 /* The A64 instruction at @frame's ELR, read as EL1 sees it */
 static bool fetch_insn(struct trap_frame *frame, u32 *insn)
 {
-	u64 saved = read_sysreg(par_el1), par, pa, val;
+	u64 saved = par_el1_read(), par, pa, val;
 	bool ok = mmio_el2_at_s1e1r(frame->elr, &par);
 	unsigned int attr;
 
@@ -73,11 +85,11 @@ static bool fetch_insn(struct trap_frame *frame, u32 *insn)
 	if (!write_back(attr >> 4) || !write_back(attr & 0xf) ||
 	    !stage2_host_ram(pa))
 		return false;
-	if (!mmio_el2_read(mmio_code_window(pa & ~(SZ_4K - 1UL)) +
-			   (pa & (SZ_4K - 1)), 2, &val))
-		return false;
+	ok = mmio_el2_read(mmio_code_window(pa & ~(SZ_4K - 1UL)) +
+			   (pa & (SZ_4K - 1)), 2, &val);
+	mmio_code_window_close();
 	*insn = (u32)val;
-	return true;
+	return ok;
 }
 
 /* Register @r as a base: 31 is the SP of the interrupted context */

@@ -107,6 +107,17 @@ u64 mmio_code_window(u64 page)
 	return window_map(HYP_MAX_CPUS + this_cpu()->idx, page, code_prot);
 }
 
+/* Break without make: the same invalidation as window_map()'s */
+void mmio_code_window_close(void)
+{
+	unsigned int slot = HYP_MAX_CPUS + this_cpu()->idx;
+	u64 va = MMIO_WINDOW_VA + (u64)slot * SZ_4K;
+
+	WRITE_ONCE(window_pte[slot], 0);
+	asm volatile("dsb ishst\n\ttlbi vae2is, %0\n\tdsb ish\n\tisb"
+		     : : "r" (va >> 12) : "memory");
+}
+
 /* The instruction done: step over it as the CPU would have (KVM's kvm_skip_instr) */
 void mmio_skip_instruction(struct trap_frame *frame, unsigned int bytes)
 {

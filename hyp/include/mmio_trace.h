@@ -46,8 +46,12 @@ bool mmio_trap(struct trap_frame *frame);
  */
 bool mmio_perform(struct trap_frame *frame, u64 ipa, u64 va,
 		  unsigned int log2, bool write, u32 flags, u32 mode, u64 *val);
-/* This CPU's read-only window onto the RAM @page, for an instruction */
+/*
+ * This CPU's read-only window onto the RAM @page, for an instruction, and
+ * its closing once read
+ */
 u64 mmio_code_window(u64 page);
+void mmio_code_window_close(void);
 /* ELR past the instruction performed, @bytes long */
 void mmio_skip_instruction(struct trap_frame *frame, unsigned int bytes);
 /*

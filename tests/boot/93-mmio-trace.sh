@@ -31,7 +31,7 @@
 # the PL031 is never traced and mmio_probe's hypercalls answer
 # NOT_SUPPORTED: every check below fails. Against the code before the
 # decoding (every access without a syndrome let through), the op=ldp
-# sequence holds no mmio_read or mmio_write, and 5 mmio_unhandled.
+# sequence holds no mmio_read or mmio_write but 4 mmio_unhandled (checked).
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
