@@ -11,8 +11,10 @@
  *					ldp of two PL031 ID registers, a
  *					post-indexed ldr, a pre-indexed
  *					ldrsb, a pre-indexed stp
- *					of CR and IMSC as they were; then
- *					a SIMD load, which stays unhandled
+ *					of CR and IMSC as they were, a
+ *					post-indexed ldp with SP as its
+ *					base; then a SIMD load, which stays
+ *					unhandled
  *   insmod mmio_probe.ko op=call	HYPTRACE_CALL_MMIO_REGION with what
  *					it must refuse, and a good add/remove
  *
@@ -99,8 +101,9 @@ static int seq(void __iomem *rtc)
 static int ldp(void __iomem *rtc)
 {
 	void __iomem *p = rtc + RTC_PERIPH_ID0, *q = rtc + RTC_IMSC;
-	void __iomem *r = rtc + RTC_CELL_ID3 + 4;
-	u32 a, b, c, cr, imsc, simd;
+	void __iomem *r = rtc + RTC_CELL_ID3 + 4, *s = rtc + RTC_PERIPH_ID0;
+	u32 a, b, c, cr, imsc, simd, d, e;
+	unsigned long sp;
 	unsigned long flags;
 	u64 sb;
 	int cpu;
@@ -115,16 +118,28 @@ static int ldp(void __iomem *rtc)
 	asm volatile("ldrsb %0, [%1, #-4]!" : "=r" (sb), "+r" (r));
 	asm volatile("stp %w1, %w2, [%0, #-4]!"
 		     : "+r" (q) : "r" (cr), "r" (imsc) : "memory");
+	/*
+	 * Register 31 as a base is SP (SP_EL1 here): pointed at the device
+	 * (16-byte aligned) for one post-indexed ldp, with interrupts off
+	 * and no memory access of ours in between, then put back
+	 */
+	asm volatile("mov	%2, sp\n\t"
+		     "mov	sp, %3\n\t"
+		     "ldp	%w0, %w1, [sp], #8\n\t"
+		     "mov	%3, sp\n\t"
+		     "mov	sp, %2"
+		     : "=&r" (d), "=&r" (e), "=&r" (sp), "+r" (s));
 	mark(MARK_LDP_END);
 	local_irq_restore(flags);
 	/* A SIMD&FP load: not decoded, let through and still performed */
 	scoped_ksimd()
 		asm volatile("ldr s0, [%1]\n\tfmov %w0, s0"
 			     : "=r" (simd) : "r" (rtc + RTC_PERIPH_ID0));
-	pr_info("@ldp_cpu=%d @ldp0=0x%x @ldp1=0x%x @post=0x%x @post_next=%s @sb=0x%llx @sb_base=%s @cr=0x%x @imsc=0x%x @stp_base=%s @simd=0x%x\n",
+	pr_info("@ldp_cpu=%d @ldp0=0x%x @ldp1=0x%x @post=0x%x @post_next=%s @sb=0x%llx @sb_base=%s @cr=0x%x @imsc=0x%x @stp_base=%s @sp0=0x%x @sp1=0x%x @sp_base=%s @simd=0x%x\n",
 		cpu, a, b, c, p == rtc + RTC_PERIPH_ID1 ? "ok" : "wrong", sb,
 		r == rtc + RTC_CELL_ID3 ? "ok" : "wrong", cr, imsc,
-		q == rtc + RTC_CR ? "ok" : "wrong", simd);
+		q == rtc + RTC_CR ? "ok" : "wrong", d, e,
+		s == rtc + RTC_PERIPH_ID0 + 8 ? "ok" : "wrong", simd);
 	return 0;
 }
 
