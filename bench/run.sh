@@ -553,8 +553,10 @@ if ran main; then
 		"$(pretty "$(calc "$cs_on - $cs_off")"); $cs_traps; $(calc "($cs_on - $cs_off) / $cs_traps")" "–" ""
 	row 3j "MMIO read of a traced device, fast path (readl): mmio_read on; events off; untraced (instr)" \
 		"$(best main mmio "events=on" readl_ns); $(best main mmio "events=off" readl_ns); $(best main mmio "events=none" readl_ns)" "–" ""
-	row 3k "MMIO ldp of a traced device, let through by software step: mmio_unhandled on; untraced (instr)" \
-		"$(best main mmio "events=on" ldp_ns); $(best main mmio "events=none" ldp_ns)" "–" ""
+	row 3k "MMIO ldp of a traced device, decoded at EL2 (two accesses): mmio_read on; events off; untraced (instr)" \
+		"$(best main mmio "events=on" ldp_ns); $(best main mmio "events=off" ldp_ns); $(best main mmio "events=none" ldp_ns)" "–" ""
+	row "3k'" "MMIO SIMD load of a traced device, let through by software step: mmio_unhandled on; untraced (instr)" \
+		"$(best main mmio "events=on" simd_ns); $(best main mmio "events=none" simd_ns)" "–" ""
 	# 4: drain
 	row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $DEFAULT_KB rate)" \

@@ -3,7 +3,8 @@
 #
 # The MMIO rows of make bench, in the guest: bench_mmio.ko (bench/module/)
 # untraced, traced with no event on, and traced with mmio_read and
-# mmio_unhandled recorded. Prints bench_mmio's "@bench mmio ..." lines,
+# mmio_unhandled recorded (the decoded ldp records two mmio_reads, the
+# stepped SIMD load one mmio_unhandled). Prints bench_mmio's "@bench mmio ..." lines,
 # one per run, labelled events=none|off|on.
 #   mmio_bench.sh [MODULE] [N]
 set -e

@@ -9,6 +9,10 @@
  * EL1 the abort it would have had. Every instruction that can fault lies
  * between mmio_el2_access_start and mmio_el2_access_end; none of them
  * touches x30 or the stack, so the fault path simply returns.
+ *
+ * The address translation that finds an instruction without a syndrome
+ * (mmio_emulate.c) is guarded the same way: AT can take a synchronous
+ * external abort on a table walk, as KVM's __kvm_at() allows for.
  */
 #include "asm-macros.inc"
 
@@ -33,6 +37,21 @@ mmio_el2_access_start:
 	mov	w0, #1
 	ret
 SYM_END mmio_el2_read
+
+/*
+ * bool mmio_el2_at_s1e1r(u64 va, u64 *par). The dmb sy on each side of
+ * the PAR_EL1 read: Cortex-A77 erratum 1508412 (Linux's read_sysreg_par())
+ */
+SYM_FUNC mmio_el2_at_s1e1r
+	at	s1e1r, x0
+	isb
+	dmb	sy
+	mrs	x2, par_el1
+	dmb	sy
+	str	x2, [x1]
+	mov	w0, #1
+	ret
+SYM_END mmio_el2_at_s1e1r
 
 /* bool mmio_el2_write(u64 va, unsigned int log2, u64 val) */
 SYM_FUNC mmio_el2_write

@@ -101,7 +101,7 @@ void mmu_build_tables(u64 loader_fdt, u64 fdt_size)
 		pgtable_map(&el2_map, l->console.base,
 			    uart_span(&l->console), PROT_DEVICE);
 	spin_table_pages(map_spin_page, NULL);
-	mmio_windows_build(&el2_map, PROT_DEVICE);
+	mmio_windows_build(&el2_map, PROT_DEVICE, PROT_RODATA);
 	mmu_regs_build();
 }
 

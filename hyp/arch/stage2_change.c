@@ -151,3 +151,18 @@ bool stage2_fault_retry(u64 ipa)
 	spin_unlock(&s2_lock);
 	return mapped;
 }
+
+bool stage2_host_ram(u64 ipa)
+{
+	/* The one attribute MMIO has and RAM has not: execute-never */
+	u64 xn = stage2_attrs(STAGE2_MMIO) & ~stage2_attrs(STAGE2_RAM);
+	unsigned int level;
+	u64 entry;
+
+	if (!stage2_host_map.ia_bits || ipa >> stage2_host_map.ia_bits)
+		return false;
+	spin_lock(&s2_lock);
+	entry = *pgtable_walk(&stage2_host_map, ipa, &level);
+	spin_unlock(&s2_lock);
+	return entry & PTE_VALID && !(entry & xn);
+}

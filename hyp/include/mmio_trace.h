@@ -39,6 +39,27 @@ void mmio_page_unmap(u64 page);
 /* mmio_trap.c: a stage-2 data abort on a traced page, or false */
 bool mmio_trap(struct trap_frame *frame);
 /*
+ * mmio_trap.c: one access of 1 << @log2 bytes to the traced @ipa (@va
+ * where EL1 or EL0 addressed it), made once at EL2 and recorded if @mode
+ * (mmio_region_hit()) asks; *@val is the value stored, or receives the
+ * value loaded. False if the device aborted (the event says so).
+ */
+bool mmio_perform(struct trap_frame *frame, u64 ipa, u64 va,
+		  unsigned int log2, bool write, u32 flags, u32 mode, u64 *val);
+/*
+ * This CPU's read-only window onto the RAM @page, for an instruction, and
+ * its closing once read
+ */
+u64 mmio_code_window(u64 page);
+void mmio_code_window_close(void);
+/* ELR past the instruction performed, @bytes long */
+void mmio_skip_instruction(struct trap_frame *frame, unsigned int bytes);
+/*
+ * mmio_emulate.c: an access without a syndrome, decoded and performed,
+ * or let through (mmio_let_through()); false if the device aborted
+ */
+bool mmio_emulate(struct trap_frame *frame, u64 ipa, u32 mode);
+/*
  * mmio_step.c: let the access at @frame run once, unemulated, recorded as
  * mmio_unhandled; and the software step exception that ends it (false if
  * this CPU was not stepping)
@@ -46,14 +67,20 @@ bool mmio_trap(struct trap_frame *frame);
 bool mmio_let_through(struct trap_frame *frame, u64 ipa);
 void mmio_step_init(void);
 bool mmio_step_done(struct trap_frame *frame);
-/* mmu.c: the per-CPU EL2 windows onto device pages, built at boot */
-void mmio_windows_build(struct pgtable *el2_map, u64 prot_device);
+/*
+ * mmu.c: the per-CPU EL2 windows onto device pages (@prot_device) and onto
+ * the RAM an instruction is read from (@prot_code), built at boot
+ */
+void mmio_windows_build(struct pgtable *el2_map, u64 prot_device,
+			u64 prot_code);
 /* traps.c: an abort at EL2 inside mmio_el2_access() returns false there */
 bool mmio_el2_fixup(struct trap_frame *frame);
 
 /* mmio_access.S: one access of 1 << @log2 bytes at @va; false if it aborted */
 bool mmio_el2_read(u64 va, unsigned int log2, u64 *val);
 bool mmio_el2_write(u64 va, unsigned int log2, u64 val);
+/* mmio_access.S: AT S1E1R of @va, PAR_EL1's answer in *@par; false if it aborted */
+bool mmio_el2_at_s1e1r(u64 va, u64 *par);
 extern char mmio_el2_access_start[], mmio_el2_access_end[],
 	    mmio_el2_access_fault[];
 

@@ -41,5 +41,10 @@ s64 stage2_change(u64 ipa, u64 size, enum stage2_kind kind);
  * under way), so that the access is simply retried
  */
 bool stage2_fault_retry(u64 ipa);
+/*
+ * Whether stage 2 gives the host @ipa as RAM (mapped and executable, which
+ * only RAM is): memory the hypervisor may map cacheable to read
+ */
+bool stage2_host_ram(u64 ipa);
 
 #endif /* HYP_STAGE2_H */

@@ -17,6 +17,9 @@
 #   let go: the reader ends when killed (it used to spin unkillable in
 #   trace_pipe_read), and what a user does to start over (tracing_on 0,
 #   clear, events on, tracing_on 1) brings tracing back on every CPU.
+# In both rounds MMIO_REGION ADD of a range touching Linux's RAM, the
+# hypervisor's region or the trace carve-out, with a valid size and mode,
+# must answer DENIED (-10), counted as denied.
 # Afterwards the hypervisor's image checksum (IMAGE_SUM) is the one taken
 # before, its memory canary intact (IMAGE_SUM and at power-off), and every
 # status code is counted in the @fuzz line.
@@ -117,7 +120,7 @@ check_round() {
 	line=$(result "$1")
 	[ -n "$line" ] || fail "no hvc_fuzz result line for hostile=$1"
 	for k in ok not_supported invalid no_memory busy not_loaded again \
-		 clock_step positive other skipped; do
+		 clock_step denied positive other skipped; do
 		n=$((n + $(key "$line" $k)))
 	done
 	[ "$n" = "$2" ] || fail "hostile=$1: the status counts add up to $n, not $2 ($line)"
@@ -127,6 +130,9 @@ check_round() {
 	[ "$(key "$line" sum)" = same ] || fail "hostile=$1: IMAGE_SUM changed during the run"
 	[ "$(key "$line" canary)" = intact ] || fail "hostile=$1: memory canary corrupted during the run"
 	[ "$(key "$line" other)" = 0 ] || fail "hostile=$1: undefined status codes"
+	# MMIO_REGION ADD of RAM, the hypervisor's region, the carve-out
+	[ "$(key "$line" denied)" -gt 0 ] ||
+		fail "hostile=$1: no MMIO_REGION refused with DENIED: the model sent none, or the hypervisor took one"
 	info "hostile=$1: ${line#*result }"
 }
 
@@ -151,4 +157,4 @@ expect_line 'memory canary intact' "the hypervisor's own check at power-off"
 expect_no_line 'hyptrace.*(Oops|BUG|WARNING)'
 expect_healthy
 l0=$(result 0)
-pass "$CALLS calls (ok $(key "$l0" ok), not_supported $(key "$l0" not_supported), invalid $(key "$l0" invalid), others $(( $(key "$l0" busy) + $(key "$l0" clock_step) + $(key "$l0" positive) + $(key "$l0" no_memory) + $(key "$l0" again) + $(key "$l0" not_loaded) )), skipped $(key "$l0" skipped)) and $HOSTILE_CALLS hostile ones from 4 CPUs: answers as documented, tracing unharmed; after the hostile round the reader ended when killed and tracing restarted; image sum $(field sum_after a1) unchanged, canary intact"
+pass "$CALLS calls (ok $(key "$l0" ok), not_supported $(key "$l0" not_supported), invalid $(key "$l0" invalid), denied $(key "$l0" denied), others $(( $(key "$l0" busy) + $(key "$l0" clock_step) + $(key "$l0" positive) + $(key "$l0" no_memory) + $(key "$l0" again) + $(key "$l0" not_loaded) )), skipped $(key "$l0" skipped)) and $HOSTILE_CALLS hostile ones from 4 CPUs: answers as documented, tracing unharmed; after the hostile round the reader ended when killed and tracing restarted; image sum $(field sum_after a1) unchanged, canary intact"

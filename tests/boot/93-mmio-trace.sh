@@ -10,9 +10,15 @@
 #   with their widths, addresses and the values the module saw, and the
 #   device behaved as without tracing (ID registers as the PL031 has them,
 #   the match register reads back what was written, the time is a time);
-# - op=ldp: an ldp and a post-indexed ldr (no syndrome) are each reported
-#   as mmio_unhandled and still performed once, with the right values and
-#   the base register written back;
+# - op=ldp: accesses without a syndrome, decoded by the hypervisor: between
+#   two markers, that CPU's trace holds an ldp as two mmio_reads (in
+#   address order, flagged decoded and pair), a post-indexed ldr, a
+#   pre-indexed ldrsb (sign-extended), a pre-indexed stp of CR and
+#   IMSC as two mmio_writes of the values they held, a post-indexed ldp
+#   based on SP, and the module saw the values, the sign extension and the
+#   bases (SP too) written back; a SIMD
+#   load, which is not decoded, is reported as mmio_unhandled and still
+#   performed once;
 # - hyptrace record of the same sequence, written by hyptrace report
 #   --mmiotrace as Linux's mmiotrace writes (VERSION 20070824, a MAP line,
 #   R and W lines with width, map id, address, value and PC), and counted
@@ -24,7 +30,9 @@
 #   there (INVALID).
 # Against the code before MMIO tracing, the hypervisor ignores the option,
 # the PL031 is never traced and mmio_probe's hypercalls answer
-# NOT_SUPPORTED: every check below fails.
+# NOT_SUPPORTED: every check below fails. Against the code before the
+# decoding (every access without a syndrome let through), the op=ldp
+# sequence holds no mmio_read or mmio_write but 5 mmio_unhandled.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -54,7 +62,8 @@ expect_line '^hyptrace: MMIO trace: 0x9010000\.\.0x9010fff \(rw\)' \
 
 # What the module saw: the PL031 as it is without tracing
 for kv in id0=0x31 id1=0x10 cell0=0xd mr_back=0x12345678 ldp0=0x31 \
-	ldp1=0x10 post=0x31 post_next=ok; do
+	ldp1=0x10 post=0x31 post_next=ok sb=0xffffffffffffffb1 sb_base=ok stp_base=ok \
+	sp0=0x31 sp1=0x10 sp_base=ok simd=0x31; do
 	[ "$(value "${kv%%=*}")" = "${kv#*=}" ] ||
 		fail "mmio_probe read ${kv%%=*}=$(value "${kv%%=*}"), want ${kv#*=}"
 done
@@ -87,9 +96,36 @@ want+="selftest id=7171330|"
 grep -Eq "mmio_read addr=0x9010fe0 width=4 value=0x31 pc=0xffff[0-9a-f]+ va=0xffff[0-9a-f]+fe0 " <<<"$trace" ||
 	fail "no mmio_read with a kernel pc and the ioremap()ed va"
 
-# No syndrome: reported, performed once (the values above)
+# No syndrome: decoded, each element performed once and recorded in
+# address order (flags 0x4 decoded, 0x10 pair, 0x2 signed)
+cpu=$(printf '%03d' "$(value ldp_cpu)")
+got=$(grep "^\[$cpu\]" <<<"$trace" |
+	sed -n '/selftest id=7171331$/,/selftest id=7171332$/p' |
+	sed -E 's/^\[[0-9]+\][[:space:]]+[0-9.]+: //; s/ pc=0x[0-9a-f]+ va=0x[0-9a-f]+//' |
+	tr '\n' '|')
+want="selftest id=7171331|"
+want+="mmio_read addr=0x9010fe0 width=4 value=0x31 flags=0x14|"
+want+="mmio_read addr=0x9010fe4 width=4 value=0x10 flags=0x14|"
+want+="mmio_read addr=0x9010fe0 width=4 value=0x31 flags=0x4|"
+want+="mmio_read addr=0x9010ffc width=1 value=0xb1 flags=0x6|"
+want+="mmio_write addr=0x901000c width=4 value=$(value cr) flags=0x14|"
+want+="mmio_write addr=0x9010010 width=4 value=$(value imsc) flags=0x14|"
+want+="mmio_read addr=0x9010fe0 width=4 value=0x31 flags=0x14|"
+want+="mmio_read addr=0x9010fe4 width=4 value=0x10 flags=0x14|"
+want+="selftest id=7171332|"
+[ "$got" = "$want" ] ||
+	fail "CPU $cpu's trace of the accesses without a syndrome is '$got', want '$want'"
+# The first pair's halves: one instruction, the second element 4 bytes on
+pair=$(grep -E -o 'mmio_read addr=0x9010fe[04] width=4 value=0x[0-9a-f]+ pc=0x[0-9a-f]+ va=0x[0-9a-f]+ flags=0x14' <<<"$trace" | head -n 2 |
+	sed -E 's/.* pc=(0x[0-9a-f]+) va=(0x[0-9a-f]+) .*/\1 \2/' | tr '\n' ' ')
+read -r pc1 va1 pc2 va2 <<<"$pair"
+[ -n "$va2" ] && [ "$pc1" = "$pc2" ] && [ $((va2 - va1)) = 4 ] ||
+	fail "the ldp's two mmio_reads do not share a pc with vas 4 apart: '$pair'"
+# Not decoded (SIMD&FP): reported, performed once (the value above)
 n=$(grep -c "mmio_unhandled addr=0x9010fe0 " <<<"$trace")
-[ "$n" = 2 ] || fail "$n mmio_unhandled events at 0x9010fe0, want 2 (ldp, post-indexed ldr)"
+[ "$n" = 1 ] || fail "$n mmio_unhandled events at 0x9010fe0, want 1 (the SIMD load)"
+[ "$(grep -c "mmio_unhandled" <<<"$trace")" = 1 ] ||
+	fail "mmio_unhandled events other than the SIMD load's: $(grep mmio_unhandled <<<"$trace" | tr '\n' '|')"
 
 # The hypercall's refusals
 for kv in ram=-10 hyp=-10 traced=-5 zero_size=-3 wrap=-3 bad_mode=-3 \
@@ -137,7 +173,7 @@ grep -Eq 'mmio_write: +addr=0x9010004 width=4 value=0x12345678 pc=0xffff[0-9a-f]
 	fail "no mmio_read event in the Perfetto trace"
 
 expect_healthy
-first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp and post-indexed ldr let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
+first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly as performed (values, widths, order), the device unchanged; ldp, post-indexed ldr, pre-indexed ldrsb and stp, SP-based post-indexed ldp decoded (values, bases, one event per element in address order); a SIMD load let through once as mmio_unhandled; hyptrace report --mmiotrace of a recording as Linux writes it; RAM, the hypervisor's memory, a traced page and bad arguments refused"
 
 # Run time, through the mmio file: the PL061 GPIO added, read, listed
 # with its hits and removed; RAM refused with EPERM; and the console's

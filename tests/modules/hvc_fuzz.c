@@ -15,7 +15,10 @@
  * Every answer is counted by status code, and checked where the ABI says
  * what it must be: an ID the hypervisor does not implement answers
  * NOT_SUPPORTED; a hyptrace call answers one of the documented codes; a
- * call whose arguments are known to be invalid answers INVALID;
+ * call whose arguments are known to be invalid answers INVALID; an
+ * MMIO_REGION ADD of memory that may not be traced (a range touching
+ * Linux's RAM, the hypervisor's region or the trace carve-out, with a
+ * valid size and mode) answers DENIED;
  * IMAGE_SUM always answers the sum taken before the run. A mismatch is
  * "unexpected", printed with its registers for reproduction (with the seed,
  * a run can be repeated). Before and after the run IMAGE_SUM (ABI 1.3) must
@@ -37,8 +40,8 @@
  *
  *   hvc_fuzz: result calls=N cpus=C seed=S hostile=H ms=T ok=.. not_supported=..
  *	invalid=.. no_memory=.. busy=.. not_loaded=.. again=.. clock_step=..
- *	positive=.. other=.. skipped=.. unexpected=.. clobbered=.. sum=same|...
- *	canary=intact|...
+ *	denied=.. positive=.. other=.. skipped=.. unexpected=.. clobbered=..
+ *	sum=same|... canary=intact|...
  *
  * Loading fails with -EIO when a check failed, after printing the line.
  */
@@ -55,6 +58,8 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -74,12 +79,12 @@ MODULE_PARM_DESC(hostile, "also send the calls that disturb hyptrace.ko's buffer
 /* Status buckets: x0 as the ABI defines it, then the rest */
 enum fuzz_bucket {
 	B_OK, B_NOT_SUPPORTED, B_INVALID, B_NO_MEMORY, B_BUSY, B_NOT_LOADED,
-	B_AGAIN, B_CLOCK_STEP, B_POSITIVE, B_OTHER, NR_BUCKETS
+	B_AGAIN, B_CLOCK_STEP, B_DENIED, B_POSITIVE, B_OTHER, NR_BUCKETS
 };
 
 static const char *const bucket_names[NR_BUCKETS] = {
 	"ok", "not_supported", "invalid", "no_memory", "busy", "not_loaded",
-	"again", "clock_step", "positive", "other",
+	"again", "clock_step", "denied", "positive", "other",
 };
 
 struct fuzz_cpu {
@@ -103,6 +108,19 @@ static u64 sum_before;
 static bool have_sum;
 /* The highest hyptrace call number of the hypervisor's ABI minor */
 static unsigned int max_func;
+
+/*
+ * Memory MMIO_REGION must refuse to trace: pages of Linux's RAM (a few
+ * allocated for the run, and the first page of the linear map), the
+ * hypervisor's region and the trace carve-out
+ */
+#define DENIED_PAGES	4
+#define DENIED_MAX	(DENIED_PAGES + 3)
+static struct {
+	u64 base, size;
+} denied[DENIED_MAX];
+static unsigned int nr_denied;
+static unsigned long denied_page[DENIED_PAGES];
 
 static u64 rnd(struct fuzz_cpu *f)
 {
@@ -234,6 +252,28 @@ static void invalidate(struct fuzz_cpu *f, u64 fid, u64 *x)
 	}
 }
 
+/*
+ * MMIO_REGION ADD of a range that touches one of denied[]: from up to
+ * four pages before it, or anywhere in it, any size up to 64 KiB that
+ * reaches it, and a valid mode
+ */
+static void denied_args(struct fuzz_cpu *f, u64 *x)
+{
+	unsigned int i = pick(f, nr_denied);
+	u64 base = denied[i].base, size = denied[i].size;
+
+	if (pick(f, 2))
+		base -= pick(f, 4) * 4096 + pick(f, 4096);
+	else
+		base += pick(f, size);
+	x[1] = HYPTRACE_MMIO_ADD;
+	x[2] = base;
+	x[4] = HYPTRACE_MMIO_R + pick(f, 3);	/* R, W or both */
+	/* At least up to the denied range's first byte */
+	x[3] = (base < denied[i].base ? denied[i].base - base : 0) + 1 +
+	       pick(f, 0x10000);
+}
+
 /* Is @ret a status the hyptrace call @fid may answer? */
 static bool documented(u64 fid, long ret)
 {
@@ -318,15 +358,17 @@ static enum fuzz_bucket bucket(long ret)
 	/* SWAP_READER's other "not now" (ABI 1.6): counted with AGAIN */
 	case HYPTRACE_RET_UNREAD:	return B_AGAIN;
 	case HYPTRACE_RET_CLOCK_STEP:	return B_CLOCK_STEP;
+	case HYPTRACE_RET_DENIED:	return B_DENIED;
 	}
 	return ret > 0 ? B_POSITIVE : B_OTHER;
 }
 
 /*
  * What the answer to @fid must be, as far as the ABI pins it down. @x is
- * the answer, @guarded whether the arguments were made invalid.
+ * the answer, @guarded whether the arguments were made invalid, @deny
+ * whether they name memory that may not be traced.
  */
-static bool answer_ok(u64 fid, const u64 *x, bool guarded)
+static bool answer_ok(u64 fid, const u64 *x, bool guarded, bool deny)
 {
 	long ret = (long)x[0];
 
@@ -349,6 +391,8 @@ static bool answer_ok(u64 fid, const u64 *x, bool guarded)
 		return ret == HYPTRACE_RET_SUCCESS && x[1] == sum_before;
 	if (guarded)
 		return ret == HYPTRACE_RET_INVALID;
+	if (deny)
+		return ret == HYPTRACE_RET_DENIED;
 	return documented(fid, ret);
 }
 
@@ -365,7 +409,7 @@ static void report(struct fuzz_cpu *f, const u64 *in, const u64 *out,
 static void fuzz_one(struct fuzz_cpu *f)
 {
 	u64 in[18], x[18];
-	bool guarded = false;
+	bool guarded = false, deny = false;
 	unsigned int i;
 
 	in[0] = rnd_fid(f);
@@ -374,12 +418,17 @@ static void fuzz_one(struct fuzz_cpu *f)
 	/*
 	 * MMIO_REGION with arguments that happen to be valid would trace a
 	 * device page for the rest of the boot (the GIC, the console): its
-	 * arguments are always made invalid, hostile or not. 93-mmio-trace
-	 * checks its real adds and refusals.
+	 * arguments are always made invalid or name memory that may not be
+	 * traced, hostile or not. 93-mmio-trace checks its real adds.
 	 */
 	if (effective(in[0]) == HYPTRACE_CALL_MMIO_REGION) {
-		invalidate(f, in[0], in);
-		guarded = true;
+		if (nr_denied && pick(f, 2)) {
+			denied_args(f, in);
+			deny = true;
+		} else {
+			invalidate(f, in[0], in);
+			guarded = true;
+		}
 	} else if (!hostile && disturbs(in[0])) {
 		if (effective(in[0]) == HYPTRACE_CALL_TRACE_UNLOAD) {
 			f->skipped++;
@@ -394,7 +443,7 @@ static void fuzz_one(struct fuzz_cpu *f)
 		report(f, in, x, "x4..x17 changed");
 	}
 	f->count[bucket((long)x[0])]++;
-	if (!answer_ok(in[0], x, guarded)) {
+	if (!answer_ok(in[0], x, guarded, deny)) {
 		f->unexpected++;
 		report(f, in, x, "unexpected answer");
 	}
@@ -412,6 +461,46 @@ static int fuzz_thread(void *data)
 			cond_resched();
 	}
 	return crew_member_exit(&crew);
+}
+
+/* The reserved-memory node @compatible into denied[] */
+static void deny_node(const char *compatible)
+{
+	struct device_node *np = of_find_compatible_node(NULL, NULL,
+							 compatible);
+	struct resource res;
+
+	if (np && !of_address_to_resource(np, 0, &res)) {
+		denied[nr_denied].base = res.start;
+		denied[nr_denied++].size = resource_size(&res);
+	}
+	of_node_put(np);
+}
+
+static void denied_learn(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < DENIED_PAGES; i++) {
+		denied_page[i] = __get_free_page(GFP_KERNEL);
+		if (!denied_page[i])
+			continue;
+		denied[nr_denied].base = virt_to_phys((void *)denied_page[i]);
+		denied[nr_denied++].size = PAGE_SIZE;
+	}
+	denied[nr_denied].base = memstart_addr;
+	denied[nr_denied++].size = PAGE_SIZE;
+	deny_node(HYPTRACE_HYP_MEM_COMPATIBLE);
+	deny_node(HYPTRACE_CARVEOUT_COMPATIBLE);
+}
+
+static void denied_forget(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < DENIED_PAGES; i++)
+		if (denied_page[i])
+			free_page(denied_page[i]);
 }
 
 static int __init hvc_fuzz_init(void)
@@ -452,11 +541,13 @@ static int __init hvc_fuzz_init(void)
 			    HYPTRACE_CALL_CPU_MPIDR) & SMCCC_FUNC_MASK;
 	if (!seed)
 		seed = get_random_u64() | 1;
+	denied_learn();
 
 	cpus_read_lock();
 	fuzzers = kcalloc(nr_cpu_ids, sizeof(*fuzzers), GFP_KERNEL);
 	if (!fuzzers) {
 		cpus_read_unlock();
+		denied_forget();
 		return -ENOMEM;
 	}
 	share = calls / num_online_cpus();
@@ -527,6 +618,7 @@ static int __init hvc_fuzz_init(void)
 	if (!canary_ok)
 		pr_err("memory canary changed at %#llx\n", bad);
 	kfree(fuzzers);
+	denied_forget();
 	return unexpected || clobbered || !sum_ok || !canary_ok ? -EIO : 0;
 }
 

@@ -6,8 +6,15 @@
  *   insmod mmio_probe.ko op=seq	the PL031 RTC: a readl/readb/readw/
  *					writel sequence, between two selftest
  *					markers (ids 0x6d6d01 and 0x6d6d02)
- *   insmod mmio_probe.ko op=ldp	an ldp of two PL031 ID registers and
- *					a post-indexed ldr: no syndrome
+ *   insmod mmio_probe.ko op=ldp	accesses without a syndrome, between
+ *					two markers (0x6d6d03, 0x6d6d04): an
+ *					ldp of two PL031 ID registers, a
+ *					post-indexed ldr, a pre-indexed
+ *					ldrsb, a pre-indexed stp
+ *					of CR and IMSC as they were, a
+ *					post-indexed ldp with SP as its
+ *					base; then a SIMD load, which stays
+ *					unhandled
  *   insmod mmio_probe.ko op=call	HYPTRACE_CALL_MMIO_REGION with what
  *					it must refuse, and a good add/remove
  *
@@ -27,6 +34,7 @@
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/smp.h>
+#include <asm/simd.h>
 
 #include "hyptrace_abi.h"
 
@@ -38,8 +46,13 @@ module_param(op, charp, 0);
 #define RTC_PERIPH_ID0	0xfe0	/* 0x31 */
 #define RTC_PERIPH_ID1	0xfe4	/* 0x10 */
 #define RTC_CELL_ID0	0xff0	/* 0x0d */
+#define RTC_CELL_ID3	0xffc	/* 0xb1: negative as a signed byte */
+#define RTC_CR		0x0c	/* control: read/write */
+#define RTC_IMSC	0x10	/* interrupt mask: read/write */
 #define MARK_START	0x6d6d01
 #define MARK_END	0x6d6d02
+#define MARK_LDP_START	0x6d6d03
+#define MARK_LDP_END	0x6d6d04
 
 static long hcall(u32 fid, u64 a1, u64 a2, u64 a3, u64 a4,
 		  struct arm_smccc_res *res)
@@ -81,16 +94,52 @@ static int seq(void __iomem *rtc)
 	return 0;
 }
 
+/*
+ * ESR_EL2.ISV is 0 for each of these: the hypervisor decodes them. CR and
+ * IMSC are written back as they were, so the device stays as it was.
+ */
 static int ldp(void __iomem *rtc)
 {
-	void __iomem *p = rtc + RTC_PERIPH_ID0;
-	u32 a, b, c;
+	void __iomem *p = rtc + RTC_PERIPH_ID0, *q = rtc + RTC_IMSC;
+	void __iomem *r = rtc + RTC_CELL_ID3 + 4, *s = rtc + RTC_PERIPH_ID0;
+	u32 a, b, c, cr, imsc, simd, d, e;
+	unsigned long sp;
+	unsigned long flags;
+	u64 sb;
+	int cpu;
 
-	/* A pair and a post-indexed load: ESR_EL2.ISV is 0 for both */
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	cr = readl(rtc + RTC_CR);
+	imsc = readl(rtc + RTC_IMSC);
+	mark(MARK_LDP_START);
 	asm volatile("ldp %w0, %w1, [%2]" : "=&r" (a), "=&r" (b) : "r" (p));
 	asm volatile("ldr %w0, [%1], #4" : "=&r" (c), "+r" (p));
-	pr_info("@ldp0=0x%x @ldp1=0x%x @post=0x%x @post_next=%s\n", a, b, c,
-		p == rtc + RTC_PERIPH_ID1 ? "ok" : "wrong");
+	asm volatile("ldrsb %0, [%1, #-4]!" : "=r" (sb), "+r" (r));
+	asm volatile("stp %w1, %w2, [%0, #-4]!"
+		     : "+r" (q) : "r" (cr), "r" (imsc) : "memory");
+	/*
+	 * Register 31 as a base is SP (SP_EL1 here): pointed at the device
+	 * (16-byte aligned) for one post-indexed ldp, with interrupts off
+	 * and no memory access of ours in between, then put back
+	 */
+	asm volatile("mov	%2, sp\n\t"
+		     "mov	sp, %3\n\t"
+		     "ldp	%w0, %w1, [sp], #8\n\t"
+		     "mov	%3, sp\n\t"
+		     "mov	sp, %2"
+		     : "=&r" (d), "=&r" (e), "=&r" (sp), "+r" (s));
+	mark(MARK_LDP_END);
+	local_irq_restore(flags);
+	/* A SIMD&FP load: not decoded, let through and still performed */
+	scoped_ksimd()
+		asm volatile("ldr s0, [%1]\n\tfmov %w0, s0"
+			     : "=r" (simd) : "r" (rtc + RTC_PERIPH_ID0));
+	pr_info("@ldp_cpu=%d @ldp0=0x%x @ldp1=0x%x @post=0x%x @post_next=%s @sb=0x%llx @sb_base=%s @cr=0x%x @imsc=0x%x @stp_base=%s @sp0=0x%x @sp1=0x%x @sp_base=%s @simd=0x%x\n",
+		cpu, a, b, c, p == rtc + RTC_PERIPH_ID1 ? "ok" : "wrong", sb,
+		r == rtc + RTC_CELL_ID3 ? "ok" : "wrong", cr, imsc,
+		q == rtc + RTC_CR ? "ok" : "wrong", d, e,
+		s == rtc + RTC_PERIPH_ID0 + 8 ? "ok" : "wrong", simd);
 	return 0;
 }
 
