@@ -258,11 +258,6 @@ static int create_per_cpu(struct hyptrace *ht, struct dentry *root)
 	return IS_ERR(per_cpu) ? PTR_ERR(per_cpu) : 0;
 }
 
-/* The readers here look at the shared counters themselves */
-void hyptrace_frontend_written(unsigned int cpu)
-{
-}
-
 /*
  * The early buffer is loaded now, so that the first read of trace shows
  * it; buffer_size_kb says its size. As any load on first use, it stays

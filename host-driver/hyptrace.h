@@ -136,8 +136,6 @@ void hyptrace_raw_detach(struct hyptrace *ht);
 int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 			struct rb_data_page *dst);
 int hyptrace_frontend_init(struct hyptrace *ht);
-/* write_event wrote an event on @cpu */
-void hyptrace_frontend_written(unsigned int cpu);
 
 /* files.c: write_event, trace_clock, overwrite (i_private: @ht) */
 extern const struct file_operations hyptrace_write_event_fops;

@@ -212,6 +212,7 @@ int hyptrace_create_cpu_files(struct dentry *remote, unsigned int nr_cpus,
 static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 {
 	struct hyptrace *ht = priv;
+	int ret;
 
 	/* From here on trace_remote keeps pointers to us even on failure */
 	ht->remote_attached = true;
@@ -235,8 +236,11 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 				 HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_LAST_BOOT),
 				 &hyptrace_hyp_log_fops))
 		return -ENOMEM;
-	return hyptrace_create_cpu_files(d, ht->nr_cpus, &hyptrace_raw_fops,
-					 &hyptrace_stats_fops);
+	ret = hyptrace_create_cpu_files(d, ht->nr_cpus, &hyptrace_raw_fops,
+					&hyptrace_stats_fops);
+	if (!ret && hyptrace_remote_hook_readers(d, ht->nr_cpus))
+		pr_warn("trace and trace_pipe do not copy the counters when they open: events written just before may show a poll period late\n");
+	return ret;
 }
 
 static struct trace_remote_callbacks hyptrace_remote_callbacks = {
@@ -277,11 +281,6 @@ int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 			struct rb_data_page *dst)
 {
 	return hyptrace_raw_fill(ht, cpu, dst);
-}
-
-void hyptrace_frontend_written(unsigned int cpu)
-{
-	hyptrace_shadow_written(cpu);
 }
 
 /* Where tracefs is mounted, the usual place first */

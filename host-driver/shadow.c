@@ -14,7 +14,11 @@
  * - after each swap, the new reader page's id, if it names a page of the
  *   buffer other than the one being given back, and its lost count;
  * - the counters (entries, overrun, pages touched and lost), copied every
- *   SHADOW_POLL_MS and at each swap and reset. Any value is safe there
+ *   SHADOW_POLL_MS, at each swap and reset, when tracing goes on or off,
+ *   and when a reader opens trace or trace_pipe (remote_readers.c: the
+ *   one moment a reader asks, for which the kernel has no callback). Not
+ *   on the write path: write_event costs the hypervisor's event alone
+ *   (bench row 1d). Any value is safe there
  *   but one: the reader keeps its own count of events read and takes
  *   entries - overrun - read != 0 to mean there is more; if no swap can
  *   bring it (the buffer was reset or unloaded behind our back, or
@@ -38,7 +42,7 @@
  * appends to it (ring_buffer.c, "used == 0"), with no callback between.
  *
  * Called under trace_remote's per-CPU reader lock (swap, reset) or its
- * mutex (load, unload); the copies from write_event and the poll only
+ * mutex (load, unload); the copies from a reader's open and the poll only
  * write counters, which the reader reads once each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -56,10 +60,10 @@
 #include "shadow.h"
 
 /*
- * How stale the counters may be for what the module does not see happen:
- * events of the hypervisor's own (traps, PSCI) that a reader of trace
- * looks for at once. What the module does (write_event, tracing_on,
- * reset, each swap) copies them there and then.
+ * How stale the counters may be for a reader that is already open (a
+ * trace_pipe waiting for events): trace_remote itself looks only every
+ * 100 ms. A reader that opens, tracing_on, a reset and each swap copy
+ * them there and then.
  */
 #define SHADOW_POLL_MS	10
 
@@ -83,8 +87,8 @@ struct shadow_set {
 };
 
 /*
- * RCU, for the copies made outside trace_remote's callbacks (write_event,
- * the poll); the callbacks run only while the set exists.
+ * RCU, for the copies made outside trace_remote's callbacks (a reader's
+ * open, the poll); the callbacks run only while the set exists.
  */
 static struct shadow_set __rcu *shadows;
 static struct rb_trace_desc *kernel_desc;
@@ -156,25 +160,6 @@ void hyptrace_shadow_refresh(void)
 	for (cpu = 0; set && cpu < set->nr; cpu++)
 		copy_counters(&set->cpu[cpu]);
 	rcu_read_unlock();
-}
-
-/*
- * write_event wrote an event on @cpu, with preemption off since (an RCU
- * read side): a reader of trace looks for it at once. This is on the path
- * the write_event benchmark rows time, so it copies only the two counters
- * the reader's "anything there?" is made of.
- */
-void hyptrace_shadow_written(unsigned int cpu)
-{
-	struct shadow_set *set = rcu_dereference_sched(shadows);
-	struct shadow_cpu *s;
-
-	if (!set || cpu >= set->nr || READ_ONCE(shared_gone))
-		return;
-	s = &set->cpu[cpu];
-	s->entries = READ_ONCE(s->shared->entries);
-	s->overrun = READ_ONCE(s->shared->overrun);
-	publish(s);
 }
 
 static void shadow_poll(struct work_struct *work)

@@ -12,7 +12,10 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu));
 void hyptrace_shadow_reset(unsigned int cpu);
 void hyptrace_shadow_lost(void);
 void hyptrace_shadow_refresh(void);
-void hyptrace_shadow_written(unsigned int cpu);
 void hyptrace_shadow_guard_all(void);
+
+/* remote_readers.c: trace and trace_pipe copy the counters as they open */
+struct dentry;
+int hyptrace_remote_hook_readers(struct dentry *remote, unsigned int nr_cpus);
 
 #endif /* HYPTRACE_HOST_SHADOW_H */
