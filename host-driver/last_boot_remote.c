@@ -13,8 +13,9 @@
  *			keeps the reader's count right)
  *   events/		the live remote's events; enabling one fails with
  *			EROFS, they are all shown
- *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats, release, trace_clock
- *			last_boot.c's
+ *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats
+ *			raw.c's, over last_boot.c's source
+ *   release, trace_clock	last_boot.c's, files.c's
  *
  * As for the live buffer (shadow.c), trace_remote never reads the shared
  * meta pages: it gets a descriptor whose meta pages are the module's, and
@@ -44,9 +45,12 @@
 #include <linux/trace_remote_event.h>
 #include <linux/tracefs.h>
 
+#include "frontend.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
 #include "last_boot.h"
+#include "remote.h"
+#include "source.h"
 
 #define LB_REMOTE	"hypervisor_last_boot"
 
@@ -255,11 +259,10 @@ static int lb_init_tracefs(struct dentry *d, void *priv)
 	lb_attached = true;
 	if (!tracefs_create_file("trace_clock", 0440, d, NULL,
 				 &hyptrace_trace_clock_fops) ||
-	    !tracefs_create_file("release", 0640, d, lb,
+	    !tracefs_create_file("release", 0640, d, NULL,
 				 &hyptrace_lb_release_fops))
 		return -ENOMEM;
-	return hyptrace_create_cpu_files(d, lb->nr_cpus, &hyptrace_lb_raw_fops,
-					 &hyptrace_lb_stats_fops);
+	return hyptrace_cpu_files(&hyptrace_remote_frontend, d, &lb->src);
 }
 
 static struct trace_remote_callbacks lb_callbacks = {
@@ -293,8 +296,10 @@ static void lb_load_now(void)
 	filp_close(f, NULL);
 }
 
-int hyptrace_frontend_last_boot(struct hyptrace_last_boot *lb)
+/* The front end's show_last_boot (remote.c) */
+int remote_show_last_boot(struct hyptrace_source *src)
 {
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
 	int ret;
 
 	lb_remote = lb;

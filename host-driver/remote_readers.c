@@ -14,62 +14,63 @@
  * each event about 30 instructions (bench row 1d); copying when a reader
  * opens costs the reader, once.
  *
- * So the open of those files comes here first: the counters are copied
- * (@before_open), then trace_remote's own open runs, unchanged. The files
- * are trace_remote's; only their inodes' file operations are replaced, by
- * a copy of trace_remote's with another open, before any reader can have
- * one open (from the remote's init callback). The module is never unloaded
- * (main.c), so the copies outlive every file that uses them.
+ * So the open of those files comes here first: the counters are copied,
+ * then the file takes trace_remote's own file operations (replace_fops(),
+ * as chrdev_open() hands a file to its driver) and trace_remote's open
+ * runs, unchanged. The files are trace_remote's; only their inodes' file
+ * operations are replaced, from the remote's init callback. The module is
+ * never unloaded (main.c), so ours outlive every file that uses them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/module.h>
 #include <linux/namei.h>
 #include <linux/string.h>
 
 #include "shadow.h"
 
-/* trace and trace_pipe: one file_operations each, for every CPU's copy */
-#define READER_KINDS	2
+/* trace_remote's file operations of trace and of trace_pipe, every CPU's */
+static const struct file_operations *trace_fops, *trace_pipe_fops;
 
-struct reader_open {
-	const struct file_operations *orig;	/* trace_remote's */
-	struct file_operations fops;		/* the same, our open */
+/* Copy the counters, then hand the file to trace_remote's @fops */
+static int reader_open(struct inode *inode, struct file *file,
+		       const struct file_operations *fops)
+{
+	hyptrace_shadow_refresh();
+	replace_fops(file, fops_get(fops));
+	return fops->open ? fops->open(inode, file) : 0;
+}
+
+static int trace_open(struct inode *inode, struct file *file)
+{
+	return reader_open(inode, file, trace_fops);
+}
+
+static int trace_pipe_open(struct inode *inode, struct file *file)
+{
+	return reader_open(inode, file, trace_pipe_fops);
+}
+
+static const struct file_operations trace_first_fops = {
+	.owner	= THIS_MODULE,
+	.open	= trace_open,
 };
 
-static struct reader_open reader_opens[READER_KINDS];
+static const struct file_operations trace_pipe_first_fops = {
+	.owner	= THIS_MODULE,
+	.open	= trace_pipe_open,
+};
 
-static int reader_open(struct inode *inode, struct file *file)
-{
-	const struct reader_open *ro =
-		container_of(file->f_op, struct reader_open, fops);
-
-	hyptrace_shadow_refresh();
-	return ro->orig->open(inode, file);
-}
-
-/* Our copy of @orig, made on first sight; NULL when all are taken */
-static const struct file_operations *
-reader_fops(const struct file_operations *orig)
-{
-	struct reader_open *ro;
-
-	for (ro = reader_opens; ro < reader_opens + READER_KINDS; ro++) {
-		if (ro->orig == orig)
-			return &ro->fops;
-		if (!ro->orig) {
-			ro->orig = orig;
-			ro->fops = *orig;
-			ro->fops.open = reader_open;
-			return &ro->fops;
-		}
-	}
-	return NULL;
-}
-
-/* @name in @dir: its open copies the counters first */
-static int hook_file(struct dentry *dir, const char *name)
+/*
+ * @name in @dir: its open copies the counters first. @orig is where
+ * trace_remote's file operations for it are kept: every CPU's trace (or
+ * trace_pipe) has the same, and one that differs is left as it is.
+ */
+static int hook_file(struct dentry *dir, const char *name,
+		     const struct file_operations **orig,
+		     const struct file_operations *first)
 {
 	struct dentry *d = lookup_noperm_positive_unlocked(&QSTR(name), dir);
 	const struct file_operations *fops;
@@ -79,16 +80,25 @@ static int hook_file(struct dentry *dir, const char *name)
 	if (IS_ERR(d))
 		return PTR_ERR(d);
 	inode = d_inode(d);
-	fops = inode->i_fop;
-	/* Already ours, or not a file trace_remote opens for reading */
-	if (fops && fops->open != reader_open) {
-		fops = fops->open ? reader_fops(fops) : NULL;
-		if (fops)
-			WRITE_ONCE(inode->i_fop, fops);
-		else
-			ret = -EINVAL;
-	}
+	fops = READ_ONCE(inode->i_fop);
+	if (!*orig)
+		*orig = fops;
+	if (fops == *orig)
+		WRITE_ONCE(inode->i_fop, first);
+	else if (fops != first)
+		ret = -EINVAL;
 	dput(d);
+	return ret;
+}
+
+/* trace and trace_pipe in @dir */
+static int hook_dir(struct dentry *dir)
+{
+	int ret = hook_file(dir, "trace", &trace_fops, &trace_first_fops);
+
+	if (!ret)
+		ret = hook_file(dir, "trace_pipe", &trace_pipe_fops,
+				&trace_pipe_first_fops);
 	return ret;
 }
 
@@ -103,14 +113,12 @@ static int hook_file(struct dentry *dir, const char *name)
  */
 int hyptrace_remote_hook_readers(struct dentry *remote, unsigned int nr_cpus)
 {
-	static const char *const names[] = { "trace", "trace_pipe" };
 	struct dentry *per_cpu, *dir;
-	unsigned int cpu, i;
+	unsigned int cpu;
 	char name[16];
-	int ret = 0;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(names) && !ret; i++)
-		ret = hook_file(remote, names[i]);
+	ret = hook_dir(remote);
 	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), remote);
 	if (IS_ERR(per_cpu))
 		return ret ? ret : PTR_ERR(per_cpu);
@@ -119,8 +127,7 @@ int hyptrace_remote_hook_readers(struct dentry *remote, unsigned int nr_cpus)
 		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
 		if (IS_ERR(dir))	/* not a possible CPU */
 			continue;
-		for (i = 0; i < ARRAY_SIZE(names) && !ret; i++)
-			ret = hook_file(dir, names[i]);
+		ret = hook_dir(dir);
 		dput(dir);
 	}
 	dput(per_cpu);
