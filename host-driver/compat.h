@@ -48,9 +48,9 @@
 /*
  * The front end (frontend.h): trace_remote's remotes where the kernel has
  * them (7.1 on, when configured), else the module's own files in debugfs.
- * Kbuild links the one named here.
+ * Kbuild links the one named here, and says which (HYPTRACE_TRACE_REMOTE).
  */
-#if IS_ENABLED(CONFIG_TRACE_REMOTE)
+#if IS_ENABLED(HYPTRACE_TRACE_REMOTE)
 #define HYPTRACE_FRONTEND	(&hyptrace_remote_frontend)
 #else
 #define HYPTRACE_FRONTEND	(&hyptrace_debugfs_frontend)
