@@ -20,16 +20,16 @@
  *   hyp_log.c	the hypervisor's log: into dmesg at load, and its files
  *   mmio.c	the mmio file: device regions the hypervisor traces
  *
- * and one of two front ends (frontend.h), chosen at build time from the
- * kernel's config (compat.h):
- *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
- *		under /sys/kernel/tracing/remotes/hypervisor/
+ * and one of two front ends (frontend.h), chosen at build time (compat.h):
+ *   remote.c	with trace_remote: its callbacks, the files under
+ *		/sys/kernel/tracing/remotes/hypervisor/ (remote.h)
  *   remote_readers.c	trace and trace_pipe copy the counters as they open
- *   shadow.c	the meta pages trace_remote reads: checked copies of the
- *		hypervisor's
+ *   shadow_set.c	the meta pages trace_remote reads, for both remotes
+ *		(shadow.h); shadow.c the live buffer's counters in them
  *   fallback*.c without it: the same files in debugfs, under
  *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
- *		fallback_events.c events/, fallback_read.c the readers)
+ *		fallback_events.c events/, fallback_read.c the text readers
+ *		over either source)
  *   last_boot_remote.c, last_boot_fallback.c: the last boot's, read-only
  */
 #ifndef HYPTRACE_HOST_HYPTRACE_H
