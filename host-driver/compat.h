@@ -50,7 +50,7 @@
  * them (7.1 on, when configured), else the module's own files in debugfs.
  * Kbuild links the one named here, and says which (HYPTRACE_TRACE_REMOTE).
  */
-#if IS_ENABLED(HYPTRACE_TRACE_REMOTE)
+#ifdef HYPTRACE_TRACE_REMOTE
 #define HYPTRACE_FRONTEND	(&hyptrace_remote_frontend)
 #else
 #define HYPTRACE_FRONTEND	(&hyptrace_debugfs_frontend)

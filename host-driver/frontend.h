@@ -36,6 +36,9 @@ struct rb_data_page;
  *		NULL when the CPU has none (not possible), or an ERR_PTR.
  * @put_dir:	done with what @cpu_dir returned.
  * @create_file: a file in one of the front end's directories; 0 or -errno.
+ * @claims_cpus: each CPU is consumed by one kind of reader, the first to
+ *		claim it (trace_remote's, source_live.c); else trace_pipe and
+ *		the raw files share one place per CPU.
  */
 struct hyptrace_frontend_ops {
 	int (*init)(struct hyptrace *ht);
@@ -51,6 +54,7 @@ struct hyptrace_frontend_ops {
 	int (*create_file)(const char *name, umode_t mode,
 			   struct dentry *parent, void *data,
 			   const struct file_operations *fops);
+	bool claims_cpus;
 };
 
 /* The two, of which the build links one */

@@ -371,4 +371,5 @@ const struct hyptrace_frontend_ops hyptrace_remote_frontend = {
 	.cpu_dir	= remote_cpu_dir,
 	.put_dir	= remote_put_dir,
 	.create_file	= remote_create_file,
+	.claims_cpus	= true,
 };

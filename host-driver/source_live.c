@@ -389,7 +389,7 @@ static void live_stats(struct hyptrace_source *src, unsigned int cpu,
 	seq_printf(m, "pages lost: %llu\n", READ_ONCE(counters->pages_lost));
 	/* Without trace_remote, trace_pipe and the raw files share a place */
 	seq_printf(m, "consumer: %s\n",
-		   IS_ENABLED(HYPTRACE_TRACE_REMOTE) ?
+		   ht->fe->claims_cpus ?
 		   owner_names[atomic_read(&rc->owner)] : "shared");
 	seq_printf(m, "raw read events: %llu\n", rc->events);
 	seq_printf(m, "raw read pages: %llu\n", rc->pages);
