@@ -45,4 +45,15 @@
 #define hyptrace_splice_read	generic_file_splice_read
 #endif
 
+/*
+ * The front end (frontend.h): trace_remote's remotes where the kernel has
+ * them (7.1 on, when configured), else the module's own files in debugfs.
+ * Kbuild links the one named here, and says which (HYPTRACE_TRACE_REMOTE).
+ */
+#ifdef HYPTRACE_TRACE_REMOTE
+#define HYPTRACE_FRONTEND	(&hyptrace_remote_frontend)
+#else
+#define HYPTRACE_FRONTEND	(&hyptrace_debugfs_frontend)
+#endif
+
 #endif /* HYPTRACE_HOST_COMPAT_H */

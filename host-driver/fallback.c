@@ -17,7 +17,7 @@
  * first use (tracing_on, or a reader opening), and unloaded once tracing is
  * off, nobody reads and nothing is left to read. That state is kept under
  * @ht->lock. trace_remote's code is not copied: the readers here are the
- * module's own (fallback_read.c), built on the raw files' page taking.
+ * module's own (fallback_read.c), over the live source's page taking.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,8 +28,11 @@
 #include <linux/overflow.h>
 #include <linux/seq_file.h>
 
+#include "compat.h"
+#include "frontend.h"
 #include "hyptrace.h"
 #include "fallback.h"
+#include "source.h"
 
 /* trace_remote's default buffer size per CPU */
 #define FB_DEFAULT_SIZE		(7UL << 10)
@@ -43,11 +46,6 @@ static struct fb_state {
 };
 
 struct hyptrace *fb_ht;
-
-int fb_file_cpu(const void *i_private)
-{
-	return (int)(unsigned long)i_private - 1;
-}
 
 static int fb_load(struct hyptrace *ht)
 {
@@ -66,13 +64,13 @@ static void fb_try_unload(struct hyptrace *ht)
 	lockdep_assert_held(&ht->lock);
 	if (!ht->desc || fb.tracing_on || fb.readers || ht->raw_open)
 		return;
-	if (!fb_read_empty(ht))
+	if (!fb_read_empty(hyptrace_live_source()))
 		return;
 	hyptrace_buffer_unload(ht);
 }
 
 /* A reader opens: load on first use. */
-int fb_get(struct hyptrace *ht)
+static int fb_get(struct hyptrace *ht)
 {
 	int ret;
 
@@ -85,7 +83,7 @@ int fb_get(struct hyptrace *ht)
 	return ret;
 }
 
-void fb_put(struct hyptrace *ht)
+static void fb_put(struct hyptrace *ht)
 {
 	lockdep_assert_held(&ht->lock);
 	if (WARN_ON(!fb.readers))
@@ -94,12 +92,56 @@ void fb_put(struct hyptrace *ht)
 	fb_try_unload(ht);
 }
 
-int hyptrace_raw_attach(struct hyptrace *ht, unsigned int cpu)
+/* A text reader of @src closes: the live buffer may go (fb_put()) */
+static void fb_live_put(struct hyptrace_source *src)
+{
+	struct hyptrace *ht = fb_ht;
+
+	if (src->read_only)
+		return;
+	mutex_lock(&ht->lock);
+	fb_put(ht);
+	mutex_unlock(&ht->lock);
+}
+
+/**
+ * fb_reader_get() - a text reader of @src opens
+ * @src:	its source
+ * @cpu:	its CPU, or HYPTRACE_ALL_CPUS
+ *
+ * The live buffer is loaded on first use, as trace_remote does.
+ * Return: 0, or an errno for the open.
+ */
+int fb_reader_get(struct hyptrace_source *src, int cpu)
+{
+	struct hyptrace *ht = fb_ht;
+	int ret = 0;
+
+	if (!src->read_only) {
+		mutex_lock(&ht->lock);
+		ret = fb_get(ht);
+		mutex_unlock(&ht->lock);
+	}
+	if (ret)
+		return ret;
+	ret = src->ops->open(src, cpu, false);
+	if (ret)
+		fb_live_put(src);
+	return ret;
+}
+
+void fb_reader_put(struct hyptrace_source *src, int cpu)
+{
+	src->ops->release(src, cpu, false);
+	fb_live_put(src);
+}
+
+static int fb_raw_attach(struct hyptrace *ht, unsigned int cpu)
 {
 	return fb_load(ht);
 }
 
-void hyptrace_raw_detach(struct hyptrace *ht)
+static void fb_raw_detach(struct hyptrace *ht)
 {
 	fb_try_unload(ht);
 }
@@ -107,21 +149,19 @@ void hyptrace_raw_detach(struct hyptrace *ht)
 /* Empty @cpu (or every CPU), in the hypervisor and in what we keep */
 static int fb_reset(struct hyptrace *ht, int cpu)
 {
+	struct hyptrace_source *src = hyptrace_live_source();
 	unsigned int c;
 	int ret;
 
 	lockdep_assert_held(&ht->lock);
 	if (!ht->desc)
 		return 0;
-	for (c = 0; c < ht->nr_cpus; c++) {
-		if (cpu != FB_ALL_CPUS && c != cpu)
-			continue;
-		ret = hyptrace_call(HYPTRACE_CALL_TRACE_RESET, c, 0, 0, 0,
-				    NULL, 0);
-		if (ret)
-			return ret;
-		hyptrace_raw_reset(c);
-		fb_read_drop(c);
+	ret = src->ops->reset(src, cpu);
+	if (ret)
+		return ret;
+	for (c = 0; c < src->nr_cpus; c++) {
+		if (cpu == HYPTRACE_ALL_CPUS || c == cpu)
+			fb_read_drop(src, c);
 	}
 	fb_try_unload(ht);
 	return 0;
@@ -220,47 +260,74 @@ static const struct file_operations buffer_size_kb_fops = {
 	.release	= single_release,
 };
 
-/* A write to trace or per_cpu/cpuN/trace empties it (fallback_read.c). */
+/*
+ * A write to trace or per_cpu/cpuN/trace empties it (fallback_read.c);
+ * the last boot's stays as it is (read-only).
+ */
 ssize_t fb_trace_write(struct file *file, const char __user *ubuf,
 		       size_t count, loff_t *ppos)
 {
+	const struct hyptrace_src_cpu *sc = file_inode(file)->i_private;
 	struct hyptrace *ht = fb_ht;
 	int ret;
 
+	if (sc->src->read_only)
+		return count;
 	mutex_lock(&ht->lock);
-	ret = fb_reset(ht, fb_file_cpu(file_inode(file)->i_private));
+	ret = fb_reset(ht, sc->cpu);
 	mutex_unlock(&ht->lock);
 	return ret ? ret : count;
 }
 
-static int create_per_cpu(struct hyptrace *ht, struct dentry *root)
+/* per_cpu/cpuN under @per_cpu, with this front end's readers of @sc's CPU */
+static struct dentry *fb_cpu_dir(struct dentry *per_cpu,
+				 struct hyptrace_src_cpu *sc)
 {
-	struct dentry *per_cpu, *dir;
-	unsigned int cpu;
+	struct dentry *dir;
 	char name[16];
 
-	per_cpu = debugfs_create_dir("per_cpu", root);
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
-		if (!cpu_possible(cpu))
-			continue;
-		snprintf(name, sizeof(name), "cpu%u", cpu);
-		dir = debugfs_create_dir(name, per_cpu);
-		/* The raw files' i_private is the CPU itself (raw.c) */
-		fb_file("trace", 0640, dir, FB_CPU_PRIVATE(cpu),
-			&fb_trace_fops);
-		fb_file("trace_pipe", 0440, dir, FB_CPU_PRIVATE(cpu),
-			&fb_trace_pipe_fops);
-		fb_file("trace_pipe_raw", 0440, dir, (void *)(unsigned long)cpu,
-			&hyptrace_raw_fops);
-		fb_file("stats", 0440, dir, (void *)(unsigned long)cpu,
-			&hyptrace_stats_fops);
-	}
-	return IS_ERR(per_cpu) ? PTR_ERR(per_cpu) : 0;
+	if (!cpu_possible(sc->cpu))
+		return NULL;
+	snprintf(name, sizeof(name), "cpu%d", sc->cpu);
+	dir = debugfs_create_dir(name, per_cpu);
+	fb_file("trace", 0640, dir, sc, &fb_trace_fops);
+	fb_file("trace_pipe", 0440, dir, sc, &fb_trace_pipe_fops);
+	return dir;
 }
 
-/* The readers here look at the shared counters themselves */
-void hyptrace_frontend_written(unsigned int cpu)
+/* debugfs keeps no reference for us */
+static void fb_put_dir(struct dentry *dir)
 {
+}
+
+/* debugfs reports its own failures, and takes an error as a parent */
+static int fb_create_file(const char *name, umode_t mode,
+			  struct dentry *parent, void *data,
+			  const struct file_operations *fops)
+{
+	fb_file(name, mode, parent, data, fops);
+	return 0;
+}
+
+/**
+ * fb_source_files() - the files every source has, under @root
+ * @src:	the source they read
+ * @root:	its directory
+ *
+ * trace, trace_pipe, trace_clock and per_cpu/; the caller adds the rest.
+ * Return: 0, or -errno.
+ */
+int fb_source_files(struct hyptrace_source *src, struct dentry *root)
+{
+	struct dentry *per_cpu;
+
+	fb_file("trace", 0640, root, &src->all, &fb_trace_fops);
+	fb_file("trace_pipe", 0440, root, &src->all, &fb_trace_pipe_fops);
+	fb_file("trace_clock", 0440, root, NULL, &hyptrace_trace_clock_fops);
+	per_cpu = debugfs_create_dir("per_cpu", root);
+	if (IS_ERR(per_cpu))
+		return PTR_ERR(per_cpu);
+	return hyptrace_cpu_files(&hyptrace_debugfs_frontend, per_cpu, src);
 }
 
 /*
@@ -268,7 +335,7 @@ void hyptrace_frontend_written(unsigned int cpu)
  * it; buffer_size_kb says its size. As any load on first use, it stays
  * until tracing is off, nobody reads and nothing is left (fb_try_unload()).
  */
-void hyptrace_frontend_adopt(struct hyptrace *ht)
+static void fb_adopt(struct hyptrace *ht)
 {
 	int ret;
 
@@ -280,13 +347,14 @@ void hyptrace_frontend_adopt(struct hyptrace *ht)
 		pr_err("early buffer: cannot adopt it (%d)\n", ret);
 }
 
-int hyptrace_frontend_init(struct hyptrace *ht)
+static int fb_init(struct hyptrace *ht)
 {
+	struct hyptrace_source *src = hyptrace_live_source();
 	struct dentry *root;
 	int ret;
 
 	fb_ht = ht;
-	ret = fb_read_init(ht);
+	ret = fb_read_init(src, hyptrace_cpu_lock);
 	if (ret)
 		return ret;
 
@@ -302,11 +370,6 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 	}
 	fb_file("tracing_on", 0640, root, ht, &tracing_on_fops);
 	fb_file("buffer_size_kb", 0640, root, ht, &buffer_size_kb_fops);
-	fb_file("trace", 0640, root, FB_CPU_PRIVATE(FB_ALL_CPUS),
-		&fb_trace_fops);
-	fb_file("trace_pipe", 0440, root, FB_CPU_PRIVATE(FB_ALL_CPUS),
-		&fb_trace_pipe_fops);
-	fb_file("trace_clock", 0440, root, ht, &hyptrace_trace_clock_fops);
 	fb_file("write_event", 0200, root, ht, &hyptrace_write_event_fops);
 	fb_file("overwrite", 0640, root, ht, &hyptrace_overwrite_fops);
 	fb_file("mmio", 0640, root, ht, &hyptrace_mmio_fops);
@@ -318,7 +381,7 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 		fb_file("hyp_log_last_boot", 0440, root,
 			HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_LAST_BOOT),
 			&hyptrace_hyp_log_fops);
-	ret = create_per_cpu(ht, root);
+	ret = fb_source_files(src, root);
 	if (!ret)
 		ret = fb_events_create(ht, root);
 	if (ret) {
@@ -333,3 +396,15 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 		&ht->carveout_base, ht->carveout_size >> 20, FB_DIR);
 	return 0;
 }
+
+const struct hyptrace_frontend_ops hyptrace_debugfs_frontend = {
+	.init		= fb_init,
+	.adopt		= fb_adopt,
+	.show_last_boot	= fb_show_last_boot,
+	.raw_attach	= fb_raw_attach,
+	.raw_detach	= fb_raw_detach,
+	.raw_page	= fb_raw_page,
+	.cpu_dir	= fb_cpu_dir,
+	.put_dir	= fb_put_dir,
+	.create_file	= fb_create_file,
+};

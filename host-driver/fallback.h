@@ -21,14 +21,6 @@ struct hyptrace;
 #define FB_DIR			"hyptrace"
 
 /*
- * A per-CPU file's i_private: the CPU + 1, so that 0 means every CPU, as
- * tracefs' tracing_get_cpu() tells them apart.
- */
-#define FB_ALL_CPUS		(-1)
-#define FB_CPU_PRIVATE(cpu)	((void *)(unsigned long)((cpu) + 1))
-int fb_file_cpu(const void *i_private);
-
-/*
  * A file in debugfs, "unsafe": without debugfs' proxy around each call. The
  * proxy passes on read() but not read_iter() or splice_read(), which
  * trace_pipe_raw needs, and it only guards against removal, which never
@@ -41,25 +33,33 @@ static inline void fb_file(const char *name, umode_t mode,
 	debugfs_create_file_unsafe(name, mode, parent, data, fops);
 }
 
-/* fallback.c: get and put with @ht->lock held */
+struct hyptrace_source;
+struct mutex;
+struct rb_data_page;
+
+/* fallback.c */
 extern struct hyptrace *fb_ht;
-int fb_get(struct hyptrace *ht);
-void fb_put(struct hyptrace *ht);
+int fb_reader_get(struct hyptrace_source *src, int cpu);
+void fb_reader_put(struct hyptrace_source *src, int cpu);
 ssize_t fb_trace_write(struct file *file, const char __user *ubuf,
 		       size_t count, loff_t *ppos);
+int fb_source_files(struct hyptrace_source *src, struct dentry *root);
 
 /* fallback_events.c */
 int fb_events_create(struct hyptrace *ht, struct dentry *root);
 int fb_events_create_ro(struct dentry *root);	/* no enable files */
 
-/* fallback_read.c */
-extern const struct file_operations fb_trace_fops;	/* i_private: cpu */
-extern const struct file_operations fb_trace_pipe_fops;	/* i_private: cpu */
-int fb_read_init(struct hyptrace *ht);
-void fb_read_drop(unsigned int cpu);		/* takes the CPU's lock */
-bool fb_read_empty(struct hyptrace *ht);	/* takes the CPUs' locks */
-struct trace_seq;
-void hyptrace_fb_print_event(struct trace_seq *s, unsigned int cpu, u64 ts,
-			     const u8 *payload, u32 len);
+/* fallback_read.c: i_private of the readers is a struct hyptrace_src_cpu */
+extern const struct file_operations fb_trace_fops;
+extern const struct file_operations fb_trace_pipe_fops;
+int fb_read_init(struct hyptrace_source *src,
+		 struct mutex *(*cpu_lock)(unsigned int cpu));
+void fb_read_drop(struct hyptrace_source *src, unsigned int cpu);
+bool fb_read_empty(struct hyptrace_source *src);	/* takes the locks */
+int fb_raw_page(struct hyptrace *ht, unsigned int cpu,
+		struct rb_data_page *dst);
+
+/* last_boot_fallback.c */
+int fb_show_last_boot(struct hyptrace_source *src);
 
 #endif /* HYPTRACE_HOST_FALLBACK_H */

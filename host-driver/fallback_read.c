@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The readers of the fallback front end: trace, trace_pipe and their
- * per_cpu/cpuN copies, printing each event as trace_remote does, and the
- * pages the raw files of this front end hand out.
+ * The text readers of the fallback front end, over any source (source.h):
+ * trace, trace_pipe and their per_cpu/cpuN copies, printing each event as
+ * trace_remote does, the live buffer's and the last boot's alike; and the
+ * pages the live buffer's raw files hand out in this front end.
  *
- * Pages come from the hypervisor the way the raw files take them (by reader
- * page swap, hyptrace_raw_fill(): whole kernel-format pages with the lost
- * count in their header), and the module keeps them, per CPU, in a list:
+ * Pages come from the source in order, consumed (its take_page: for the
+ * live buffer by reader page swap, hyptrace_raw_fill(), whole kernel-format
+ * pages with the lost count in their header; for the last boot, its kept
+ * pages), and the module keeps them, per CPU, in a list:
  *
  *   - trace_pipe consumes events from the oldest kept page, taking a page
- *     from the hypervisor when none is kept;
- *   - trace_pipe_raw hands out the rest of the oldest page, or else a page
- *     straight from the hypervisor: with trace_pipe it shares one position
- *     per CPU, so each event reaches exactly one consuming reader;
+ *     from the source when none is kept; at the end of a read-only source
+ *     it returns end of file, as nothing more will come;
+ *   - the live buffer's trace_pipe_raw hands out the rest of the oldest
+ *     page, or else a page straight from the hypervisor: with trace_pipe
+ *     it shares one position per CPU, so each event reaches exactly one
+ *     consuming reader (the last boot's raw files read on their own,
+ *     last_boot.c);
  *   - trace shows without consuming: when it opens, it moves up to a
  *     buffer's worth of pages per CPU into the list, then walks the list
  *     from the consumers' position. A page consumed meanwhile moves the walk
@@ -22,8 +27,8 @@
  * the front, below the consumers' place (or all at once, which moves that
  * place past them): so a place not before the consumers' names a page that
  * is still kept, and its pointer is good. A place before it is moved up.
- * Everything per CPU is under the CPU's lock (hyptrace_cpu_lock()), which
- * the raw files take too.
+ * Everything per CPU is under the CPU's lock: for the live buffer
+ * hyptrace_cpu_lock(), which its raw files take too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,6 +46,7 @@
 #include "hyptrace.h"
 #include "hyp_events.h"
 #include "fallback.h"
+#include "source.h"
 
 /* How often a waiting trace_pipe looks for events: trace_remote's poll_ms */
 static unsigned int fallback_poll_ms = 100;
@@ -65,6 +71,8 @@ struct fb_pos {
 };
 
 struct fb_cpu {
+	struct mutex *lock;		/* over all of it */
+	struct mutex own_lock;		/* @lock when the source has none */
 	struct list_head pages;		/* kept, oldest first */
 	unsigned int nr_pages;
 	u64 next_seq;			/* of the next page kept */
@@ -83,17 +91,44 @@ struct fb_event {
 	struct fb_pos next;		/* where the one after it starts */
 };
 
-static struct fb_cpu *fb_cpus;
+/* A source's text readers: @src->text */
+struct fb_text {
+	char reader[24];		/* names them in a damage report */
+	struct fb_cpu cpu[];
+};
 
-int fb_read_init(struct hyptrace *ht)
+static struct fb_cpu *fb_cpu_of(struct hyptrace_source *src,
+				unsigned int cpu)
 {
+	return &((struct fb_text *)src->text)->cpu[cpu];
+}
+
+/**
+ * fb_read_init() - make a source's text readers' state
+ * @src:	the source
+ * @cpu_lock:	its per-CPU lock, if its other readers take one (NULL: the
+ *		text readers have their own)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int fb_read_init(struct hyptrace_source *src,
+		 struct mutex *(*cpu_lock)(unsigned int cpu))
+{
+	struct fb_text *text;
 	unsigned int cpu;
 
-	fb_cpus = kcalloc(ht->nr_cpus, sizeof(*fb_cpus), GFP_KERNEL);
-	if (!fb_cpus)
+	text = kzalloc(struct_size(text, cpu, src->nr_cpus), GFP_KERNEL);
+	if (!text)
 		return -ENOMEM;
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++)
-		INIT_LIST_HEAD(&fb_cpus[cpu].pages);
+	snprintf(text->reader, sizeof(text->reader), "%strace", src->name);
+	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
+		struct fb_cpu *fc = &text->cpu[cpu];
+
+		INIT_LIST_HEAD(&fc->pages);
+		mutex_init(&fc->own_lock);
+		fc->lock = cpu_lock ? cpu_lock(cpu) : &fc->own_lock;
+	}
+	src->text = text;
 	return 0;
 }
 
@@ -119,10 +154,10 @@ static void fb_pos_front(struct fb_cpu *fc, struct fb_pos *pos)
 	pos->ts = 0;
 }
 
-/* Take one more page of @cpu from the hypervisor. CPU lock held. */
-static int fb_pull(struct hyptrace *ht, unsigned int cpu)
+/* Take one more page of @cpu from the source. CPU lock held. */
+static int fb_pull(struct hyptrace_source *src, unsigned int cpu)
 {
-	struct fb_cpu *fc = &fb_cpus[cpu];
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
 	struct fb_page *p;
 	u64 commit;
 	int ret;
@@ -135,14 +170,14 @@ static int fb_pull(struct hyptrace *ht, unsigned int cpu)
 		kfree(p);
 		return -ENOMEM;
 	}
-	ret = hyptrace_raw_fill(ht, cpu, p->page);
+	ret = src->ops->take_page(src, cpu, p->page);
 	if (ret) {
 		fb_page_free(p);
 		return ret;
 	}
 	commit = p->page->commit;
 	p->len = commit & ~RB_COMMIT_FLAGS;
-	/* hyptrace_raw_fill() leaves room for the count whenever it sets one */
+	/* take_page leaves room for the count whenever it sets one */
 	if (commit & RB_MISSED_STORED)
 		p->lost = get_unaligned((u64 *)(p->page->data + p->len));
 	p->seq = fc->next_seq++;
@@ -172,13 +207,13 @@ static void fb_consumed_all(struct fb_cpu *fc)
 }
 
 /* Drop every kept page of @cpu: the buffer was reset or goes away. */
-void fb_read_drop(unsigned int cpu)
+void fb_read_drop(struct hyptrace_source *src, unsigned int cpu)
 {
-	struct fb_cpu *fc = &fb_cpus[cpu];
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
 
-	mutex_lock(hyptrace_cpu_lock(cpu));
+	mutex_lock(fc->lock);
 	fb_consumed_all(fc);
-	mutex_unlock(hyptrace_cpu_lock(cpu));
+	mutex_unlock(fc->lock);
 }
 
 /*
@@ -213,8 +248,8 @@ static int fb_pos_resolve(struct fb_cpu *fc, struct fb_pos *pos)
  * pages are the module's copies, cut at any damage when they were taken
  * (raw.c); if one still holds some, it is reported and cut here, once.
  */
-static bool fb_event_at(unsigned int cpu, struct fb_pos *pos,
-			struct rb_rec *rec)
+static bool fb_event_at(struct hyptrace_source *src, unsigned int cpu,
+			struct fb_pos *pos, struct rb_rec *rec)
 {
 	struct fb_page *p = pos->page;
 	struct rb_walk w;
@@ -228,7 +263,8 @@ static bool fb_event_at(unsigned int cpu, struct fb_pos *pos,
 		pos->ts = w.ts;
 	}
 	if (w.fault) {
-		hyptrace_page_damaged(cpu, "trace", w.fault, w.off, p->len);
+		hyptrace_page_damaged(cpu, ((struct fb_text *)src->text)->reader,
+				      w.fault, w.off, p->len);
 		p->len = w.off;
 	}
 	return false;
@@ -238,9 +274,10 @@ static bool fb_event_at(unsigned int cpu, struct fb_pos *pos,
  * The next event of @cpu from @pos among the kept pages: 0, or -EAGAIN at
  * the end of them.
  */
-static int fb_next(struct fb_cpu *fc, unsigned int cpu,
+static int fb_next(struct hyptrace_source *src, unsigned int cpu,
 		   const struct fb_pos *from, struct fb_event *ev)
 {
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
 	struct fb_pos pos = *from;
 	bool fresh = !pos.off;
 	struct rb_rec rec;
@@ -251,7 +288,7 @@ static int fb_next(struct fb_cpu *fc, unsigned int cpu,
 		ret = fb_pos_resolve(fc, &pos);
 		if (ret)
 			return ret;
-		if (fb_event_at(cpu, &pos, &rec))
+		if (fb_event_at(src, cpu, &pos, &rec))
 			break;
 		p = pos.page;
 		pos.seq++;
@@ -275,45 +312,51 @@ static int fb_next(struct fb_cpu *fc, unsigned int cpu,
 	return 0;
 }
 
-/* The consumers' next event of @cpu, taking pages as needed. CPU lock held. */
-static int fb_next_consume(struct hyptrace *ht, unsigned int cpu,
+/*
+ * The consumers' next event of @cpu, taking pages as needed: 0, -EAGAIN
+ * (none yet), -ENODATA (none will come) or -errno. CPU lock held.
+ */
+static int fb_next_consume(struct hyptrace_source *src, unsigned int cpu,
 			   struct fb_event *ev)
 {
-	struct fb_cpu *fc = &fb_cpus[cpu];
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
 	int ret;
 
 	for (;;) {
-		ret = fb_next(fc, cpu, &fc->pos, ev);
+		ret = fb_next(src, cpu, &fc->pos, ev);
 		if (ret != -EAGAIN)
 			return ret;
 		fb_consumed_all(fc);
-		ret = fb_pull(ht, cpu);
+		ret = fb_pull(src, cpu);
 		if (ret)
 			return ret;
 	}
 }
 
-static void fb_consume(unsigned int cpu, const struct fb_event *ev)
+static void fb_consume(struct hyptrace_source *src, unsigned int cpu,
+		       const struct fb_event *ev)
 {
-	struct fb_cpu *fc = &fb_cpus[cpu];
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
 
 	fc->pos = ev->next;
 	fb_trim(fc);
 }
 
 /*
- * trace_pipe_raw's next page: the rest of the oldest kept page, or a page
- * from the hypervisor when none is kept. CPU lock held.
+ * The live buffer's trace_pipe_raw's next page (the front end's raw_page):
+ * the rest of the oldest kept page, or a page from the hypervisor when
+ * none is kept. CPU lock held.
  */
-int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
-			struct rb_data_page *dst)
+int fb_raw_page(struct hyptrace *ht, unsigned int cpu,
+		struct rb_data_page *dst)
 {
-	struct fb_cpu *fc = &fb_cpus[cpu];
+	struct hyptrace_source *src = hyptrace_live_source();
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
 	struct fb_event ev;
 	struct fb_page *p;
 	u32 len;
 
-	if (fb_next(fc, cpu, &fc->pos, &ev)) {
+	if (fb_next(src, cpu, &fc->pos, &ev)) {
 		fb_consumed_all(fc);
 		return hyptrace_raw_fill(ht, cpu, dst);
 	}
@@ -336,26 +379,26 @@ int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
 }
 
 /*
- * Whether every CPU is empty: nothing kept, nothing in the hypervisor. A
- * page found there is kept for the next reader. Takes the CPUs' locks.
+ * Whether every CPU of @src is empty: nothing kept, nothing in the source.
+ * A page found there is kept for the next reader. Takes the CPUs' locks.
  */
-bool fb_read_empty(struct hyptrace *ht)
+bool fb_read_empty(struct hyptrace_source *src)
 {
 	struct fb_event ev;
 	unsigned int cpu;
 	bool empty = true;
 
-	for (cpu = 0; cpu < ht->nr_cpus && empty; cpu++) {
-		mutex_lock(hyptrace_cpu_lock(cpu));
-		empty = fb_next_consume(ht, cpu, &ev) != 0;
-		mutex_unlock(hyptrace_cpu_lock(cpu));
+	for (cpu = 0; cpu < src->nr_cpus && empty; cpu++) {
+		mutex_lock(fb_cpu_of(src, cpu)->lock);
+		empty = fb_next_consume(src, cpu, &ev) != 0;
+		mutex_unlock(fb_cpu_of(src, cpu)->lock);
 	}
 	return empty;
 }
 
-/* One event, as trace_remote prints it (both fallback readers) */
-void hyptrace_fb_print_event(struct trace_seq *s, unsigned int cpu, u64 ts,
-			     const u8 *payload, u32 len)
+/* One event, as trace_remote prints it */
+static void fb_print_event(struct trace_seq *s, unsigned int cpu, u64 ts,
+			   const u8 *payload, u32 len)
 {
 	const struct hyptrace_event *def = NULL;
 	unsigned long usecs;
@@ -381,11 +424,12 @@ static void fb_print(struct trace_seq *s, const struct fb_event *ev)
 	if (ev->lost)
 		trace_seq_printf(s, "CPU:%d [LOST %llu EVENTS]\n", ev->cpu,
 				 ev->lost);
-	hyptrace_fb_print_event(s, ev->cpu, ev->ts, ev->payload, ev->len);
+	fb_print_event(s, ev->cpu, ev->ts, ev->payload, ev->len);
 }
 
 /* An open trace or trace_pipe: every CPU (cpu < 0) or one */
 struct fb_iter {
+	struct hyptrace_source *src;
 	int cpu;
 	struct trace_seq seq;		/* trace_pipe: text not yet read */
 	struct fb_pos *pos;		/* trace: the walk's place per CPU */
@@ -396,17 +440,16 @@ struct fb_iter {
 
 static int fb_iter_open(struct inode *inode, struct fb_iter **out)
 {
-	struct hyptrace *ht = fb_ht;
+	const struct hyptrace_src_cpu *sc = inode->i_private;
 	struct fb_iter *it;
 	int ret;
 
 	it = kzalloc_obj(*it);
 	if (!it)
 		return -ENOMEM;
-	it->cpu = fb_file_cpu(inode->i_private);
-	mutex_lock(&ht->lock);
-	ret = fb_get(ht);
-	mutex_unlock(&ht->lock);
+	it->src = sc->src;
+	it->cpu = sc->cpu;
+	ret = fb_reader_get(it->src, it->cpu);
 	if (ret) {
 		kfree(it);
 		return ret;
@@ -418,11 +461,7 @@ static int fb_iter_open(struct inode *inode, struct fb_iter **out)
 
 static void fb_iter_close(struct fb_iter *it)
 {
-	struct hyptrace *ht = fb_ht;
-
-	mutex_lock(&ht->lock);
-	fb_put(ht);
-	mutex_unlock(&ht->lock);
+	fb_reader_put(it->src, it->cpu);
 	kfree(it->pos);
 	kfree(it);
 }
@@ -434,37 +473,44 @@ static bool fb_iter_has(const struct fb_iter *it, unsigned int cpu)
 
 /*
  * Print and consume the oldest event of the iterator's CPUs, if it fits in
- * the text: 1 when one was, 0 when there is none or it does not fit.
+ * the text: 1 when one was, 0 when it does not fit or there is none yet,
+ * -ENODATA when there is none and none will come.
  */
-static int fb_pipe_one(struct hyptrace *ht, struct fb_iter *it)
+static int fb_pipe_one(struct fb_iter *it)
 {
+	struct hyptrace_source *src = it->src;
 	struct fb_event ev, best;
+	bool found, more;
+	struct mutex *lock;
 	unsigned int cpu;
-	bool found;
-	int len;
+	int len, ret;
 
 again:
 	found = false;
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
+	more = false;
+	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
 		if (!fb_iter_has(it, cpu))
 			continue;
-		mutex_lock(hyptrace_cpu_lock(cpu));
-		if (!fb_next_consume(ht, cpu, &ev) &&
-		    (!found || ev.ts < best.ts)) {
+		lock = fb_cpu_of(src, cpu)->lock;
+		mutex_lock(lock);
+		ret = fb_next_consume(src, cpu, &ev);
+		more |= ret != -ENODATA;
+		if (!ret && (!found || ev.ts < best.ts)) {
 			best = ev;
 			found = true;
 		}
-		mutex_unlock(hyptrace_cpu_lock(cpu));
+		mutex_unlock(lock);
 	}
 	if (!found)
-		return 0;
+		return more ? 0 : -ENODATA;
 
 	/* A raw reader may have taken it meanwhile: then look again */
 	cpu = best.cpu;
-	mutex_lock(hyptrace_cpu_lock(cpu));
-	if (fb_next_consume(ht, cpu, &ev) || ev.at.seq != best.at.seq ||
+	lock = fb_cpu_of(src, cpu)->lock;
+	mutex_lock(lock);
+	if (fb_next_consume(src, cpu, &ev) || ev.at.seq != best.at.seq ||
 	    ev.at.off != best.at.off) {
-		mutex_unlock(hyptrace_cpu_lock(cpu));
+		mutex_unlock(lock);
 		goto again;
 	}
 	len = it->seq.seq.len;
@@ -473,11 +519,11 @@ again:
 		/* Not consumed: the next read starts with it */
 		it->seq.seq.len = len;
 		it->seq.full = 0;
-		mutex_unlock(hyptrace_cpu_lock(cpu));
+		mutex_unlock(lock);
 		return 0;
 	}
-	fb_consume(cpu, &ev);
-	mutex_unlock(hyptrace_cpu_lock(cpu));
+	fb_consume(src, cpu, &ev);
+	mutex_unlock(lock);
 	return 1;
 }
 
@@ -499,23 +545,28 @@ static int fb_pipe_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Blocks until there is an event, unless O_NONBLOCK, as trace_pipe does */
+/*
+ * Blocks until there is an event, unless O_NONBLOCK, as trace_pipe does;
+ * at the end of a source that nothing writes, end of file.
+ */
 static ssize_t fb_pipe_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct fb_iter *it = file->private_data;
-	struct hyptrace *ht = fb_ht;
 	ssize_t ret;
+	int one;
 
 	for (;;) {
 		ret = trace_seq_to_user(&it->seq, ubuf, count);
 		if (ret != -EBUSY)
 			return ret;
 		trace_seq_init(&it->seq);
-		while (fb_pipe_one(ht, it) > 0)
+		while ((one = fb_pipe_one(it)) > 0)
 			;
 		if (trace_seq_used(&it->seq))
 			continue;
+		if (one == -ENODATA)
+			return 0;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		schedule_timeout_interruptible(msecs_to_jiffies(max(fallback_poll_ms,
@@ -537,56 +588,59 @@ const struct file_operations fb_trace_pipe_fops = {
  * each CPU's lock is taken in turn, and the event is looked up again under
  * it when printed.
  */
-static bool fb_walk_next(struct hyptrace *ht, struct fb_iter *it)
+static bool fb_walk_next(struct fb_iter *it)
 {
+	struct hyptrace_source *src = it->src;
 	struct fb_event ev;
 	unsigned int cpu;
 
 	it->have_cur = false;
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
+	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
 		if (!fb_iter_has(it, cpu))
 			continue;
-		mutex_lock(hyptrace_cpu_lock(cpu));
-		if (!fb_next(&fb_cpus[cpu], cpu, &it->pos[cpu], &ev) &&
+		mutex_lock(fb_cpu_of(src, cpu)->lock);
+		if (!fb_next(src, cpu, &it->pos[cpu], &ev) &&
 		    (!it->have_cur || ev.ts < it->cur.ts)) {
 			it->cur = ev;
 			it->have_cur = true;
 		}
-		mutex_unlock(hyptrace_cpu_lock(cpu));
+		mutex_unlock(fb_cpu_of(src, cpu)->lock);
 	}
 	return it->have_cur;
 }
 
-static void fb_walk_rewind(struct hyptrace *ht, struct fb_iter *it)
+static void fb_walk_rewind(struct fb_iter *it)
 {
+	struct hyptrace_source *src = it->src;
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
-		mutex_lock(hyptrace_cpu_lock(cpu));
-		it->pos[cpu] = fb_cpus[cpu].pos;
+	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
+		struct fb_cpu *fc = fb_cpu_of(src, cpu);
+
+		mutex_lock(fc->lock);
+		it->pos[cpu] = fc->pos;
 		it->pos[cpu].page = NULL;
-		mutex_unlock(hyptrace_cpu_lock(cpu));
+		mutex_unlock(fc->lock);
 	}
 	it->idx = 0;
-	fb_walk_next(ht, it);
+	fb_walk_next(it);
 }
 
-static void fb_walk_step(struct hyptrace *ht, struct fb_iter *it)
+static void fb_walk_step(struct fb_iter *it)
 {
 	it->pos[it->cur.cpu] = it->cur.next;
 	it->idx++;
-	fb_walk_next(ht, it);
+	fb_walk_next(it);
 }
 
 static void *fb_trace_start(struct seq_file *m, loff_t *pos)
 {
 	struct fb_iter *it = m->private;
-	struct hyptrace *ht = fb_ht;
 
 	if (!*pos || *pos < it->idx)
-		fb_walk_rewind(ht, it);
+		fb_walk_rewind(it);
 	while (it->have_cur && it->idx < *pos)
-		fb_walk_step(ht, it);
+		fb_walk_step(it);
 	return it->have_cur ? it : NULL;
 }
 
@@ -595,7 +649,7 @@ static void *fb_trace_next(struct seq_file *m, void *v, loff_t *pos)
 	struct fb_iter *it = m->private;
 
 	++*pos;
-	fb_walk_step(fb_ht, it);
+	fb_walk_step(it);
 	return it->have_cur ? it : NULL;
 }
 
@@ -603,12 +657,13 @@ static int fb_trace_show(struct seq_file *m, void *v)
 {
 	struct fb_iter *it = v;
 	unsigned int cpu = it->cur.cpu;
+	struct mutex *lock = fb_cpu_of(it->src, cpu)->lock;
 	struct fb_event ev;
 	int ret = 0;
 
-	mutex_lock(hyptrace_cpu_lock(cpu));
+	mutex_lock(lock);
 	/* The page of cur may have been consumed since: print what is there */
-	if (!fb_next(&fb_cpus[cpu], cpu, &it->pos[cpu], &ev)) {
+	if (!fb_next(it->src, cpu, &it->pos[cpu], &ev)) {
 		/*
 		 * As the kernel's non-consuming iterator, trace says nothing
 		 * of events lost before it started: trace_pipe reports them.
@@ -623,7 +678,7 @@ static int fb_trace_show(struct seq_file *m, void *v)
 			ret = seq_write(m, it->seq.buffer,
 					trace_seq_used(&it->seq));
 	}
-	mutex_unlock(hyptrace_cpu_lock(cpu));
+	mutex_unlock(lock);
 	return ret;
 }
 
@@ -639,19 +694,21 @@ static const struct seq_operations fb_trace_sops = {
 };
 
 /* Up to a buffer's worth of @cpu's pages into the list, for trace to show */
-static void fb_keep_all(struct hyptrace *ht, unsigned int cpu)
+static void fb_keep_all(struct hyptrace_source *src, unsigned int cpu)
 {
-	unsigned int cap = hyptrace_desc_cpu(ht, cpu)->nr_page_va;
+	struct fb_cpu *fc = fb_cpu_of(src, cpu);
+	u32 cap;
 
-	mutex_lock(hyptrace_cpu_lock(cpu));
-	while (fb_cpus[cpu].nr_pages < cap && !fb_pull(ht, cpu))
+	mutex_lock(fc->lock);
+	cap = src->ops->capacity(src, cpu);
+	while (fc->nr_pages < cap && !fb_pull(src, cpu))
 		;
-	mutex_unlock(hyptrace_cpu_lock(cpu));
+	mutex_unlock(fc->lock);
 }
 
 static int fb_trace_open(struct inode *inode, struct file *file)
 {
-	struct hyptrace *ht = fb_ht;
+	struct hyptrace_source *src;
 	struct fb_iter *it;
 	unsigned int cpu;
 	int ret;
@@ -662,14 +719,15 @@ static int fb_trace_open(struct inode *inode, struct file *file)
 	ret = fb_iter_open(inode, &it);
 	if (ret)
 		return ret;
-	it->pos = kcalloc(ht->nr_cpus, sizeof(*it->pos), GFP_KERNEL);
+	src = it->src;
+	it->pos = kcalloc(src->nr_cpus, sizeof(*it->pos), GFP_KERNEL);
 	if (!it->pos) {
 		fb_iter_close(it);
 		return -ENOMEM;
 	}
-	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
+	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
 		if (fb_iter_has(it, cpu))
-			fb_keep_all(ht, cpu);
+			fb_keep_all(src, cpu);
 	}
 	ret = seq_open(file, &fb_trace_sops);
 	if (ret) {

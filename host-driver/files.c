@@ -34,20 +34,19 @@ const struct file_operations hyptrace_trace_clock_fops = {
 static ssize_t write_event_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	unsigned int cpu;
 	u64 val;
 	int ret;
 
 	ret = kstrtoull_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
-	/* The writer reads trace next, and expects the event there */
-	cpu = get_cpu();
+	/*
+	 * Nothing else on this path (bench row 1d): the writer reads trace
+	 * next and expects the event there, which the front end sees to
+	 * when the reader opens (for trace_remote, remote_readers.c)
+	 */
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_WRITE_EVENT, val, 0, 0, 0,
 			    NULL, 0);
-	if (!ret)
-		hyptrace_frontend_written(cpu);
-	put_cpu();
 	return ret ? ret : count;
 }
 

@@ -5,26 +5,31 @@
  *   main.c	finds the hypervisor, maps its carve-out, starts the front end
  *   hvc.c	issues one hypercall and turns its status into an errno
  *   buffer.c	loads the hypervisor's buffers and checks their descriptor
- *   raw.c	per_cpu/cpuN/trace_pipe_raw and stats: whole pages, and who
- *		consumes which CPU
+ *   source.h	a source of pages, the live buffer or the last boot's
+ *   source_live.c	the live buffer's pages by reader-page swap, and
+ *		who consumes which CPU
+ *   raw.c	per_cpu/cpuN/trace_pipe_raw and stats of any source, and
+ *		every per_cpu/cpuN directory's files
  *   page.c	starts walks of data pages (shared/rb_rec.h), reports damage
  *   clock.c	keeps the hypervisor's timestamps on CLOCK_BOOTTIME
  *   cpumap.c	checks that the hypervisor's CPU numbers are Linux's
  *   events.c	the events' names, fields, formats and printers, from
  *		shared/hyp_events.h
- *   last_boot.c	the previous boot's buffer (last_boot.h), and the panic
- *		notifier
+ *   last_boot.c	the previous boot's buffer (last_boot.h) as a
+ *		read-only source, and the panic notifier
  *   hyp_log.c	the hypervisor's log: into dmesg at load, and its files
  *   mmio.c	the mmio file: device regions the hypervisor traces
  *
- * and one of two front ends, chosen at build time from the kernel's config:
- *   remote.c	CONFIG_TRACE_REMOTE: the trace_remote callbacks, the files
- *		under /sys/kernel/tracing/remotes/hypervisor/
- *   shadow.c	the meta pages trace_remote reads: checked copies of the
- *		hypervisor's
+ * and one of two front ends (frontend.h), chosen at build time (compat.h):
+ *   remote.c	with trace_remote: its callbacks, the files under
+ *		/sys/kernel/tracing/remotes/hypervisor/ (remote.h)
+ *   remote_readers.c	trace and trace_pipe copy the counters as they open
+ *   shadow_set.c	the meta pages trace_remote reads, for both remotes
+ *		(shadow.h); shadow.c the live buffer's counters in them
  *   fallback*.c without it: the same files in debugfs, under
  *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
- *		fallback_events.c events/, fallback_read.c the readers)
+ *		fallback_events.c events/, fallback_read.c the text readers
+ *		over either source)
  *   last_boot_remote.c, last_boot_fallback.c: the last boot's, read-only
  */
 #ifndef HYPTRACE_HOST_HYPTRACE_H
@@ -42,6 +47,7 @@
 
 struct dentry;
 struct file_operations;
+struct hyptrace_frontend_ops;
 struct trace_event_fields;
 struct trace_seq;
 
@@ -77,6 +83,7 @@ struct hyptrace {
 	bool no_overwrite;		/* the next load drops newest events */
 	bool remote_attached;		/* trace_remote holds our pointers */
 	bool lost;			/* @desc unloaded by another caller */
+	const struct hyptrace_frontend_ops *fe;	/* frontend.h */
 };
 
 /* hvc.c */
@@ -111,13 +118,7 @@ int hyptrace_clock_start(void);
 void hyptrace_clock_stop(void);
 int hyptrace_tracing_enable(bool enable);
 
-/* raw.c */
-extern const struct file_operations hyptrace_raw_fops;	/* i_private: CPU */
-/* remote.c: trace_pipe_raw and stats in every per_cpu/cpuN of a remote */
-int hyptrace_create_cpu_files(struct dentry *remote, unsigned int nr_cpus,
-			      const struct file_operations *raw_fops,
-			      const struct file_operations *stats_fops);
-extern const struct file_operations hyptrace_stats_fops;	/* i_private: CPU */
+/* source_live.c: the live buffer's pages (source.h) */
 int hyptrace_raw_init(struct hyptrace *ht);
 void hyptrace_raw_loaded(struct hyptrace *ht);
 void hyptrace_raw_reset(unsigned int cpu);
@@ -127,27 +128,12 @@ struct mutex *hyptrace_cpu_lock(unsigned int cpu);
 int hyptrace_raw_fill(struct hyptrace *ht, unsigned int cpu,
 		      struct rb_data_page *dst);
 
-/*
- * The front end (remote.c, or fallback*.c) for the raw files: attach and
- * detach with @ht->lock held, the next page with the CPU's lock held.
- */
-int hyptrace_raw_attach(struct hyptrace *ht, unsigned int cpu);
-void hyptrace_raw_detach(struct hyptrace *ht);
-int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
-			struct rb_data_page *dst);
-int hyptrace_frontend_init(struct hyptrace *ht);
-/* write_event wrote an event on @cpu */
-void hyptrace_frontend_written(unsigned int cpu);
-
 /* files.c: write_event, trace_clock, overwrite (i_private: @ht) */
 extern const struct file_operations hyptrace_write_event_fops;
 extern const struct file_operations hyptrace_trace_clock_fops;
 extern const struct file_operations hyptrace_overwrite_fops;
 /* mmio.c: the traced device regions */
 extern const struct file_operations hyptrace_mmio_fops;
-
-/* the front end: adopt the early buffer now, so that trace shows it */
-void hyptrace_frontend_adopt(struct hyptrace *ht);
 
 /*
  * hyp_log.c: the hypervisor's log into dmesg at load; the front end adds

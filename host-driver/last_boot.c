@@ -18,7 +18,8 @@
  * with all of EL1 and have lain in RAM across a reset. What fails is
  * refused, whole, with one line saying why; the live buffer is not
  * affected. Then the front end shows it read-only (last_boot_remote.c,
- * last_boot_fallback.c), and this file adds what both share:
+ * last_boot_fallback.c), and this file is its source (source.h), behind
+ * what both share (raw.c):
  *
  *   per_cpu/cpuN/trace_pipe_raw  the CPU's kept pages, oldest first, one
  *		per read, from the first again at each open (nothing is
@@ -51,10 +52,24 @@
 #include <linux/uio.h>
 
 #include "compat.h"
+#include "frontend.h"
 #include "hyptrace.h"
 #include "last_boot.h"
+#include "source.h"
 
 static struct hyptrace_last_boot last_boot;
+static const struct hyptrace_source_ops lb_ops;
+
+/**
+ * hyptrace_last_boot() - the last boot's buffer, for its front end
+ * @src:	its source, as the front end got it
+ *
+ * Return: the last boot @src is the source of.
+ */
+struct hyptrace_last_boot *hyptrace_last_boot(struct hyptrace_source *src)
+{
+	return container_of(src, struct hyptrace_last_boot, src);
+}
 
 static const struct rb_data_page *lb_page(const struct hyptrace_last_boot *lb,
 					  unsigned int cpu, u32 id)
@@ -103,15 +118,15 @@ static int check_page(unsigned int cpu, const struct rb_data_page *page,
 
 /*
  * The next event of @lb's kept page @id of @cpu, from the place @w is at
- * (a walk the caller started with hyptrace_lb_walk(), or moved): true
+ * (a walk the caller started, or moved): true
  * with @rec, or false at the end of the page. The walk goes by the commit
  * checked at load, never the shared page's; damage found since (the page
  * is shared with all of EL1) is reported by @reader and the page cut
  * there for every reader, so it is reported once.
  */
-bool hyptrace_lb_event(const struct hyptrace_last_boot *lb, unsigned int cpu,
-		       u32 id, struct rb_walk *w, struct rb_rec *rec,
-		       const char *reader)
+static bool lb_event(const struct hyptrace_last_boot *lb, unsigned int cpu,
+		     u32 id, struct rb_walk *w, struct rb_rec *rec,
+		     const char *reader)
 {
 	if (rb_event_next(w, rec))
 		return true;
@@ -275,120 +290,115 @@ int hyptrace_last_boot_init(struct hyptrace *ht)
 		events += lb->cpu[cpu].events;
 	pr_info("last boot: %llu pages kept, %llu dropped, %llu events on %u CPUs\n",
 		lb->kept, lb->dropped, events, lb->nr_cpus);
-	return hyptrace_frontend_last_boot(lb);
+	ret = hyptrace_source_init(&lb->src, &lb_ops, "last boot ",
+				   lb->nr_cpus, true);
+	if (ret)
+		return ret;
+	return ht->fe->show_last_boot(&lb->src);
 }
 
-/* per_cpu/cpuN/trace_pipe_raw: the kept pages, from the first at each open */
-struct lb_raw_file {
-	unsigned int cpu;
-	u32 next;			/* the next page to hand out */
-	struct rb_data_page *page;	/* the page being handed out */
-	size_t len, pos;
-};
-
-static int lb_raw_open(struct inode *inode, struct file *file)
+/*
+ * A reader opens (@raw: a trace_pipe_raw of @cpu): none once the pages are
+ * given back, and none can be given back while one is open.
+ */
+static int lb_open(struct hyptrace_source *src, int cpu, bool raw)
 {
-	struct hyptrace_last_boot *lb = &last_boot;
-	unsigned int cpu = (unsigned long)inode->i_private;
-	struct lb_raw_file *rf;
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
+	int ret = 0;
 
-	if (cpu >= lb->nr_cpus)
+	if (cpu >= (int)lb->nr_cpus)
 		return -ENODEV;
-	rf = kzalloc_obj(*rf);
-	if (!rf)
-		return -ENOMEM;
-	rf->page = (void *)get_zeroed_page(GFP_KERNEL);
-	if (!rf->page) {
-		kfree(rf);
-		return -ENOMEM;
-	}
-	rf->cpu = cpu;
 	mutex_lock(&lb->lock);
-	if (lb->released) {
-		mutex_unlock(&lb->lock);
-		free_page((unsigned long)rf->page);
-		kfree(rf);
-		pr_info_ratelimited("last boot: released, nothing to read\n");
-		return -ENODEV;
-	}
-	lb->raw_open++;
+	if (lb->released)
+		ret = -ENODEV;
+	else
+		lb->raw_open++;
 	mutex_unlock(&lb->lock);
-	file->private_data = rf;
-	return nonseekable_open(inode, file);
+	if (ret)
+		pr_info_ratelimited("last boot: released, nothing to read\n");
+	return ret;
 }
 
-static int lb_raw_release(struct inode *inode, struct file *file)
+static void lb_release(struct hyptrace_source *src, int cpu, bool raw)
 {
-	struct hyptrace_last_boot *lb = &last_boot;
-	struct lb_raw_file *rf = file->private_data;
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
 
 	mutex_lock(&lb->lock);
 	lb->raw_open--;
 	mutex_unlock(&lb->lock);
-	free_page((unsigned long)rf->page);
-	kfree(rf);
+}
+
+/*
+ * Kept page @id of @cpu into @dst: a copy, up to the commit checked at
+ * load, walked again, so that the page a reader gets is sound whatever
+ * was written into the shared one since; @reader names it in a report.
+ */
+static void lb_copy_page(struct hyptrace_last_boot *lb, unsigned int cpu,
+			 u32 id, struct rb_data_page *dst, const char *reader)
+{
+	const struct rb_data_page *src = lb_page(lb, cpu, id);
+	struct rb_walk w;
+	struct rb_rec rec;
+
+	memset(dst, 0, PAGE_SIZE);
+	dst->time_stamp = READ_ONCE(src->time_stamp);
+	dst->commit = READ_ONCE(lb->cpu[cpu].commit[id]);
+	memcpy(dst->data, src->data, dst->commit);
+	hyptrace_walk_start(&w, dst->data, dst->commit, 0);
+	while (lb_event(lb, cpu, id, &w, &rec, reader))
+		;
+	dst->commit = w.off;
+	memset(dst->data + w.off, 0, RB_PAGE_CAPACITY - w.off);
+}
+
+/*
+ * per_cpu/cpuN/trace_pipe_raw: the kept pages, oldest first, from the
+ * first again at each open (*@cursor): nothing is consumed.
+ */
+static int lb_raw_page(struct hyptrace_source *src, unsigned int cpu,
+		       u32 *cursor, struct rb_data_page *dst)
+{
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
+
+	if (*cursor >= lb->cpu[cpu].kept)
+		return -ENODATA;
+	lb_copy_page(lb, cpu, (*cursor)++, dst, "last boot trace_pipe_raw");
 	return 0;
 }
 
-static ssize_t lb_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
+/*
+ * The text readers' next page, consumed: one place per CPU, which the
+ * hypervisor's reader follows (it only counts here), page by page with
+ * TRACE_LAST_BOOT SWAP. Under the CPU's text lock (fallback_read.c).
+ */
+static int lb_take_page(struct hyptrace_source *src, unsigned int cpu,
+			struct rb_data_page *dst)
 {
-	struct file *file = iocb->ki_filp;
-	struct lb_raw_file *rf = file->private_data;
-	struct hyptrace_last_boot *lb = &last_boot;
-	const struct rb_data_page *src;
-	struct rb_walk w;
-	struct rb_rec rec;
-	size_t n;
-	u32 id;
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
+	struct hyptrace_lb_cpu *c = &lb->cpu[cpu];
 
-	if (rf->pos == rf->len) {
-		if (rf->next >= lb->cpu[rf->cpu].kept)
-			return file->f_flags & O_NONBLOCK ? -EAGAIN : 0;
-		/*
-		 * A copy, up to the commit checked at load, walked again:
-		 * the page a reader gets is sound whatever was written into
-		 * the shared one since
-		 */
-		id = rf->next++;
-		src = lb_page(lb, rf->cpu, id);
-		memset(rf->page, 0, PAGE_SIZE);
-		rf->page->time_stamp = READ_ONCE(src->time_stamp);
-		rf->page->commit = READ_ONCE(lb->cpu[rf->cpu].commit[id]);
-		memcpy(rf->page->data, src->data, rf->page->commit);
-		hyptrace_walk_start(&w, rf->page->data, rf->page->commit, 0);
-		while (hyptrace_lb_event(lb, rf->cpu, id, &w, &rec,
-					 "last boot trace_pipe_raw"))
-			;
-		rf->page->commit = w.off;
-		memset(rf->page->data + w.off, 0, RB_PAGE_CAPACITY - w.off);
-		rf->len = PAGE_SIZE;
-		rf->pos = 0;
-	}
-	n = copy_to_iter((u8 *)rf->page + rf->pos, rf->len - rf->pos, to);
-	if (!n && iov_iter_count(to))
-		return -EFAULT;
-	rf->pos += n;
-	return n;
+	if (c->taken >= c->kept)
+		return -ENODATA;
+	if (c->taken)
+		hyptrace_call(HYPTRACE_CALL_TRACE_LAST_BOOT,
+			      HYPTRACE_LAST_BOOT_SWAP, cpu, 0, 0, NULL,
+			      HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
+	lb_copy_page(lb, cpu, c->taken++, dst, "last boot trace");
+	return 0;
 }
 
-const struct file_operations hyptrace_lb_raw_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lb_raw_open,
-	.release	= lb_raw_release,
-	.read_iter	= lb_raw_read_iter,
-	.splice_read	= hyptrace_splice_read,
-};
+static u32 lb_capacity(struct hyptrace_source *src, unsigned int cpu)
+{
+	return hyptrace_last_boot(src)->cpu[cpu].kept;
+}
 
 /* per_cpu/cpuN/stats: the kernel's per-CPU stats lines that apply */
-static int lb_stats_show(struct seq_file *m, void *v)
+static void lb_stats(struct hyptrace_source *src, unsigned int cpu,
+		     struct seq_file *m)
 {
-	struct hyptrace_last_boot *lb = &last_boot;
-	unsigned int cpu = (unsigned long)m->private;
-	const struct hyptrace_lb_cpu *c;
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
+	const struct hyptrace_lb_cpu *c = &lb->cpu[cpu];
 
-	if (cpu >= lb->nr_cpus)
-		return -ENODEV;
-	c = &lb->cpu[cpu];
 	mutex_lock(&lb->lock);
 	seq_printf(m, "buffer: %s\n", lb->released ? "released" : "last boot");
 	mutex_unlock(&lb->lock);
@@ -399,20 +409,15 @@ static int lb_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "pages dropped: %llu\n", c->pages_lost);
 	seq_printf(m, "hypervisor entries: %llu\n", c->hyp_entries);
 	seq_printf(m, "damaged pages: %llu\n", hyptrace_page_damage(cpu));
-	return 0;
 }
 
-static int lb_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lb_stats_show, inode->i_private);
-}
-
-const struct file_operations hyptrace_lb_stats_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lb_stats_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
+static const struct hyptrace_source_ops lb_ops = {
+	.open		= lb_open,
+	.release	= lb_release,
+	.raw_page	= lb_raw_page,
+	.take_page	= lb_take_page,
+	.capacity	= lb_capacity,
+	.stats		= lb_stats,
 };
 
 /* release: 0 while kept, 1 once given back; write 1 to give them back */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The previous boot's buffer (ABI 1.5, HYPTRACE_CALL_TRACE_LAST_BOOT):
- * last_boot.c finds and checks it, and serves what both front ends show
- * (per_cpu/cpuN/trace_pipe_raw, stats, release); last_boot_remote.c or
+ * last_boot.c finds and checks it, and is the source (source.h) of what
+ * both front ends show, with the release file; last_boot_remote.c or
  * last_boot_fallback.c show it, read-only.
  */
 #ifndef HYPTRACE_HOST_LAST_BOOT_H
@@ -11,11 +11,11 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "source.h"
 #include "trace_desc.h"
 
 struct file_operations;
 struct hyptrace;
-struct remote_event;
 
 /* What last_boot.c found on one CPU's pages, in the hypervisor's order */
 struct hyptrace_lb_cpu {
@@ -29,6 +29,7 @@ struct hyptrace_lb_cpu {
 	u64 events;		/* data events on them, as the module counted */
 	u64 pages_lost;		/* pages of this CPU the hypervisor dropped */
 	u64 hyp_entries;	/* what the hypervisor's meta page said */
+	u32 taken;		/* pages the text readers took (fallback) */
 };
 
 /*
@@ -48,22 +49,13 @@ struct hyptrace_last_boot {
 	unsigned int raw_open;		/* trace_pipe_raw files open */
 	bool frontend_busy;		/* the front end holds the pages */
 	bool released;			/* given back: nothing to show */
+	struct hyptrace_source src;	/* what the readers read */
 };
 
 /* last_boot.c */
 int hyptrace_last_boot_init(struct hyptrace *ht);
-bool hyptrace_lb_event(const struct hyptrace_last_boot *lb, unsigned int cpu,
-		       u32 id, struct rb_walk *w, struct rb_rec *rec,
-		       const char *reader);
 void hyptrace_panic_notifier_init(struct hyptrace *ht);
-extern const struct file_operations hyptrace_lb_raw_fops;	/* CPU */
-extern const struct file_operations hyptrace_lb_stats_fops;	/* CPU */
-extern const struct file_operations hyptrace_lb_release_fops;	/* @lb */
-
-/* The front end, remote or fallback: show @lb read-only */
-int hyptrace_frontend_last_boot(struct hyptrace_last_boot *lb);
-
-/* remote.c: events.c's table as trace_remote takes it */
-void hyptrace_remote_events_fill(struct remote_event *events, u64 enabled);
+struct hyptrace_last_boot *hyptrace_last_boot(struct hyptrace_source *src);
+extern const struct file_operations hyptrace_lb_release_fops;
 
 #endif /* HYPTRACE_HOST_LAST_BOOT_H */

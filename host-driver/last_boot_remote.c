@@ -13,11 +13,13 @@
  *			keeps the reader's count right)
  *   events/		the live remote's events; enabling one fails with
  *			EROFS, they are all shown
- *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats, release, trace_clock
- *			last_boot.c's
+ *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats
+ *			raw.c's, over last_boot.c's source
+ *   release, trace_clock	last_boot.c's, files.c's
  *
  * As for the live buffer (shadow.c), trace_remote never reads the shared
- * meta pages: it gets a descriptor whose meta pages are the module's, and
+ * meta pages: it gets a descriptor whose meta pages are the module's
+ * (shadow_set.c), and
  * every value in them is one the module worked out or checked. The counts
  * are the module's own count of the kept pages' events (last_boot.c), so
  * that the reader stops asking for pages exactly when the kept ones are
@@ -44,98 +46,60 @@
 #include <linux/trace_remote_event.h>
 #include <linux/tracefs.h>
 
+#include "frontend.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
 #include "last_boot.h"
+#include "remote.h"
+#include "shadow.h"
+#include "source.h"
 
 #define LB_REMOTE	"hypervisor_last_boot"
 
-/* One CPU as trace_remote sees it */
-struct lb_shadow {
-	struct rb_meta *meta;		/* what trace_remote reads */
-	const struct rb_meta *shared;	/* the hypervisor's */
-	const u64 *page_va;		/* the kernel's order: page_va[id] */
-	u32 nr_pages;
-	u32 base;			/* the hypervisor's id of the kernel's 0 */
-	u32 kept;			/* kernel ids below this hold events */
-	u64 total;			/* events on them */
-	u64 handed_back;		/* events on the pages swapped back */
-};
-
 static struct remote_event lb_events[HYP_NR_EVENTS];
-static struct hyptrace_last_boot *lb_remote;
-static struct lb_shadow *lb_shadows;		/* while loaded */
-static struct rb_trace_desc *lb_kernel_desc;	/* while loaded */
+static struct hyptrace_shadow_set *lb_shadows;	/* while loaded */
 static bool lb_attached;
 
-static const struct rb_data_page *shadow_page(const struct lb_shadow *s,
-					      u32 id)
-{
-	return (const struct rb_data_page *)(unsigned long)s->page_va[id];
-}
-
-/* Cut kernel page @id of @cpu at any damage before trace_remote reads it */
-static void lb_guard(unsigned int cpu, const struct lb_shadow *s, u32 id)
+/* Cut trace_remote's page @id of @cpu at any damage before it reads it */
+static void lb_guard(unsigned int cpu, const struct hyptrace_shadow *s, u32 id)
 {
 	hyptrace_page_guard(cpu, "last boot trace_pipe",
-			    (struct rb_data_page *)(unsigned long)s->page_va[id]);
-}
-
-static void lb_free(void)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; lb_shadows && cpu < lb_remote->nr_cpus; cpu++)
-		free_page((unsigned long)lb_shadows[cpu].meta);
-	kfree(lb_shadows);
-	lb_shadows = NULL;
-	kvfree(lb_kernel_desc);
-	lb_kernel_desc = NULL;
+			    hyptrace_shadow_page(s, id));
 }
 
 /*
- * @cpu's entry of the descriptor for trace_remote: the hypervisor's pages
- * turned so that its current reader page is 0, and a meta page of ours.
+ * @cpu's shadow: the hypervisor's pages turned so that its current reader
+ * page is trace_remote's 0, and the counts the module made.
  */
 static int lb_shadow_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 {
 	const struct rb_desc_cpu *hyp = rb_desc_checked_entry(lb->desc, cpu);
-	struct rb_desc_cpu *e = rb_desc_checked_entry(lb_kernel_desc, cpu);
 	const struct hyptrace_lb_cpu *c = &lb->cpu[cpu];
-	struct lb_shadow *s = &lb_shadows[cpu];
+	struct hyptrace_shadow *s = &lb_shadows->cpu[cpu];
 	u32 n = hyp->nr_page_va, id;
 
-	s->meta = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
-	if (!s->meta)
-		return -ENOMEM;
-	s->shared = hyptrace_meta(hyp);
-	s->nr_pages = n;
-	s->page_va = e->page_va;
-	s->base = READ_ONCE(s->shared->reader.id);
-	if (s->base >= max(c->kept, 1U)) {
+	s->lb.base = READ_ONCE(s->shared->reader.id);
+	if (s->lb.base >= max(c->kept, 1U)) {
 		pr_err_ratelimited("last boot: CPU %u's reader page is %u of the %u kept\n",
-				   cpu, s->base, c->kept);
+				   cpu, s->lb.base, c->kept);
 		return -EPROTO;
 	}
 	for (id = 0; id < n; id++)
-		e->page_va[id] = hyp->page_va[(s->base + id) % n];
-	e->meta_va = (unsigned long)s->meta;
-	s->kept = c->kept ? c->kept - s->base : 0;
+		s->page_va[id] = hyp->page_va[(s->lb.base + id) % n];
+	s->lb.kept = c->kept ? c->kept - s->lb.base : 0;
 	/*
 	 * trace_remote reads them in place, trusting every length: each is
 	 * cut at any damage first (and again when a swap hands it over)
 	 */
-	for (id = 0; id < s->kept; id++) {
+	for (id = 0; id < s->lb.kept; id++) {
 		lb_guard(cpu, s, id);
-		s->total += hyptrace_page_events(shadow_page(s, id));
+		s->lb.total += hyptrace_page_events(hyptrace_shadow_page(s, id));
 	}
 
 	/* The kernel reads sizes from none of it but keeps them sane */
-	memcpy(s->meta, s->shared, sizeof(*s->meta));
-	s->meta->reader.id = 0;
 	s->meta->reader.read = 0;
 	s->meta->reader.lost_events = 0;
-	s->meta->entries = s->total;
+	s->meta->entries = s->lb.total;
 	s->meta->overrun = 0;
 	s->meta->read = 0;
 	s->meta->pages_touched = c->kept;
@@ -155,9 +119,8 @@ static struct trace_buffer_desc *lb_load(unsigned long size, void *priv)
 		ret = -ENODEV;
 		goto out;
 	}
-	lb_kernel_desc = kvmemdup(lb->desc, lb->desc_len, GFP_KERNEL);
-	lb_shadows = kcalloc(lb->nr_cpus, sizeof(*lb_shadows), GFP_KERNEL);
-	if (!lb_kernel_desc || !lb_shadows)
+	lb_shadows = hyptrace_shadow_set_alloc(lb->desc, lb->desc_len);
+	if (!lb_shadows)
 		goto out;
 	for (cpu = 0; cpu < lb->nr_cpus; cpu++) {
 		ret = lb_shadow_cpu(lb, cpu);
@@ -167,10 +130,12 @@ static struct trace_buffer_desc *lb_load(unsigned long size, void *priv)
 	lb->frontend_busy = true;
 	ret = 0;
 out:
-	if (ret)
-		lb_free();
+	if (ret) {
+		hyptrace_shadow_set_free(lb_shadows);
+		lb_shadows = NULL;
+	}
 	mutex_unlock(&lb->lock);
-	return ret ? ERR_PTR(ret) : (struct trace_buffer_desc *)lb_kernel_desc;
+	return ret ? ERR_PTR(ret) : (struct trace_buffer_desc *)lb_shadows->desc;
 }
 
 static void lb_unload(struct trace_buffer_desc *desc, void *priv)
@@ -178,7 +143,8 @@ static void lb_unload(struct trace_buffer_desc *desc, void *priv)
 	struct hyptrace_last_boot *lb = priv;
 
 	mutex_lock(&lb->lock);
-	lb_free();
+	hyptrace_shadow_set_free(lb_shadows);
+	lb_shadows = NULL;
 	lb->frontend_busy = false;
 	mutex_unlock(&lb->lock);
 }
@@ -197,13 +163,13 @@ static int lb_enable_tracing(bool enable, void *priv)
  */
 static int lb_swap_reader_page(unsigned int cpu, void *priv)
 {
-	struct lb_shadow *s = &lb_shadows[cpu];
-	u32 old = s->meta->reader.id, hyp_old = (s->base + old) % s->nr_pages;
-	u64 done = hyptrace_page_events(shadow_page(s, old));
+	struct hyptrace_shadow *s = &lb_shadows->cpu[cpu];
+	u32 old = s->meta->reader.id, hyp_old = (s->lb.base + old) % s->nr_pages;
+	u64 done = hyptrace_page_events(hyptrace_shadow_page(s, old));
 	u32 id;
 	int ret;
 
-	if (old + 1 >= s->kept) {
+	if (old + 1 >= s->lb.kept) {
 		ret = -ENODATA;
 	} else {
 		ret = hyptrace_call(HYPTRACE_CALL_TRACE_LAST_BOOT,
@@ -211,10 +177,9 @@ static int lb_swap_reader_page(unsigned int cpu, void *priv)
 				    HYPTRACE_QUIET(HYPTRACE_RET_AGAIN));
 		id = READ_ONCE(s->shared->reader.id);
 		if (!ret && id == hyp_old + 1) {
-			lb_guard(cpu, s, old + 1);
-			s->handed_back += done;
-			s->meta->reader.id = old + 1;
 			s->meta->reader.lost_events = 0;
+			hyptrace_shadow_hand(s, cpu, old + 1, done,
+					     "last boot trace_pipe");
 			return 0;
 		}
 		if (!ret) {
@@ -224,7 +189,7 @@ static int lb_swap_reader_page(unsigned int cpu, void *priv)
 		}
 	}
 	pr_warn_ratelimited("last boot: CPU %u: no page after %u of %u (%d): the rest is not shown\n",
-			    cpu, hyp_old, s->kept + s->base, ret);
+			    cpu, hyp_old, s->lb.kept + s->lb.base, ret);
 	/* What was read is all there is: the reader stops asking */
 	WRITE_ONCE(s->meta->entries, s->handed_back + done);
 	return ret;
@@ -236,9 +201,9 @@ static int lb_swap_reader_page(unsigned int cpu, void *priv)
  */
 static int lb_reset(unsigned int cpu, void *priv)
 {
-	struct lb_shadow *s = &lb_shadows[cpu];
+	struct hyptrace_shadow *s = &lb_shadows->cpu[cpu];
 
-	WRITE_ONCE(s->meta->entries, s->total - s->handed_back);
+	WRITE_ONCE(s->meta->entries, s->lb.total - s->handed_back);
 	return 0;
 }
 
@@ -255,11 +220,10 @@ static int lb_init_tracefs(struct dentry *d, void *priv)
 	lb_attached = true;
 	if (!tracefs_create_file("trace_clock", 0440, d, NULL,
 				 &hyptrace_trace_clock_fops) ||
-	    !tracefs_create_file("release", 0640, d, lb,
+	    !tracefs_create_file("release", 0640, d, NULL,
 				 &hyptrace_lb_release_fops))
 		return -ENOMEM;
-	return hyptrace_create_cpu_files(d, lb->nr_cpus, &hyptrace_lb_raw_fops,
-					 &hyptrace_lb_stats_fops);
+	return hyptrace_cpu_files(&hyptrace_remote_frontend, d, &lb->src);
 }
 
 static struct trace_remote_callbacks lb_callbacks = {
@@ -293,11 +257,12 @@ static void lb_load_now(void)
 	filp_close(f, NULL);
 }
 
-int hyptrace_frontend_last_boot(struct hyptrace_last_boot *lb)
+/* The front end's show_last_boot (remote.c) */
+int remote_show_last_boot(struct hyptrace_source *src)
 {
+	struct hyptrace_last_boot *lb = hyptrace_last_boot(src);
 	int ret;
 
-	lb_remote = lb;
 	hyptrace_remote_events_fill(lb_events, 0);
 	ret = trace_remote_register(LB_REMOTE, &lb_callbacks, lb, lb_events,
 				    HYP_NR_EVENTS);

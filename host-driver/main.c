@@ -31,6 +31,7 @@
 #include <asm/virt.h>
 
 #include "compat.h"
+#include "frontend.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
 #include "last_boot.h"
@@ -246,6 +247,7 @@ static int __init hyptrace_init(void)
 	int ret;
 
 	mutex_init(&ht->lock);
+	ht->fe = HYPTRACE_FRONTEND;
 	ret = find_hyptrace();
 	if (!ret)
 		ret = check_version(ht);
@@ -278,13 +280,13 @@ static int __init hyptrace_init(void)
 		return -ENOMEM;
 	}
 
-	ret = hyptrace_frontend_init(ht);
+	ret = ht->fe->init(ht);
 	if (ret) {
 		memunmap(ht->carveout);
 		return ret;
 	}
 	if (ht->early_pending)
-		hyptrace_frontend_adopt(ht);
+		ht->fe->adopt(ht);
 	/*
 	 * A last boot that cannot be shown takes nothing from the live one;
 	 * last_boot.c has said why in one line.

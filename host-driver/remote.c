@@ -28,10 +28,13 @@
 #include <linux/tracefs.h>
 #include <uapi/linux/trace_mmap.h>
 
+#include "frontend.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
 #include "last_boot.h"
+#include "remote.h"
 #include "shadow.h"
+#include "source.h"
 
 /* The kernel reads our descriptor as its own: the layouts must be one. */
 static_assert(sizeof(struct rb_trace_desc) == sizeof(struct trace_buffer_desc));
@@ -177,41 +180,42 @@ static int hyptrace_enable_event(unsigned short id, bool enable, void *priv)
 }
 
 /*
- * Put the raw files into the per_cpu/cpuN directories trace_remote made for
- * every possible CPU. tracefs offers modules no way to make directories,
- * but a file may go into any of them.
+ * The per_cpu/cpuN directory trace_remote made for @sc's CPU, for the raw
+ * files: tracefs offers modules no way to make directories, but a file may
+ * go into any of them. NULL when there is none (not a possible CPU).
  */
-int hyptrace_create_cpu_files(struct dentry *remote, unsigned int nr_cpus,
-			      const struct file_operations *raw_fops,
-			      const struct file_operations *stats_fops)
+static struct dentry *remote_cpu_dir(struct dentry *remote,
+				     struct hyptrace_src_cpu *sc)
 {
 	struct dentry *per_cpu, *dir;
-	unsigned int cpu;
 	char name[16];
-	int ret = 0;
 
 	per_cpu = lookup_noperm_positive_unlocked(&QSTR("per_cpu"), remote);
 	if (IS_ERR(per_cpu))
-		return PTR_ERR(per_cpu);
-	for (cpu = 0; cpu < nr_cpus && !ret; cpu++) {
-		snprintf(name, sizeof(name), "cpu%u", cpu);
-		dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
-		if (IS_ERR(dir))	/* not a possible CPU */
-			continue;
-		if (!tracefs_create_file("trace_pipe_raw", 0440, dir,
-					 (void *)(unsigned long)cpu, raw_fops) ||
-		    !tracefs_create_file("stats", 0440, dir,
-					 (void *)(unsigned long)cpu, stats_fops))
-			ret = -ENOMEM;
-		dput(dir);
-	}
+		return per_cpu;
+	snprintf(name, sizeof(name), "cpu%d", sc->cpu);
+	dir = lookup_noperm_positive_unlocked(&QSTR(name), per_cpu);
 	dput(per_cpu);
-	return ret;
+	return IS_ERR(dir) ? NULL : dir;
+}
+
+static void remote_put_dir(struct dentry *dir)
+{
+	dput(dir);
+}
+
+static int remote_create_file(const char *name, umode_t mode,
+			      struct dentry *parent, void *data,
+			      const struct file_operations *fops)
+{
+	return tracefs_create_file(name, mode, parent, data, fops) ? 0 :
+	       -ENOMEM;
 }
 
 static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 {
 	struct hyptrace *ht = priv;
+	int ret;
 
 	/* From here on trace_remote keeps pointers to us even on failure */
 	ht->remote_attached = true;
@@ -235,8 +239,11 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 				 HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_LAST_BOOT),
 				 &hyptrace_hyp_log_fops))
 		return -ENOMEM;
-	return hyptrace_create_cpu_files(d, ht->nr_cpus, &hyptrace_raw_fops,
-					 &hyptrace_stats_fops);
+	ret = hyptrace_cpu_files(&hyptrace_remote_frontend, d,
+				 hyptrace_live_source());
+	if (!ret && hyptrace_remote_hook_readers(d, ht->nr_cpus))
+		pr_warn("trace and trace_pipe do not copy the counters when they open: events written just before may show a poll period late\n");
+	return ret;
 }
 
 static struct trace_remote_callbacks hyptrace_remote_callbacks = {
@@ -253,7 +260,7 @@ static struct trace_remote_callbacks hyptrace_remote_callbacks = {
  * A raw file of @cpu opens: the buffer trace_remote loaded must still be
  * there, and the CPU must not be trace_pipe's.
  */
-int hyptrace_raw_attach(struct hyptrace *ht, unsigned int cpu)
+static int remote_raw_attach(struct hyptrace *ht, unsigned int cpu)
 {
 	lockdep_assert_held(&ht->lock);
 	if (!ht->desc || ht->unload_deferred) {
@@ -265,23 +272,11 @@ int hyptrace_raw_attach(struct hyptrace *ht, unsigned int cpu)
 }
 
 /* The last raw file closed after trace_remote let the buffer go: unload */
-void hyptrace_raw_detach(struct hyptrace *ht)
+static void remote_raw_detach(struct hyptrace *ht)
 {
 	lockdep_assert_held(&ht->lock);
 	if (!ht->raw_open && ht->unload_deferred)
 		hyptrace_buffer_unload(ht);
-}
-
-/* A raw CPU's pages come straight from the hypervisor */
-int hyptrace_raw_source(struct hyptrace *ht, unsigned int cpu,
-			struct rb_data_page *dst)
-{
-	return hyptrace_raw_fill(ht, cpu, dst);
-}
-
-void hyptrace_frontend_written(unsigned int cpu)
-{
-	hyptrace_shadow_written(cpu);
 }
 
 /* Where tracefs is mounted, the usual place first */
@@ -298,7 +293,7 @@ static const char *const remote_trace_pipe[] = {
  * one way in for a module, which cannot reach trace_remote's state. It
  * needs tracefs mounted; without, the first reader or tracing_on adopts.
  */
-void hyptrace_frontend_adopt(struct hyptrace *ht)
+static void remote_adopt(struct hyptrace *ht)
 {
 	struct file *f = ERR_PTR(-ENOENT);
 	size_t i;
@@ -335,7 +330,7 @@ void hyptrace_remote_events_fill(struct remote_event *events, u64 enabled)
 	}
 }
 
-int hyptrace_frontend_init(struct hyptrace *ht)
+static int remote_init(struct hyptrace *ht)
 {
 	int ret;
 
@@ -364,3 +359,17 @@ int hyptrace_frontend_init(struct hyptrace *ht)
 		&ht->carveout_base, ht->carveout_size >> 20);
 	return 0;
 }
+
+/* A raw CPU's pages come straight from the hypervisor (hyptrace_raw_fill) */
+const struct hyptrace_frontend_ops hyptrace_remote_frontend = {
+	.init		= remote_init,
+	.adopt		= remote_adopt,
+	.show_last_boot	= remote_show_last_boot,
+	.raw_attach	= remote_raw_attach,
+	.raw_detach	= remote_raw_detach,
+	.raw_page	= hyptrace_raw_fill,
+	.cpu_dir	= remote_cpu_dir,
+	.put_dir	= remote_put_dir,
+	.create_file	= remote_create_file,
+	.claims_cpus	= true,
+};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The meta pages trace_remote reads: our own copies, never the shared ones.
+ * The meta pages trace_remote reads: our own copies, never the shared ones
+ * (shadow_set.c makes them); here, the live buffer's values in them.
  *
  * The kernel's remote reader believes a meta page completely. It indexes
  * its page table with reader.id before it checks it, and a trace_pipe
@@ -14,7 +15,11 @@
  * - after each swap, the new reader page's id, if it names a page of the
  *   buffer other than the one being given back, and its lost count;
  * - the counters (entries, overrun, pages touched and lost), copied every
- *   SHADOW_POLL_MS and at each swap and reset. Any value is safe there
+ *   SHADOW_POLL_MS, at each swap and reset, when tracing goes on or off,
+ *   and when a reader opens trace or trace_pipe (remote_readers.c: the
+ *   one moment a reader asks, for which the kernel has no callback). Not
+ *   on the write path: write_event costs the hypervisor's event alone
+ *   (bench row 1d). Any value is safe there
  *   but one: the reader keeps its own count of events read and takes
  *   entries - overrun - read != 0 to mean there is more; if no swap can
  *   bring it (the buffer was reset or unloaded behind our back, or
@@ -38,78 +43,53 @@
  * appends to it (ring_buffer.c, "used == 0"), with no callback between.
  *
  * Called under trace_remote's per-CPU reader lock (swap, reset) or its
- * mutex (load, unload); the copies from write_event and the poll only
+ * mutex (load, unload); the copies from a reader's open and the poll only
  * write counters, which the reader reads once each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/gfp.h>
 #include <linux/jiffies.h>
-#include <linux/mm.h>
-#include <linux/slab.h>
-#include <linux/overflow.h>
 #include <linux/rcupdate.h>
-#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "hyptrace.h"
 #include "shadow.h"
 
 /*
- * How stale the counters may be for what the module does not see happen:
- * events of the hypervisor's own (traps, PSCI) that a reader of trace
- * looks for at once. What the module does (write_event, tracing_on,
- * reset, each swap) copies them there and then.
+ * How stale the counters may be for a reader that is already open (a
+ * trace_pipe waiting for events): trace_remote itself looks only every
+ * 100 ms. A reader that opens, tracing_on, a reset and each swap copy
+ * them there and then.
  */
 #define SHADOW_POLL_MS	10
 
-struct shadow_cpu {
-	struct rb_meta *meta;		/* what trace_remote reads */
-	const struct rb_meta *shared;	/* what the hypervisor writes */
-	u32 nr_pages;			/* reader ids are below this */
-	const u64 *page_va;
-	/* Data events on the pages read and swapped back since a reset */
-	u64 handed_back;
-	u64 entries, overrun;		/* as last copied from @shared */
-	s64 offset;			/* on @entries, for the reader's count */
-	s64 guess;			/* where the search for it started */
-	u32 misses;			/* swaps that could not answer, in a row */
-};
-
-/* Every CPU's, for as long as trace_remote has the buffer */
-struct shadow_set {
-	unsigned int nr;
-	struct shadow_cpu cpu[] __counted_by(nr);
-};
-
 /*
- * RCU, for the copies made outside trace_remote's callbacks (write_event,
- * the poll); the callbacks run only while the set exists.
+ * RCU, for the copies made outside trace_remote's callbacks (a reader's
+ * open, the poll); the callbacks run only while the set exists.
  */
-static struct shadow_set __rcu *shadows;
-static struct rb_trace_desc *kernel_desc;
+static struct hyptrace_shadow_set __rcu *shadows;
 static bool shared_gone;		/* the hypervisor let the buffer go */
 
 static void shadow_poll(struct work_struct *work);
 static DECLARE_DELAYED_WORK(shadow_work, shadow_poll);
 
-static struct rb_data_page *reader_page(const struct shadow_cpu *s)
+static struct rb_data_page *reader_page(const struct hyptrace_shadow *s)
 {
-	return (struct rb_data_page *)(unsigned long)s->page_va[s->meta->reader.id];
+	return hyptrace_shadow_page(s, s->meta->reader.id);
 }
 
-static void publish(struct shadow_cpu *s)
+static void publish(struct hyptrace_shadow *s)
 {
-	WRITE_ONCE(s->meta->overrun, s->overrun);
-	WRITE_ONCE(s->meta->entries, s->entries + s->offset);
+	WRITE_ONCE(s->meta->overrun, s->live.overrun);
+	WRITE_ONCE(s->meta->entries, s->live.entries + s->live.offset);
 }
 
 /* Counters from the shared page, while it is still the hypervisor's */
-static void copy_counters(struct shadow_cpu *s)
+static void copy_counters(struct hyptrace_shadow *s)
 {
 	if (!READ_ONCE(shared_gone)) {
-		s->entries = READ_ONCE(s->shared->entries);
-		s->overrun = READ_ONCE(s->shared->overrun);
+		s->live.entries = READ_ONCE(s->shared->entries);
+		s->live.overrun = READ_ONCE(s->shared->overrun);
 		WRITE_ONCE(s->meta->pages_touched,
 			   READ_ONCE(s->shared->pages_touched));
 		WRITE_ONCE(s->meta->pages_lost, READ_ONCE(s->shared->pages_lost));
@@ -126,21 +106,22 @@ static void copy_counters(struct shadow_cpu *s)
  * right it stops asking. A guess is off only by events a hostile call took
  * from under the reader, so the search is short.
  */
-static void search_offset(struct shadow_cpu *s)
+static void search_offset(struct hyptrace_shadow *s)
 {
 	u32 step;
 
-	if (!s->misses++)
-		s->guess = (s64)(s->handed_back +
-				 hyptrace_page_events(reader_page(s))) -
-			   (s64)(s->entries - s->overrun);
-	step = s->misses >> 1;
-	s->offset = s->misses & 1 ? s->guess - step : s->guess + step;
+	if (!s->live.misses++)
+		s->live.guess = (s64)(s->handed_back +
+				      hyptrace_page_events(reader_page(s))) -
+				(s64)(s->live.entries - s->live.overrun);
+	step = s->live.misses >> 1;
+	s->live.offset = s->live.misses & 1 ? s->live.guess - step :
+			 s->live.guess + step;
 	publish(s);
 }
 
 /* The set trace_remote's callbacks work on: it exists while they run */
-static struct shadow_cpu *loaded_cpu(unsigned int cpu)
+static struct hyptrace_shadow *loaded_cpu(unsigned int cpu)
 {
 	return &rcu_dereference_raw(shadows)->cpu[cpu];
 }
@@ -148,7 +129,7 @@ static struct shadow_cpu *loaded_cpu(unsigned int cpu)
 /* Every CPU's counters now, if loaded */
 void hyptrace_shadow_refresh(void)
 {
-	struct shadow_set *set;
+	struct hyptrace_shadow_set *set;
 	unsigned int cpu;
 
 	rcu_read_lock();
@@ -156,25 +137,6 @@ void hyptrace_shadow_refresh(void)
 	for (cpu = 0; set && cpu < set->nr; cpu++)
 		copy_counters(&set->cpu[cpu]);
 	rcu_read_unlock();
-}
-
-/*
- * write_event wrote an event on @cpu, with preemption off since (an RCU
- * read side): a reader of trace looks for it at once. This is on the path
- * the write_event benchmark rows time, so it copies only the two counters
- * the reader's "anything there?" is made of.
- */
-void hyptrace_shadow_written(unsigned int cpu)
-{
-	struct shadow_set *set = rcu_dereference_sched(shadows);
-	struct shadow_cpu *s;
-
-	if (!set || cpu >= set->nr || READ_ONCE(shared_gone))
-		return;
-	s = &set->cpu[cpu];
-	s->entries = READ_ONCE(s->shared->entries);
-	s->overrun = READ_ONCE(s->shared->overrun);
-	publish(s);
 }
 
 static void shadow_poll(struct work_struct *work)
@@ -185,25 +147,14 @@ static void shadow_poll(struct work_struct *work)
 	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
 }
 
-static void free_set(struct shadow_set *set)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; set && cpu < set->nr; cpu++)
-		free_page((unsigned long)set->cpu[cpu].meta);
-	kfree(set);
-}
-
 void hyptrace_shadow_free(void)
 {
-	struct shadow_set *old;
+	struct hyptrace_shadow_set *old;
 
 	cancel_delayed_work_sync(&shadow_work);
 	old = rcu_replace_pointer(shadows, NULL, true);
 	synchronize_rcu();
-	free_set(old);
-	kvfree(kernel_desc);
-	kernel_desc = NULL;
+	hyptrace_shadow_set_free(old);
 }
 
 /*
@@ -214,41 +165,19 @@ void hyptrace_shadow_free(void)
 struct rb_trace_desc *hyptrace_shadow_alloc(struct rb_trace_desc *desc,
 					    size_t len)
 {
-	unsigned int cpu, nr = desc->nr_cpus;
-	struct shadow_set *set;
+	struct hyptrace_shadow_set *set;
+	unsigned int cpu;
 
-	set = kzalloc(struct_size(set, cpu, nr), GFP_KERNEL);
-	kernel_desc = kvmemdup(desc, len, GFP_KERNEL);
-	if (!set || !kernel_desc)
-		goto fail;
-	set->nr = nr;
+	/* buffer.c checked that the reader starts at page 0 */
+	set = hyptrace_shadow_set_alloc(desc, len);
+	if (!set)
+		return NULL;
 	shared_gone = false;
-	for (cpu = 0; cpu < nr; cpu++) {
-		struct rb_desc_cpu *e = rb_desc_checked_entry(desc, cpu);
-		struct shadow_cpu *s = &set->cpu[cpu];
-
-		s->meta = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
-		if (!s->meta)
-			goto fail;
-		s->shared = hyptrace_meta(e);
-		s->nr_pages = e->nr_page_va;
-		s->page_va = e->page_va;
-		/* buffer.c checked that the reader starts at page 0 */
-		memcpy(s->meta, s->shared, sizeof(*s->meta));
-		s->meta->reader.id = 0;
-		copy_counters(s);
-		rb_desc_checked_entry(kernel_desc, cpu)->meta_va =
-			(unsigned long)s->meta;
-	}
+	for (cpu = 0; cpu < set->nr; cpu++)
+		copy_counters(&set->cpu[cpu]);
 	rcu_assign_pointer(shadows, set);
 	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
-	return kernel_desc;
-
-fail:
-	free_set(set);
-	kvfree(kernel_desc);
-	kernel_desc = NULL;
-	return NULL;
+	return set->desc;
 }
 
 /*
@@ -259,7 +188,7 @@ fail:
  */
 int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 {
-	struct shadow_cpu *s = loaded_cpu(cpu);
+	struct hyptrace_shadow *s = loaded_cpu(cpu);
 	u32 id, old = s->meta->reader.id;
 	u64 done;
 	int ret;
@@ -269,14 +198,11 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
 	if (!ret) {
 		id = READ_ONCE(s->shared->reader.id);
 		if (id < s->nr_pages && id != old) {
-			hyptrace_page_guard(cpu, "trace_pipe", (struct rb_data_page *)
-					    (unsigned long)s->page_va[id]);
-			s->handed_back += done;
-			s->misses = 0;
+			s->live.misses = 0;
 			copy_counters(s);
 			s->meta->reader.lost_events =
 				READ_ONCE(s->shared->reader.lost_events);
-			s->meta->reader.id = id;
+			hyptrace_shadow_hand(s, cpu, id, done, "trace_pipe");
 			return 0;
 		}
 		pr_warn_ratelimited("CPU %u's meta page names reader page %u (of %u, %u given back): not taken\n",
@@ -298,7 +224,7 @@ int hyptrace_shadow_swap(unsigned int cpu, int (*hyp_swap)(unsigned int cpu))
  */
 void hyptrace_shadow_guard_all(void)
 {
-	struct shadow_set *set;
+	struct hyptrace_shadow_set *set;
 	unsigned int cpu;
 	u32 id;
 
@@ -306,8 +232,8 @@ void hyptrace_shadow_guard_all(void)
 	set = rcu_dereference(shadows);
 	for (cpu = 0; set && !READ_ONCE(shared_gone) && cpu < set->nr; cpu++) {
 		for (id = 0; id < set->cpu[cpu].nr_pages; id++)
-			hyptrace_page_guard(cpu, "trace", (struct rb_data_page *)
-					    (unsigned long)set->cpu[cpu].page_va[id]);
+			hyptrace_page_guard(cpu, "trace",
+					    hyptrace_shadow_page(&set->cpu[cpu], id));
 	}
 	rcu_read_unlock();
 }
@@ -315,16 +241,16 @@ void hyptrace_shadow_guard_all(void)
 /* @cpu was emptied: the kernel's reader starts its count over */
 void hyptrace_shadow_reset(unsigned int cpu)
 {
-	struct shadow_cpu *s = loaded_cpu(cpu);
+	struct hyptrace_shadow *s = loaded_cpu(cpu);
 
 	s->handed_back = 0;
-	s->offset = 0;
-	s->misses = 0;
+	s->live.offset = 0;
+	s->live.misses = 0;
 	if (READ_ONCE(shared_gone)) {
 		/* The pages are ours: empty the one the reader holds */
 		WRITE_ONCE(reader_page(s)->commit, 0);
-		s->entries = 0;
-		s->overrun = 0;
+		s->live.entries = 0;
+		s->live.overrun = 0;
 	}
 	copy_counters(s);
 }
