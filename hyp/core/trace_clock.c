@@ -35,10 +35,34 @@ static struct spinlock clock_lock;
 /* The next update is not bounded by the current clock (see above) */
 static bool clock_free = true;
 
-/* A buffer was loaded: nothing is stamped yet with the current clock */
+/*
+ * Under clock_lock. @next's fields before the pointers that lead to it:
+ * the global one for the clock's own users (hyp_clock_ns()), and each
+ * CPU's, which its trace sites reach from the pointer they already hold
+ * (hyp_clock_ns_on()). A site reads either the old bank or the new one.
+ */
+void trace_clock_publish(const struct hyp_clock *next)
+{
+	unsigned int i;
+
+	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		__atomic_store_n(&hyp_cpus[i].trace_clock, next,
+				 __ATOMIC_RELEASE);
+}
+
+/*
+ * A buffer was loaded: nothing is stamped yet with the current clock, and
+ * every CPU's trace sites are pointed at it before any of them can write
+ * (the buffer is enabled after this). Not under the trace lock: an update
+ * takes the clock's lock first and the trace lock inside it.
+ */
 void trace_clock_unbind(void)
 {
+	spin_lock(&clock_lock);
 	WRITE_ONCE(clock_free, true);
+	trace_clock_publish(hyp_clock_cur);
+	spin_unlock(&clock_lock);
 }
 
 /* @next's nanoseconds per second of counter are within the slack of 10^9 */
@@ -124,8 +148,7 @@ s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
 	if (trace_early_align((s64)(new_ns - hyp_clock_at(hyp_clock_cur, now)),
 			      new_ns, next, res))
 		goto out;
-	/* The bank's fields before the pointer that leads to them */
-	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+	trace_clock_publish(next);
 out:
 	spin_unlock(&clock_lock);
 	return ret;
