@@ -25,7 +25,7 @@
 
 /* Until the host speaks, events carry the raw counter: mult 1, shift 0. */
 static struct hyp_clock clock_banks[2] = {
-	{ .mult = 1, .max_delta = ~0ULL },
+	{ .mult = 1 },
 };
 
 const struct hyp_clock *hyp_clock_cur = &clock_banks[0];
@@ -100,7 +100,6 @@ void trace_clock_early(void)
 	clk->shift = shift;
 	clk->epoch_ns = 0;
 	clk->epoch_cyc = 0;
-	clk->max_delta = ~0ULL / clk->mult;
 }
 
 s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
@@ -121,11 +120,10 @@ s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
 	spin_lock(&clock_lock);
 	next = hyp_clock_cur == &clock_banks[0] ? &clock_banks[1] :
 						  &clock_banks[0];
-	next->mult = mult;
+	next->mult = (u32)mult;
 	next->shift = (u32)shift;
 	next->epoch_ns = epoch_ns;
 	next->epoch_cyc = epoch_cyc;
-	next->max_delta = ~0ULL / mult;
 	if (!clock_rate_ok(next)) {
 		ret = HYPTRACE_RET_CLOCK_STEP;
 		goto out;

@@ -32,10 +32,14 @@
  * host steers no address this way.
  */
 struct hyp_clock {
-	u64 mult;
-	u64 epoch_ns;
 	u64 epoch_cyc;
-	u64 max_delta;		/* the largest delta whose product fits 64 bits */
+	u64 epoch_ns;
+	/*
+	 * 32 bits, as the kernel's clocksource mult (trace_clock.c refuses
+	 * more): a delta below 2^32 has a product that fits 64 bits, which
+	 * a shift tests without a load. The two words are one ldp.
+	 */
+	u32 mult;
 	u32 shift;
 };
 
@@ -75,11 +79,13 @@ static inline u64 read_cntvct(void)
 /* What @clk stamps at counter value @cyc */
 static inline u64 hyp_clock_at(const struct hyp_clock *clk, u64 cyc)
 {
-	u64 delta = cyc - clk->epoch_cyc;
+	/* Both words before the test: the compiler then pairs them */
+	u64 epoch_cyc = clk->epoch_cyc, epoch_ns = clk->epoch_ns;
+	u64 delta = cyc - epoch_cyc;
 
-	if (__builtin_expect(delta > clk->max_delta, 0))
-		return hyp_clock_ns_wide(clk, delta) + clk->epoch_ns;
-	return ((delta * clk->mult) >> clk->shift) + clk->epoch_ns;
+	if (__builtin_expect(delta >> 32, 0))
+		return hyp_clock_ns_wide(clk, delta) + epoch_ns;
+	return ((delta * clk->mult) >> clk->shift) + epoch_ns;
 }
 
 static inline u64 hyp_clock_ns(void)
