@@ -186,6 +186,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	if (!size)
 		return HYPTRACE_RET_INVALID;
 
+	trace_clock_bind_cpus();
 	spin_lock(&trace_lock);
 	/* One buffer at a time, whatever size the second one asks for */
 	if (trace_loaded) {
@@ -233,12 +234,12 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	hyp_mem_free_to((u64)page_addr);
 	trace_loaded = true;
 	trace_persist_set(base, base + desc_room, nr_pages);
+	trace_clock_unbind();
 	res[0] = (u64)desc;
 	res[1] = desc_size;
 	res[2] = 0;
-	spin_unlock(&trace_lock);
-	trace_clock_unbind();
-	return HYPTRACE_RET_SUCCESS;
+	ret = HYPTRACE_RET_SUCCESS;
+	goto out;
 out_free:
 	trace_free_pages();
 out:

@@ -51,16 +51,21 @@ void trace_clock_publish(const struct hyp_clock *next)
 				 __ATOMIC_RELEASE);
 }
 
-/*
- * A buffer was loaded: nothing is stamped yet with the current clock, and
- * every CPU's trace sites are pointed at it before any of them can write
- * (the buffer is enabled after this). Not under the trace lock: an update
- * takes the clock's lock first and the trace lock inside it.
- */
+/* A buffer was loaded: nothing is stamped yet with the current clock */
 void trace_clock_unbind(void)
 {
-	spin_lock(&clock_lock);
 	WRITE_ONCE(clock_free, true);
+}
+
+/*
+ * Every CPU's pointer at the current clock: at the start of every
+ * TRACE_LOAD, so before any buffer can be enabled; from then on each
+ * update sets them all. Not under the trace lock: an update takes the
+ * clock's lock first and the trace lock inside it.
+ */
+void trace_clock_bind_cpus(void)
+{
+	spin_lock(&clock_lock);
 	trace_clock_publish(hyp_clock_cur);
 	spin_unlock(&clock_lock);
 }

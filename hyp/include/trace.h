@@ -165,6 +165,7 @@ s64 trace_reset(u64 cpu);
 s64 trace_hide_counters(u64 cpu, u64 hide);
 s64 trace_enable_event(u64 id, u64 enable);
 void trace_clock_unbind(void);
+void trace_clock_bind_cpus(void);
 void trace_clock_publish(const struct hyp_clock *next);
 s64 trace_early_start(u64 events, u64 size);
 void trace_early_query(u64 *res);
