@@ -284,8 +284,10 @@ int rb_check(const struct rb_cpu *cpu);
 void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts);
 void *rb_reserve_refused(struct rb_cpu *cpu);
 
-/* Keep the compiler from rewriting how x is computed, or from using it
- * to turn a loop into a memset/memcpy call. */
+/*
+ * Keep the compiler from rewriting how x is computed, or from using it to
+ * turn a loop into a memset/memcpy call.
+ */
 #define RB_OPAQUE(x)	__asm__("" : "+r" (x))
 
 typedef u64 __attribute__((__may_alias__)) rb_word_t;
