@@ -32,8 +32,11 @@
  * ------
  * rb_reserve()/rb_commit() (inline, ring_buffer.h) are the fast path: an
  * acquire compare-and-swap of @status READY -> WRITING (a trylock that also
- * refuses nested writes and lets disable wait), one header store, the
- * payload, then release stores of page commit, meta entries and @status.
+ * refuses nested writes and lets disable wait; READY is 0, so it is a zero
+ * test), one header store, the payload, then release stores of page
+ * commit, meta entries and @status. The status stays an atomic: another
+ * CPU's rb_disable() writes it too (bench/README.md, "The traced call's hot
+ * path", says what plain stores and barriers would cost instead).
  * Anything unusual (page full, fresh page, a delta that needs a TIME_EXTEND,
  * a timestamp going backwards, an oversized event) goes to rb_reserve_slow().
  * Timestamps that go backwards are clamped to the last one and counted, so a
