@@ -90,7 +90,7 @@ static u64 trace_calls(struct hyp_cpu *cpu)
 {
 	u64 events = READ_ONCE(cpu->trace_events);
 
-	return HYP_TRACE_SITES && (events & HYP_TRACE_CALLS_BIT) ? events : 0;
+	return events & HYP_TRACE_CALLS_BIT ? events : 0;
 }
 
 /*
@@ -309,8 +309,8 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 		switch (FIELD_GET(ESR_EC, frame->esr)) {
 		case ESR_EC_HVC64:
 			/* ELR already points past the HVC */
-			cpu = this_cpu();
-			events = trace_calls(cpu);
+			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
+			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
 			if (events)
 				trace_hvc(frame, cpu, events);
 			else
@@ -318,8 +318,8 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 			return;
 		case ESR_EC_SMC64:
 			/* ELR points at the SMC itself: step over it here only */
-			cpu = this_cpu();
-			events = trace_calls(cpu);
+			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
+			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
 			if (events)
 				trace_smc(frame, cpu, events);
 			else

@@ -115,26 +115,20 @@ static inline u64 hyp_clock_ns_on(const struct hyp_cpu *cpu)
 
 #define hyp_trace(name, ...)						\
 do {									\
-	struct hyp_cpu *__cpu = this_cpu();				\
+	struct hyp_cpu *__cpu;						\
 									\
+	if (!HYP_TRACE_SITES)	/* not even TPIDR_EL2's read */		\
+		break;							\
+	__cpu = this_cpu();						\
 	hyp_trace_cpu(__cpu, READ_ONCE(__cpu->trace_events), name,	\
 		      __VA_ARGS__);					\
 } while (0)
 
 /*
- * hyp_trace() with this CPU's trace_events already in hand (@events), for
- * a path that loaded it to decide whether it is traced at all (traps.c).
- */
-#define hyp_trace_if(events, name, ...)					\
-do {									\
-	struct hyp_cpu *__cpu = this_cpu();				\
-									\
-	hyp_trace_cpu(__cpu, events, name, __VA_ARGS__);		\
-} while (0)
-
-/*
  * Everything an event needs is reached from @cpu, read from TPIDR_EL2 once
- * a site: the writer, the enabled events, the clock.
+ * a site: the writer, the enabled events, the clock. @events is @cpu's
+ * trace_events, which a path that loaded it to decide whether it is traced
+ * at all passes on (traps.c).
  */
 #define hyp_trace_cpu(cpu, events, name, ...)				\
 do {									\
