@@ -10,8 +10,8 @@
  * they are the compiler builtins, which ThreadSanitizer understands.
  *
  * Only the orderings the writer's protocol relies on are offered: acquire
- * loads, release stores, relaxed ("once") stores and an acquire
- * compare-and-swap on 32-bit words.
+ * loads, release stores, relaxed ("once") stores, an acquire
+ * compare-and-swap on 32-bit words and its 0 -> 1 special case.
  */
 #ifndef HYPTRACE_SHARED_ATOMIC_H
 #define HYPTRACE_SHARED_ATOMIC_H
@@ -36,9 +36,10 @@ static inline u64 arch_load_acquire_u64(const u64 *p)
 	return v;
 }
 
+/* "rZ": a constant 0 is stored from wzr, with no register set up for it */
 static inline void arch_store_release_u32(u32 *p, u32 v)
 {
-	asm volatile("stlr %w1, %0" : "=Q" (*p) : "r" (v) : "memory");
+	asm volatile("stlr %w1, %0" : "=Q" (*p) : "rZ" (v) : "memory");
 }
 
 static inline void arch_store_release_u64(u64 *p, u64 v)
@@ -84,6 +85,39 @@ static inline bool arch_cmpxchg_acquire_u32(u32 *p, u32 old, u32 new)
 	return done;
 }
 
+/*
+ * *p from 0 to 1, acquire: true if this call did it. The writer's claim
+ * of its own buffer on every event, so the shortest sequence there is: a
+ * zero test instead of a compare with an immediate, and the caller's
+ * branch is the asm's own.
+ */
+static inline bool arch_try_claim_u32(u32 *p)
+{
+#ifdef __ARM_FEATURE_ATOMICS
+	u32 seen = 0;
+
+	asm volatile("casa %w0, %w2, %1"
+		     : "+r" (seen), "+Q" (*p)
+		     : "r" (1)
+		     : "memory");
+	return !seen;
+#else
+	u32 tmp;
+
+	asm goto("1:	ldaxr	%w0, %1\n"
+		 "	cbnz	%w0, %l[taken]\n"
+		 "	stxr	%w0, %w2, %1\n"
+		 "	cbnz	%w0, 1b\n"
+		 : "=&r" (tmp), "+Q" (*p)
+		 : "r" (1)
+		 : "memory"
+		 : taken);
+	return true;
+taken:
+	return false;
+#endif
+}
+
 static inline void arch_cpu_relax(void)
 {
 	asm volatile("yield" ::: "memory");
@@ -120,6 +154,11 @@ static inline bool arch_cmpxchg_acquire_u32(u32 *p, u32 old, u32 new)
 {
 	return __atomic_compare_exchange_n(p, &old, new, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline bool arch_try_claim_u32(u32 *p)
+{
+	return arch_cmpxchg_acquire_u32(p, 0, 1);
 }
 
 #ifdef HOST_TEST_YIELD

@@ -32,8 +32,11 @@
  * ------
  * rb_reserve()/rb_commit() (inline, ring_buffer.h) are the fast path: an
  * acquire compare-and-swap of @status READY -> WRITING (a trylock that also
- * refuses nested writes and lets disable wait), one header store, the
- * payload, then release stores of page commit, meta entries and @status.
+ * refuses nested writes and lets disable wait; READY is 0, so it is a zero
+ * test), one header store, the payload, then release stores of page
+ * commit, meta entries and @status. The status stays an atomic: another
+ * CPU's rb_disable() writes it too (bench/README.md, "The traced call's hot
+ * path", says what plain stores and barriers would cost instead).
  * Anything unusual (page full, fresh page, a delta that needs a TIME_EXTEND,
  * a timestamp going backwards, an oversized event) goes to rb_reserve_slow().
  * Timestamps that go backwards are clamped to the last one and counted, so a
@@ -98,9 +101,6 @@
  */
 #include "ring_buffer.h"
 
-/* Keep the compiler from turning our loops into memset/memcpy calls. */
-#define RB_OPAQUE(x)	__asm__("" : "+r" (x))
-
 static void rb_lock(struct rb_cpu *cpu)
 {
 	while (!arch_cmpxchg_acquire_u32(&cpu->lock, 0, 1))
@@ -145,7 +145,8 @@ static void rb_publish_ext(struct rb_cpu *cpu)
 static void rb_set_tail_page(struct rb_cpu *cpu, struct rb_data_page *page)
 {
 	cpu->tail_page = page;
-	cpu->tail_commit = &page->commit;
+	cpu->tail_data = page->data;
+	cpu->at.commit = &page->commit;
 }
 
 static void rb_page_clear(struct rb_data_page *page)
@@ -479,7 +480,7 @@ void rb_set_hidden(struct rb_cpu *cpu, bool hidden)
 
 	rb_lock(cpu);
 	cpu->pub = pub;
-	cpu->meta_entries = &pub->entries;
+	cpu->at.entries = &pub->entries;
 	arch_store_once_u64(&pub->overrun, cpu->overrun);
 	arch_store_once_u64(&pub->pages_lost, cpu->pages_lost);
 	arch_store_once_u64(&pub->pages_touched, cpu->pages_touched);
@@ -628,7 +629,7 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 	cpu->lock = 0;
 	cpu->meta = meta;
 	cpu->pub = rb_meta_counters(meta);
-	cpu->meta_entries = &cpu->pub->entries;
+	cpu->at.entries = &cpu->pub->entries;
 	cpu->ext = (struct rb_meta_ext *)((u8 *)meta_page + RB_META_EXT_OFFSET);
 	cpu->pages = info;
 	cpu->nr_slots = nr_pages - 1;
@@ -696,8 +697,9 @@ int rb_check(const struct rb_cpu *cpu)
 		return 7;
 	}
 	if (cpu->tail_page != cpu->pages[cpu->tail_id].page ||
-	    cpu->tail_commit != &cpu->tail_page->commit ||
-	    cpu->meta_entries != &cpu->pub->entries ||
+	    cpu->at.commit != &cpu->tail_page->commit ||
+	    cpu->tail_data != cpu->tail_page->data ||
+	    cpu->at.entries != &cpu->pub->entries ||
 	    (cpu->pub != rb_meta_counters(cpu->meta) &&
 	     cpu->pub != &cpu->ext->counters))
 		return 8;
@@ -708,7 +710,7 @@ int rb_check(const struct rb_cpu *cpu)
 		return 10;
 	if (cpu->tail_start_entries > cpu->entries)
 		return 11;
-	if (cpu->status > RB_STATUS_WRITING || cpu->lock > 1)
+	if (cpu->status > RB_STATUS_DISABLED || cpu->lock > 1)
 		return 12;
 	if ((cpu->write == RB_WRITE_FRESH) == cpu->tail_started)
 		return 13;

@@ -136,11 +136,19 @@ enum rb_mode {
 	RB_MODE_NO_OVERWRITE = 1,	/* keep old data: drop newest event */
 };
 
+/*
+ * READY is 0 so that the writer's claim is a zero test and its release a
+ * store of the zero register (arch_try_claim_u32()). A zeroed struct
+ * rb_cpu is therefore "ready": rb_init() sets DISABLED before anything
+ * else, and nothing may write through one it has not initialised.
+ */
 enum rb_status {
-	RB_STATUS_DISABLED = 0,
-	RB_STATUS_READY = 1,
-	RB_STATUS_WRITING = 2,
+	RB_STATUS_READY = 0,
+	RB_STATUS_WRITING = 1,
+	RB_STATUS_DISABLED = 2,
 };
+_Static_assert(RB_STATUS_READY == 0 && RB_STATUS_WRITING == 1,
+	       "arch_try_claim_u32() moves 0 to 1");
 
 #define RB_EINVAL		22
 #define RB_EAGAIN		11
@@ -171,24 +179,49 @@ struct rb_page_stamps {
 #define RB_NO_STAMP		(~0ULL)
 
 /*
+ * &tail_page->commit and &pub->entries, where rb_commit() publishes an
+ * event: its release stores take no offset, so these save an add each, and
+ * as a pair one load reaches both.
+ */
+struct rb_publish_at {
+	u64 *commit;
+	u64 *entries;
+};
+
+/* One ldp: the compiler loads the two apart between the payload's stores */
+static inline struct rb_publish_at rb_publish_at_load(const struct rb_publish_at *p)
+{
+#if defined(__aarch64__) && !defined(HOST_TEST)
+	struct rb_publish_at at;
+
+	asm("ldp %0, %1, %2"
+	    : "=r" (at.commit), "=r" (at.entries)
+	    : "Ump" (p->commit), "m" (p->entries));
+	return at;
+#else
+	return *p;
+#endif
+}
+
+/*
  * Writer-private per-CPU state. Nothing in here is ever reloaded from the
  * shared pages. The first block is the writer's fast path; the rest is
  * guarded by @lock (or by the writer being disabled, for reset).
  */
 struct rb_cpu {
+	/*
+	 * The fast path's fields, in the order it uses them, in pairs that
+	 * one ldp/stp reaches. @status first: ldaxr/stlr take no offset.
+	 */
 	u32 status;			/* enum rb_status */
 	u64 write;			/* bytes used on the tail page */
+	u64 last_ts;
+	u8 *tail_data;			/* tail_page->data: one add an event */
+	u64 entries;
+	struct rb_publish_at at;
 	struct rb_data_page *tail_page;
 	struct rb_meta *meta;
-	/*
-	 * &tail_page->commit and &pub->entries: the release stores of
-	 * rb_commit() take no offset, so these save an add on every event.
-	 */
-	u64 *tail_commit;
-	u64 *meta_entries;
 	struct rb_counters *pub;	/* where the counters are published */
-	u64 last_ts;
-	u64 entries;
 
 	u32 lock;
 	u32 tail_id;
@@ -251,6 +284,12 @@ int rb_check(const struct rb_cpu *cpu);
 void *rb_reserve_slow(struct rb_cpu *cpu, u32 len, u64 ts);
 void *rb_reserve_refused(struct rb_cpu *cpu);
 
+/*
+ * Keep the compiler from rewriting how x is computed, or from using it to
+ * turn a loop into a memset/memcpy call.
+ */
+#define RB_OPAQUE(x)	__asm__("" : "+r" (x))
+
 typedef u64 __attribute__((__may_alias__)) rb_word_t;
 typedef u8 __attribute__((__may_alias__)) rb_byte_t;
 
@@ -275,20 +314,22 @@ static inline u64 rb_data_header(u64 delta, u64 size)
 static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
 {
 	u64 size = rb_event_size(len);
+	u64 write, delta, end;
 	rb_word_t *ev;
-	u64 delta, end;
 
-	if (!arch_cmpxchg_acquire_u32(&cpu->status, RB_STATUS_READY,
-				      RB_STATUS_WRITING))
+	if (!arch_try_claim_u32(&cpu->status))	/* READY -> WRITING */
 		return rb_reserve_refused(cpu);
 
+	write = cpu->write;
 	delta = ts - cpu->last_ts;
-	end = cpu->write + size;
+	end = write + size;
 	if (__builtin_expect((delta >> RB_TS_SHIFT) != 0 ||
 			     end > RB_PAGE_CAPACITY, 0))
 		return rb_reserve_slow(cpu, len, ts);
 
-	ev = (rb_word_t *)(cpu->tail_page->data + cpu->write);
+	ev = (rb_word_t *)(cpu->tail_data + write);
+	/* One base for header and payload: their offsets go in the stores */
+	RB_OPAQUE(ev);
 	ev[0] = rb_data_header(delta, size);
 	if (len & 7)
 		ev[size / 8 - 1] = 0;	/* no stale bytes in the padding */
@@ -300,11 +341,13 @@ static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
 /* Publish the event reserved last: page commit, then meta entries. */
 static inline void rb_commit(struct rb_cpu *cpu)
 {
+	/* Loaded before the first release store, which no load may pass */
+	struct rb_publish_at at = rb_publish_at_load(&cpu->at);
 	u64 entries = cpu->entries + 1;
 
 	cpu->entries = entries;
-	arch_store_release_u64(cpu->tail_commit, cpu->write);
-	arch_store_release_u64(cpu->meta_entries, entries);
+	arch_store_release_u64(at.commit, cpu->write);
+	arch_store_release_u64(at.entries, entries);
 	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
 }
 

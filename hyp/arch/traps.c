@@ -30,16 +30,23 @@ static const char *const vector_names[] = {
 };
 
 /* An SMCCC call from EL1, traced from entry to the return to EL1 */
+/*
+ * @cpu and @events are what handle_trap() read to decide the call is
+ * traced: hyp_enter is tested in @events, and hyp_exit in the word read
+ * again through the same pointer (the call may have changed it).
+ */
 static inline __always_inline void
-trace_call(struct trap_frame *frame, enum smccc_conduit conduit,
-	   enum hyp_reason reason)
+trace_call(struct trap_frame *frame, struct hyp_cpu *cpu, u64 events,
+	   enum smccc_conduit conduit, enum hyp_reason reason)
 {
 	u32 fid = (u32)frame->regs[0];
 
-	hyp_trace(hyp_enter, .reason = reason, .func_id = fid);
+	hyp_trace_cpu(cpu, events, hyp_enter, .reason = reason,
+		      .func_id = fid);
 	smccc_handle_call(frame, conduit);
-	hyp_trace(hyp_exit, .reason = reason, .func_id = fid,
-		  .ret = (s64)frame->regs[0]);
+	hyp_trace_cpu(cpu, READ_ONCE(cpu->trace_events), hyp_exit,
+		      .reason = reason, .func_id = fid,
+		      .ret = (s64)frame->regs[0]);
 }
 
 /*
@@ -55,7 +62,8 @@ trace_call(struct trap_frame *frame, enum smccc_conduit conduit,
  * A PSCI call the hypervisor answers itself (psci_local.c) is traced with
  * its own reason, psci_local, so that the trace says who answered it.
  */
-static noinline void trace_hvc(struct trap_frame *frame)
+static noinline void trace_hvc(struct trap_frame *frame, struct hyp_cpu *cpu,
+			       u64 events)
 {
 	u32 fid = (u32)frame->regs[0];
 
@@ -63,20 +71,26 @@ static noinline void trace_hvc(struct trap_frame *frame)
 		smccc_handle_call(frame, CONDUIT_HVC);
 		return;
 	}
-	trace_call(frame, CONDUIT_HVC,
+	trace_call(frame, cpu, events, CONDUIT_HVC,
 		   hyp_layout.psci_local && is_psci_fid(fid) ?
 		   HYP_REASON_PSCI_LOCAL : HYP_REASON_HVC);
 }
 
-static noinline void trace_smc(struct trap_frame *frame)
+static noinline void trace_smc(struct trap_frame *frame, struct hyp_cpu *cpu,
+			       u64 events)
 {
-	trace_call(frame, CONDUIT_SMC, HYP_REASON_SMC);
+	trace_call(frame, cpu, events, CONDUIT_SMC, HYP_REASON_SMC);
 }
 
-/* One load tests both events before a call goes its untraced way. */
-static bool trace_calls(void)
+/*
+ * One load and one bit test both events before a call goes its untraced
+ * way; the traced way tests hyp_enter in the word it gets, and keeps @cpu.
+ */
+static u64 trace_calls(struct hyp_cpu *cpu)
 {
-	return HYP_TRACE_SITES && READ_ONCE(hyp_call_trace_on);
+	u64 events = READ_ONCE(cpu->trace_events);
+
+	return events & HYP_TRACE_CALLS_BIT ? events : 0;
 }
 
 /*
@@ -288,19 +302,26 @@ static noinline void handle_other(struct trap_frame *frame,
 
 void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 {
+	struct hyp_cpu *cpu;
+	u64 events;
+
 	if (vec == VEC_EL1_SYNC) {
 		switch (FIELD_GET(ESR_EC, frame->esr)) {
 		case ESR_EC_HVC64:
 			/* ELR already points past the HVC */
-			if (trace_calls())
-				trace_hvc(frame);
+			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
+			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
+			if (events)
+				trace_hvc(frame, cpu, events);
 			else
 				smccc_handle_call(frame, CONDUIT_HVC);
 			return;
 		case ESR_EC_SMC64:
 			/* ELR points at the SMC itself: step over it here only */
-			if (trace_calls())
-				trace_smc(frame);
+			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
+			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
+			if (events)
+				trace_smc(frame, cpu, events);
 			else
 				smccc_handle_call(frame, CONDUIT_SMC);
 			frame->elr += 4;

@@ -38,14 +38,6 @@ static u64 early_size;			/* bytes per CPU */
 static u64 early_desc, early_desc_size;
 static bool early_unaligned;		/* stamps still on the boot clock */
 
-/*
- * What a trace site tests: the event is wanted and tracing is on. Folding
- * both into one word keeps a site with tracing off at one load and one
- * branch, as cheap as a disabled event.
- */
-u32 hyp_event_on[HYP_NR_EVENTS + 1];
-u32 hyp_call_trace_on;
-
 /* Serialises every call below; none of them is on a hot path. */
 static struct spinlock trace_lock;
 static bool trace_loaded;
@@ -65,15 +57,25 @@ const char *trace_event_name(unsigned int id)
 	return id && id <= HYP_NR_EVENTS ? trace_event_names[id] : "?";
 }
 
-/* Under trace_lock */
+/*
+ * Under trace_lock: what a trace site tests (hyp_cpu.trace_events), the
+ * event is wanted and tracing is on. Folding both into one word on the
+ * CPU's own struct keeps a site with tracing off at one load and one
+ * branch, as cheap as a disabled event, and a traced trap tests both of
+ * its events with the load it made to decide it was traced.
+ */
 static void trace_publish_events(void)
 {
-	unsigned int id;
+	u64 events = 0;
+	unsigned int id, i;
 
 	for (id = 1; id <= HYP_NR_EVENTS; id++)
-		WRITE_ONCE(hyp_event_on[id], trace_on && event_wanted[id]);
-	WRITE_ONCE(hyp_call_trace_on, hyp_event_on[HYP_EVENT_hyp_enter] |
-				       hyp_event_on[HYP_EVENT_hyp_exit]);
+		if (trace_on && event_wanted[id])
+			events |= 1ULL << id;
+	if (events & (HYP_EVENT_BIT(hyp_enter) | HYP_EVENT_BIT(hyp_exit)))
+		events |= HYP_TRACE_CALLS_BIT;
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		WRITE_ONCE(hyp_cpus[i].trace_events, events);
 }
 
 static bool trace_cpu_valid(u64 cpu)
@@ -184,6 +186,7 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	if (!size)
 		return HYPTRACE_RET_INVALID;
 
+	trace_clock_bind_cpus();
 	spin_lock(&trace_lock);
 	/* One buffer at a time, whatever size the second one asks for */
 	if (trace_loaded) {
@@ -511,7 +514,7 @@ bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
 	map.zero = offset < 0 ? (u64)-offset : 0;
 	for (i = 0; i < hyp_layout.nr_cpus; i++)
 		was_on[i] = rb_disable(&hyp_cpus[i].trace_rb);
-	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+	trace_clock_publish(next);
 	for (i = 0; i < hyp_layout.nr_cpus; i++) {
 		rb_stamp_bounds(&hyp_cpus[i].trace_rb, map.zero, &first, &from);
 		map.min_first = min(map.min_first, first);

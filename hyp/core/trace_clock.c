@@ -25,7 +25,7 @@
 
 /* Until the host speaks, events carry the raw counter: mult 1, shift 0. */
 static struct hyp_clock clock_banks[2] = {
-	{ .mult = 1, .max_delta = ~0ULL },
+	{ .mult = 1 },
 };
 
 const struct hyp_clock *hyp_clock_cur = &clock_banks[0];
@@ -35,10 +35,39 @@ static struct spinlock clock_lock;
 /* The next update is not bounded by the current clock (see above) */
 static bool clock_free = true;
 
+/*
+ * Under clock_lock. @next's fields before the pointers that lead to it:
+ * the global one for the clock's own users (hyp_clock_ns()), and each
+ * CPU's, which its trace sites reach from the pointer they already hold
+ * (hyp_clock_ns_on()). A site reads either the old bank or the new one.
+ */
+void trace_clock_publish(const struct hyp_clock *next)
+{
+	unsigned int i;
+
+	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		__atomic_store_n(&hyp_cpus[i].trace_clock, next,
+				 __ATOMIC_RELEASE);
+}
+
 /* A buffer was loaded: nothing is stamped yet with the current clock */
 void trace_clock_unbind(void)
 {
 	WRITE_ONCE(clock_free, true);
+}
+
+/*
+ * Every CPU's pointer at the current clock: at the start of every
+ * TRACE_LOAD, so before any buffer can be enabled; from then on each
+ * update sets them all. Not under the trace lock: an update takes the
+ * clock's lock first and the trace lock inside it.
+ */
+void trace_clock_bind_cpus(void)
+{
+	spin_lock(&clock_lock);
+	trace_clock_publish(hyp_clock_cur);
+	spin_unlock(&clock_lock);
 }
 
 /* @next's nanoseconds per second of counter are within the slack of 10^9 */
@@ -76,7 +105,6 @@ void trace_clock_early(void)
 	clk->shift = shift;
 	clk->epoch_ns = 0;
 	clk->epoch_cyc = 0;
-	clk->max_delta = ~0ULL / clk->mult;
 }
 
 s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
@@ -97,11 +125,10 @@ s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
 	spin_lock(&clock_lock);
 	next = hyp_clock_cur == &clock_banks[0] ? &clock_banks[1] :
 						  &clock_banks[0];
-	next->mult = mult;
+	next->mult = (u32)mult;
 	next->shift = (u32)shift;
 	next->epoch_ns = epoch_ns;
 	next->epoch_cyc = epoch_cyc;
-	next->max_delta = ~0ULL / mult;
 	if (!clock_rate_ok(next)) {
 		ret = HYPTRACE_RET_CLOCK_STEP;
 		goto out;
@@ -124,8 +151,7 @@ s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
 	if (trace_early_align((s64)(new_ns - hyp_clock_at(hyp_clock_cur, now)),
 			      new_ns, next, res))
 		goto out;
-	/* The bank's fields before the pointer that leads to them */
-	__atomic_store_n(&hyp_clock_cur, next, __ATOMIC_RELEASE);
+	trace_clock_publish(next);
 out:
 	spin_unlock(&clock_lock);
 	return ret;

@@ -65,6 +65,17 @@ struct hyp_cpu {
 	 * site.
 	 */
 	struct rb_cpu trace_rb;
+	/*
+	 * Bit n: event id n is recorded on this CPU (wanted, and tracing
+	 * on). The one word every trace site tests, beside the writer it
+	 * writes with; set under the trace lock (trace.c).
+	 */
+	u64 trace_events;
+	/*
+	 * hyp_clock_cur, one load from the same pointer: every CPU's is
+	 * set with it (trace_clock_publish()), and at TRACE_LOAD.
+	 */
+	const struct hyp_clock *trace_clock;
 	unsigned int idx;		/* Linux's logical number (dt.c) */
 	u64 mpidr;			/* affinity, or HYPTRACE_MPIDR_NONE */
 	/*

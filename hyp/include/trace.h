@@ -32,20 +32,27 @@
  * host steers no address this way.
  */
 struct hyp_clock {
-	u64 mult;
-	u64 epoch_ns;
 	u64 epoch_cyc;
-	u64 max_delta;		/* the largest delta whose product fits 64 bits */
+	u64 epoch_ns;
+	/*
+	 * 32 bits, as the kernel's clocksource mult (trace_clock.c refuses
+	 * more): a delta below 2^32 has a product that fits 64 bits, which
+	 * a shift tests without a load. The two words are one ldp.
+	 */
+	u32 mult;
 	u32 shift;
 };
 
 extern const struct hyp_clock *hyp_clock_cur;
-extern u32 hyp_event_on[HYP_NR_EVENTS + 1];	/* indexed by event id */
+
+_Static_assert(HYP_NR_EVENTS < 64, "hyp_cpu.trace_events: a bit per id");
+#define HYP_EVENT_BIT(name)	(1ULL << HYP_EVENT_##name)
 /*
- * hyp_enter or hyp_exit is on: the one test an SMCCC call from EL1 makes
- * before it goes its untraced way (traps.c).
+ * Bit 0 of hyp_cpu.trace_events (no event has id 0): hyp_enter or hyp_exit
+ * is on, the one bit an SMCCC call from EL1 tests before it goes its
+ * untraced way (traps.c).
  */
-extern u32 hyp_call_trace_on;
+#define HYP_TRACE_CALLS_BIT	1ULL
 
 /*
  * A delta too large for a 64-bit product: a full 128-bit multiply, or a
@@ -72,11 +79,13 @@ static inline u64 read_cntvct(void)
 /* What @clk stamps at counter value @cyc */
 static inline u64 hyp_clock_at(const struct hyp_clock *clk, u64 cyc)
 {
-	u64 delta = cyc - clk->epoch_cyc;
+	/* Both words before the test: the compiler then pairs them */
+	u64 epoch_cyc = clk->epoch_cyc, epoch_ns = clk->epoch_ns;
+	u64 delta = cyc - epoch_cyc;
 
-	if (__builtin_expect(delta > clk->max_delta, 0))
-		return hyp_clock_ns_wide(clk, delta) + clk->epoch_ns;
-	return ((delta * clk->mult) >> clk->shift) + clk->epoch_ns;
+	if (__builtin_expect(delta >> 32, 0))
+		return hyp_clock_ns_wide(clk, delta) + epoch_ns;
+	return ((delta * clk->mult) >> clk->shift) + epoch_ns;
 }
 
 static inline u64 hyp_clock_ns(void)
@@ -89,9 +98,10 @@ static inline u64 hyp_clock_ns(void)
 	return hyp_clock_at(READ_ONCE(hyp_clock_cur), read_cntvct());
 }
 
-static inline struct rb_cpu *this_trace_rb(void)
+/* The same from @cpu's own pointer to the clock (trace_clock_publish()) */
+static inline u64 hyp_clock_ns_on(const struct hyp_cpu *cpu)
 {
-	return &this_cpu()->trace_rb;
+	return hyp_clock_at(READ_ONCE(cpu->trace_clock), read_cntvct());
 }
 
 #ifndef HYP_TRACE_SITES
@@ -100,15 +110,34 @@ static inline struct rb_cpu *this_trace_rb(void)
 
 /* Whether a hyp_trace(name, ...) here would record anything */
 #define hyp_trace_on(name)						\
-	(HYP_TRACE_SITES && READ_ONCE(hyp_event_on[HYP_EVENT_##name]))
+	(HYP_TRACE_SITES &&						\
+	 (READ_ONCE(this_cpu()->trace_events) & HYP_EVENT_BIT(name)))
 
 #define hyp_trace(name, ...)						\
 do {									\
-	if (hyp_trace_on(name)) {					\
-		struct rb_cpu *__rb = this_trace_rb();			\
+	struct hyp_cpu *__cpu;						\
+									\
+	if (!HYP_TRACE_SITES)	/* not even TPIDR_EL2's read */		\
+		break;							\
+	__cpu = this_cpu();						\
+	hyp_trace_cpu(__cpu, READ_ONCE(__cpu->trace_events), name,	\
+		      __VA_ARGS__);					\
+} while (0)
+
+/*
+ * Everything an event needs is reached from @cpu, read from TPIDR_EL2 once
+ * a site: the writer, the enabled events, the clock. @events is @cpu's
+ * trace_events, which a path that loaded it to decide whether it is traced
+ * at all passes on (traps.c).
+ */
+#define hyp_trace_cpu(cpu, events, name, ...)				\
+do {									\
+	if (HYP_TRACE_SITES && ((events) & HYP_EVENT_BIT(name))) {	\
+		struct rb_cpu *__rb = &(cpu)->trace_rb;			\
 		struct hyp_event_##name *__ev;				\
 									\
-		__ev = rb_reserve(__rb, sizeof(*__ev), hyp_clock_ns());	\
+		__ev = rb_reserve(__rb, sizeof(*__ev),			\
+				  hyp_clock_ns_on(cpu));		\
 		if (__ev) {						\
 			*__ev = (struct hyp_event_##name){		\
 				.hdr.id = HYP_EVENT_##name,		\
@@ -130,6 +159,8 @@ s64 trace_reset(u64 cpu);
 s64 trace_hide_counters(u64 cpu, u64 hide);
 s64 trace_enable_event(u64 id, u64 enable);
 void trace_clock_unbind(void);
+void trace_clock_bind_cpus(void);
+void trace_clock_publish(const struct hyp_clock *next);
 s64 trace_early_start(u64 events, u64 size);
 void trace_early_query(u64 *res);
 bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
