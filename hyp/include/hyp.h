@@ -42,6 +42,17 @@ struct fw_workaround_sum {
 
 #define FW_NR_WORKAROUNDS	3
 
+/* A CPU's OP-TEE call in progress, RPCs and all (fw_optee.c) */
+struct fw_optee_span {
+	bool open;
+	u16 flags;		/* FW_OPTEE_F_* */
+	u32 func_id;		/* the call that opened it */
+	u32 rpcs, intr_rpcs;
+	u64 start_ns;
+	u64 fw_ns;		/* in the secure world, summed */
+	u64 last_ret;		/* x0 of its last return: an RPC's code */
+};
+
 /* A CPU's firmware-call decoding state (fw_trace.c, fw_trace.h) */
 struct fw_cpu {
 	bool timed;		/* firmware_call() adds its time to ns */
@@ -50,6 +61,7 @@ struct fw_cpu {
 	u64 suspend_at_ns;
 	u64 suspend_state;	/* CPU_SUSPEND's power_state (x1) */
 	struct fw_workaround_sum wa[FW_NR_WORKAROUNDS];
+	struct fw_optee_span optee;
 };
 
 /* Where a CPU enters Linux once the hypervisor is set up on it */
