@@ -19,8 +19,10 @@
  * next call on its CPU, so one left open cannot corrupt another.
  *
  * Off, nothing changes state: a span opened while on and ended while off
- * is recorded as abandoned, or resumed, at the next call traced.
+ * is recorded as abandoned, or resumed, at the next call traced. The span
+ * logic (fw_optee_span_*) is proven on the host too (tests/fw).
  */
+#include "fw_optee.h"
 #include "fw_trace.h"
 #include "trap.h"
 
@@ -31,8 +33,9 @@
 
 /*
  * OPTEE_SMC_RETURN_IS_RPC(): the prefix 0xffff in the upper half of w0,
- * and not UNKNOWN_FUNCTION. SMC32: the result is w0 (SMCCC 1.4, 2.6), so
- * a firmware's 64-bit NOT_SUPPORTED (-1) is UNKNOWN_FUNCTION, not an RPC.
+ * and not UNKNOWN_FUNCTION. SMC32 calls return 32-bit results (SMCCC:
+ * W0-W3), so a firmware's 64-bit NOT_SUPPORTED (-1) is UNKNOWN_FUNCTION,
+ * not an RPC.
  */
 #define OPTEE_RPC_PREFIX_MASK		0xffff0000U
 #define OPTEE_RPC_PREFIX		0xffff0000U
@@ -54,7 +57,7 @@ static void span_record(const struct fw_optee_span *s, u16 flags, u64 result,
 		  .intr_rpcs = s->intr_rpcs);
 }
 
-static void span_begin(struct fw_optee_span *s, u32 fid, u64 now)
+void fw_optee_span_begin(struct fw_optee_span *s, u32 fid, u64 now)
 {
 	if (fid == OPTEE_RETURN_FROM_RPC) {
 		if (s->open)
@@ -70,7 +73,7 @@ static void span_begin(struct fw_optee_span *s, u32 fid, u64 now)
 				      .start_ns = now };
 }
 
-static void span_end(struct fw_optee_span *s, u64 ret, u64 fw_ns, u64 now)
+void fw_optee_span_end(struct fw_optee_span *s, u64 ret, u64 fw_ns, u64 now)
 {
 	u32 w0 = (u32)ret;
 
@@ -92,7 +95,7 @@ bool fw_optee_begin(u32 fid)
 {
 	if (!hyp_trace_on(fw_optee) || !optee_is_call(fid))
 		return false;
-	span_begin(&this_cpu()->fw.optee, fid, hyp_clock_ns());
+	fw_optee_span_begin(&this_cpu()->fw.optee, fid, hyp_clock_ns());
 	return fw_time_begin(true);
 }
 
@@ -100,5 +103,5 @@ void fw_optee_end(const u64 *r)
 {
 	u64 fw_ns = fw_time_end();
 
-	span_end(&this_cpu()->fw.optee, r[0], fw_ns, hyp_clock_ns());
+	fw_optee_span_end(&this_cpu()->fw.optee, r[0], fw_ns, hyp_clock_ns());
 }

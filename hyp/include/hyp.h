@@ -6,6 +6,7 @@
 #ifndef HYP_HYP_H
 #define HYP_HYP_H
 
+#include "fw_optee.h"
 #include "layout.h"
 #include "mem_ranges.h"
 #include "types.h"
@@ -41,17 +42,6 @@ struct fw_workaround_sum {
 };
 
 #define FW_NR_WORKAROUNDS	3
-
-/* A CPU's OP-TEE call in progress, RPCs and all (fw_optee.c) */
-struct fw_optee_span {
-	bool open;
-	u16 flags;		/* FW_OPTEE_F_* */
-	u32 func_id;		/* the call that opened it */
-	u32 rpcs, intr_rpcs;
-	u64 start_ns;
-	u64 fw_ns;		/* in the secure world, summed */
-	u64 last_ret;		/* x0 of its last return: an RPC's code */
-};
 
 /* A CPU's firmware-call decoding state (fw_trace.c, fw_trace.h) */
 struct fw_cpu {
