@@ -13,9 +13,12 @@
  * anything a field points to, writes nothing there, and the only use of
  * what it read is the record. The pages are mapped at boot, read-only and
  * Device-nGnRE, the type Linux maps them with (devm_ioremap() in
- * shmem.c): the two mappings agree, a read sees what the kernel wrote
- * before its SMC, and nothing is fetched speculatively from memory the
- * firmware may keep (mmu.c).
+ * shmem.c): the two mappings agree (Arm ARM, "Mismatched memory
+ * attributes": a Normal cacheable alias of Linux's Device mapping could
+ * read a stale line, or hold one that later hides the platform's answer
+ * from Linux), a read sees what the kernel wrote before its SMC, and
+ * Device memory is never read speculatively, so nothing is fetched from
+ * memory the firmware may keep (mmu.c).
  *
  * The channels come from the device tree at boot (dt_scmi.c) and never
  * change: every CPU reads the table without a lock.
