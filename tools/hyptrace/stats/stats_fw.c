@@ -61,9 +61,9 @@ void stats_fw_find(struct stats_fw *fw, struct td_file *td)
 	ev = find_event(td, "fw_scmi");
 	fw->scmi = ev;
 	if (ev) {
-		fw->scmi_protocol = td_find_field(ev, "protocol");
-		fw->scmi_msg = td_find_field(ev, "msg");
-		fw->scmi_ns = td_find_field(ev, "fw_ns");
+		fw->scmi_protocol = format_print_find_field(ev, "protocol");
+		fw->scmi_msg = format_print_find_field(ev, "msg");
+		fw->scmi_ns = format_print_find_field(ev, "fw_ns");
 	}
 }
 
@@ -101,9 +101,9 @@ static int feed_scmi(struct stats_fw *fw, const struct td_record *rec)
 	struct stats_fw_row *row;
 
 	if (!fw->scmi_protocol || !fw->scmi_msg || !fw->scmi_ns ||
-	    td_read_field(rec, fw->scmi_protocol, &protocol) ||
-	    td_read_field(rec, fw->scmi_msg, &msg) ||
-	    td_read_field(rec, fw->scmi_ns, &ns) || protocol > 0xff ||
+	    format_print_read_field(rec, fw->scmi_protocol, &protocol) ||
+	    format_print_read_field(rec, fw->scmi_msg, &msg) ||
+	    format_print_read_field(rec, fw->scmi_ns, &ns) || protocol > 0xff ||
 	    msg > 0xff) {
 		fw->malformed++;
 		return 0;
