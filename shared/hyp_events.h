@@ -141,6 +141,31 @@ enum cpu_sysreg {
 	SYM(0x84000052, "TRNG_GET_UUID") SYM(0x84000053, "TRNG_RND32")	\
 	SYM(0xc4000053, "TRNG_RND64")
 
+/*
+ * fw_scmi "protocol": the SCMI protocols (Arm DEN0056, 4.1); a vendor's
+ * (0x80..0xff) shows as its number
+ */
+#define FW_SCMI_PROTOCOLS(SYM)						\
+	SYM(0x10, "BASE")	SYM(0x11, "POWER")	SYM(0x12, "SYSTEM") \
+	SYM(0x13, "PERF")	SYM(0x14, "CLOCK")	SYM(0x15, "SENSOR") \
+	SYM(0x16, "RESET")	SYM(0x17, "VOLTAGE")	SYM(0x18, "POWERCAP") \
+	SYM(0x19, "PINCTRL")
+
+/*
+ * fw_optee "func_id": the call that opened the span (Linux
+ * drivers/tee/optee/optee_smc.h), RETURN_FROM_RPC when the span's first
+ * call was not seen on this CPU (flags FW_OPTEE_F_RESUMED)
+ */
+#define FW_OPTEE_FNS(SYM)						\
+	SYM(0x32000003, "RETURN_FROM_RPC")				\
+	SYM(0x32000004, "CALL_WITH_ARG")				\
+	SYM(0x32000012, "CALL_WITH_RPC_ARG")				\
+	SYM(0x32000013, "CALL_WITH_REGD_ARG")
+
+/* fw_optee "flags" */
+#define FW_OPTEE_F_RESUMED	0x1	/* opened by RETURN_FROM_RPC */
+#define FW_OPTEE_F_ABANDONED	0x2	/* a new call came, this never ended */
+
 /* impdef_sysreg's ec and iss are ESR_EL2's; value what an MSR wrote, or 0 */
 /* mmio_read and mmio_write: one payload, one line (see HYP_MMIO_F_* below) */
 #define HYP_MMIO_ACCESS_FIELDS						\
@@ -267,7 +292,39 @@ enum cpu_sysreg {
 	      HE_FIELD(u64, fw_ns),					\
 	      HE_PRINT("%s x1=0x%llx status=%lld fw_ns=%llu",		\
 		       HE_SYMBOLIC(func_id, FW_TRNG_FNS), HE_REC(x1),	\
-		       HE_REC(status), HE_REC(fw_ns)))
+		       HE_REC(status), HE_REC(fw_ns)))			\
+	/* Id 15 is the tlbi branch's maint_run; a stand-in until it merges */ \
+	EVENT(reserved15, 15,						\
+	      HE_FIELD(u16, __reserved0)				\
+	      HE_FIELD(u32, __reserved1)				\
+	      HE_FIELD(u64, value),					\
+	      HE_PRINT("value=0x%llx", HE_REC(value)))			\
+	/* SCMI over SMC: the shared-memory header, the status back */	\
+	EVENT(fw_scmi, 16,						\
+	      HE_FIELD(u16, protocol)					\
+	      HE_FIELD(u16, msg)					\
+	      HE_FIELD(u16, token)					\
+	      HE_FIELD(s32, status)					\
+	      HE_FIELD(u32, func_id)					\
+	      HE_FIELD(s64, ret)					\
+	      HE_FIELD(u64, fw_ns),					\
+	      HE_PRINT("%s protocol=0x%x msg=0x%x token=%u status=%d ret=%lld fw_ns=%llu", \
+		       HE_SYMBOLIC(protocol, FW_SCMI_PROTOCOLS),	\
+		       HE_REC(protocol), HE_REC(msg), HE_REC(token),	\
+		       HE_REC(status), HE_REC(ret), HE_REC(fw_ns)))	\
+	/* OP-TEE: one yielding call from its first SMC to its last */	\
+	EVENT(fw_optee, 17,						\
+	      HE_FIELD(u16, flags)					\
+	      HE_FIELD(u32, func_id)					\
+	      HE_FIELD(u64, result)					\
+	      HE_FIELD(u64, fw_ns)					\
+	      HE_FIELD(u64, span_ns)					\
+	      HE_FIELD(u32, rpcs)					\
+	      HE_FIELD(u32, intr_rpcs),					\
+	      HE_PRINT("%s result=0x%llx rpcs=%u intr_rpcs=%u fw_ns=%llu span_ns=%llu flags=0x%x", \
+		       HE_SYMBOLIC(func_id, FW_OPTEE_FNS),		\
+		       HE_REC(result), HE_REC(rpcs), HE_REC(intr_rpcs),	\
+		       HE_REC(fw_ns), HE_REC(span_ns), HE_REC(flags)))
 
 /*
  * mmio_read and mmio_write (hyp/arch/mmio_trap.c): width in bytes, flags

@@ -113,6 +113,9 @@ main() {
 		run_test mem "$logs/mem.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/mem" test \
 			BUILD="$HYPTRACE_BUILD/mem"
+		run_test fw "$logs/fw.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP/tests/fw" test \
+			BUILD="$HYPTRACE_BUILD/fw"
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"

@@ -4,7 +4,8 @@
  * else: its own region (its text read-only and executable, everything else
  * execute-never), the trace carve-out it writes, the 2 MiB block where it
  * writes Linux's copy of the device tree and the loader's tree it copies
- * from (read-only), and the console UART, if there is one. Memory is Normal
+ * from (read-only), the console UART, if there is one, and the SCMI
+ * channels' shared memory the hypervisor reads (read-only Device). Memory is Normal
  * write-back inner-shareable, the attributes Linux uses, so that pages
  * shared with Linux stay coherent on real hardware; the UART is Device.
  *
@@ -23,6 +24,7 @@
  * go with them into hyp_mmu; every CPU then turns its MMU on with those in
  * head.S (el2_mmu_on), before any C code of its runs on a stack.
  */
+#include "fw_trace.h"
 #include "hyp.h"
 #include "mmio_trace.h"
 #include "pgtable.h"
@@ -40,6 +42,7 @@
 #define PROT_DATA	(PTE_ATTRINDX(MT_NORMAL) | PTE_SH_INNER | PTE_AF | \
 			 PTE_AP_RW | PTE_XN)
 #define PROT_DEVICE	(PTE_ATTRINDX(MT_DEVICE) | PTE_AF | PTE_AP_RW | PTE_XN)
+#define PROT_DEVICE_RO	(PTE_ATTRINDX(MT_DEVICE) | PTE_AF | PTE_AP_RO | PTE_XN)
 
 static struct pgtable el2_map;
 
@@ -102,6 +105,8 @@ void mmu_build_tables(u64 loader_fdt, u64 fdt_size)
 			    uart_span(&l->console), PROT_DEVICE);
 	spin_table_pages(map_spin_page, NULL);
 	mmio_windows_build(&el2_map, PROT_DEVICE, PROT_RODATA);
+	/* SCMI channels' shared memory, read only (fw_scmi.c) */
+	fw_scmi_map(&el2_map, PROT_DEVICE_RO);
 	mmu_regs_build();
 }
 

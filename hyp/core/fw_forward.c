@@ -28,6 +28,7 @@
  * service writes where the kernel tells it (as a DMA master could). The
  * threat model (Documentation/design/threat-model.md) says so.
  */
+#include "fw_trace.h"
 #include "hyp.h"
 #include "trap.h"
 #include "../../shared/smccc.h"
@@ -134,16 +135,16 @@ static bool fw_service(u32 fid)
  */
 bool fw_forward_call(struct trap_frame *frame, u32 fid)
 {
-	u64 x1 = frame->regs[1];
+	struct fw_call call;
 	bool traced;
 
 	if (!fw_service(fid))
 		return false;
-	/* TRNG: the status only (fw_trace.c), never x1..x3 as they return */
-	traced = fw_is_trng(fid) && fw_time_begin(hyp_trace_on(fw_trng));
+	/* TRNG, SCMI, OP-TEE decoded (fw_trace.c): before and after */
+	traced = fw_call_begin(frame->regs, fid, &call);
 	if (args_allowed(frame, fid))
 		firmware_call_regs(frame);
 	if (traced)
-		fw_trace_trng(fid, x1, (s64)frame->regs[0], fw_time_end());
+		fw_call_end(frame->regs, fid, &call);
 	return true;
 }

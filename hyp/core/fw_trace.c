@@ -17,6 +17,10 @@
  * shows in the next one (a trace stopped meanwhile lacks it; the summary's
  * span_ns says what each one covers).
  *
+ * SCMI over SMC (fw_scmi.c) and OP-TEE (fw_optee.c) have files of their
+ * own; the calls fw_forward.c passes to firmware come here first
+ * (fw_call_begin()) to find their decoder.
+ *
  * TRNG: only the status in x0. The entropy RND32/RND64 return in x1..x3
  * never reaches the trace; x1 recorded is the caller's (the bits asked).
  */
@@ -178,7 +182,7 @@ void fw_workaround_call(struct trap_frame *frame, u32 fid)
 		workaround_count(which, fw_time_end());
 }
 
-bool fw_is_trng(u32 fid)
+static bool is_trng(u32 fid)
 {
 	u32 func = fid & SMCCC_FUNC_MASK;
 
@@ -186,8 +190,37 @@ bool fw_is_trng(u32 fid)
 	       func >= STD_TRNG_FIRST && func <= STD_TRNG_LAST;
 }
 
-void fw_trace_trng(u32 fid, u64 x1, s64 status, u64 fw_ns)
+/*
+ * A call fw_forward.c passes to firmware: the decoder of its service, if
+ * its event is on. Off, one load and branch per service that could match.
+ */
+bool fw_call_begin(const u64 *r, u32 fid, struct fw_call *call)
 {
-	hyp_trace(fw_trng, .func_id = fid, .x1 = x1, .status = status,
-		  .fw_ns = fw_ns);
+	if (is_trng(fid)) {
+		call->kind = FW_CALL_TRNG;
+		call->x1 = r[1];
+		return fw_time_begin(hyp_trace_on(fw_trng));
+	}
+	call->kind = FW_CALL_OPTEE;
+	if (fw_optee_begin(fid))
+		return true;
+	call->kind = FW_CALL_SCMI;
+	return fw_scmi_begin(r, fid, call);
+}
+
+/* @r: x0.. as the call returned */
+void fw_call_end(const u64 *r, u32 fid, const struct fw_call *call)
+{
+	switch (call->kind) {
+	case FW_CALL_TRNG:
+		hyp_trace(fw_trng, .func_id = fid, .x1 = call->x1,
+			  .status = (s64)r[0], .fw_ns = fw_time_end());
+		break;
+	case FW_CALL_OPTEE:
+		fw_optee_end(r);
+		break;
+	case FW_CALL_SCMI:
+		fw_scmi_end(r, fid, call);
+		break;
+	}
 }

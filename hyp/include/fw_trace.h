@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Firmware calls decoded into one event per service (fw_psci, fw_arch,
- * fw_workaround, fw_trng: shared/hyp_events.h). A handler that decodes a
+ * fw_workaround, fw_trng, fw_scmi, fw_optee: shared/hyp_events.h). A handler that decodes a
  * call asks whether its service's event is on once, times the firmware
  * calls it makes meanwhile (firmware_call() adds to this CPU's fw.ns), and
  * records the call with its result when it is done:
@@ -77,8 +77,42 @@ void fw_trace_arch(u32 fid, u64 x1, s64 ret, u64 fw_ns);
 /* SMCCC_ARCH_WORKAROUND_1/2/3: passed to firmware, counted and timed */
 void fw_workaround_call(struct trap_frame *frame, u32 fid);
 
-/* TRNG (DEN0098): standard service functions 0x50..0x5f */
-bool fw_is_trng(u32 fid);
-void fw_trace_trng(u32 fid, u64 x1, s64 status, u64 fw_ns);
+/*
+ * What a forwarded call's decoder keeps from before the SMC for after it
+ * (fw_forward.c): fw_call_begin() says whether it is traced, and then
+ * fw_call_end() records it.
+ */
+enum fw_call_kind { FW_CALL_TRNG, FW_CALL_SCMI, FW_CALL_OPTEE };
+
+struct fw_call {
+	enum fw_call_kind kind;
+	u64 x1;			/* TRNG: the caller's */
+	u64 scmi_shmem;		/* SCMI: the channel's shared memory */
+	u32 scmi_header;	/* SCMI: the message header, before */
+};
+
+bool fw_call_begin(const u64 *r, u32 fid, struct fw_call *call);
+void fw_call_end(const u64 *r, u32 fid, const struct fw_call *call);
+
+/*
+ * SCMI over SMC (fw_scmi.c): the channels dt_scmi.c found. The part of
+ * the shared memory read: up to the first payload word, word-aligned.
+ */
+#define FW_SCMI_MAX_CHANNELS	8
+#define FW_SCMI_SHMEM_READ	0x20
+#define FW_SCMI_SHMEM_ALIGN	4
+
+struct pgtable;
+void dt_parse_scmi(const void *fdt);
+/* NULL, or why the channel was not added */
+const char *fw_scmi_channel_add(u32 func_id, u64 shmem, bool param);
+void fw_scmi_map(struct pgtable *el2_map, u64 prot_device_ro);
+bool fw_scmi_begin(const u64 *r, u32 fid, struct fw_call *call);
+void fw_scmi_end(const u64 *r, u32 fid, const struct fw_call *call);
+
+/* OP-TEE's yielding calls, spans through their RPCs (fw_optee.c) */
+bool fw_optee_begin(u32 fid);
+void fw_optee_end(const u64 *r);
+
 
 #endif /* HYP_FW_TRACE_H */

@@ -6,6 +6,7 @@
 #ifndef HYP_HYP_H
 #define HYP_HYP_H
 
+#include "fw_optee.h"
 #include "layout.h"
 #include "mem_ranges.h"
 #include "types.h"
@@ -50,6 +51,7 @@ struct fw_cpu {
 	u64 suspend_at_ns;
 	u64 suspend_state;	/* CPU_SUSPEND's power_state (x1) */
 	struct fw_workaround_sum wa[FW_NR_WORKAROUNDS];
+	struct fw_optee_span optee;
 };
 
 /* Where a CPU enters Linux once the hypervisor is set up on it */

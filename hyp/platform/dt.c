@@ -11,6 +11,7 @@
 #include "dt_addr.h"
 #include "dt_console.h"
 #include "dt_tree.h"
+#include "fw_trace.h"
 #include "hyp.h"
 #include "mmio_trace.h"
 #include "print.h"
@@ -498,6 +499,7 @@ void dt_parse(const void *fdt)
 	dt_check_kept(fdt);
 	dt_parse_debug_windows(fdt);
 	dt_parse_mmio(fdt);
+	dt_parse_scmi(fdt);
 }
 
 /*

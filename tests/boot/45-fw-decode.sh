@@ -26,7 +26,22 @@
 #   left in x2 and x3 (the entropy's registers: not in the trace.dat's
 #   bytes at all); WORKAROUND_1's 1001 calls on one CPU counted in
 #   fw_workaround summaries on that CPU, none a call by itself.
-# - hyptrace stats gives per service the count and time of the calls.
+# - SCMI over SMC (fw_scmi.c) on the tree's channels (virt-dtb-edit.py
+#   idle): the hypervisor says at boot which it decodes and refuses the one
+#   whose shared memory is in its region; fwcall_probe.ko's messages show
+#   with protocol, message id and token exactly as written into the shared
+#   memory, the status as the first payload word after the call (QEMU has
+#   no SCMI: it answers NOT_SUPPORTED, ret=-1, and leaves the memory as the
+#   probe wrote it), for arm,scmi-smc and for arm,scmi-smc-param; the
+#   -param call with an offset that is not its shared memory's, and the
+#   refused channel's, are not decoded.
+# - OP-TEE (fw_optee.c): CALL_WITH_ARG and CALL_WITH_REGD_ARG each a span
+#   of one SMC (QEMU has no OP-TEE: UNKNOWN_FUNCTION, 0 RPCs), a
+#   RETURN_FROM_RPC with no call before it a span marked resumed (flags
+#   0x1), CALL_WITH_ARG with its message in the hypervisor's memory
+#   refused by the hypervisor (EBADADDR, 0x4) without firmware time.
+# - hyptrace stats gives per service the count and time of the calls, SCMI
+#   per protocol and message, OP-TEE per span.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -74,7 +89,7 @@ insmod /lib/modules/hyptrace/fwcall_probe.ko decode=1
 echo "@insmod=$?"
 EOF
 hyptrace record -o /tmp/fw.dat -b 256 -e fw_psci -e fw_arch -e fw_trng \
-	-e fw_workaround -- sh /tmp/fw.sh
+	-e fw_workaround -e fw_scmi -e fw_optee -- sh /tmp/fw.sh
 echo "@rec_rc=$?"
 echo "@B64 fw.dat"; base64 /tmp/fw.dat; echo "@END fw.dat"
 '
@@ -128,6 +143,36 @@ has 'fw_arch: SOC_ID x1=0x0 ret=-1 fw_ns=0$' "SOC_ID"
 has 'fw_trng: TRNG_RND64 x1=0xc0 status=-1 fw_ns=[1-9][0-9]*$' "TRNG_RND64's status"
 ! grep -q 'fw_arch: WORKAROUND_' <<<"$rep" || fail "a workaround call recorded by itself"
 
+# SCMI: the header as the probe wrote it, the status after the call
+grep -q 'hyptrace: SCMI scmi: function 0x82000010, shared memory at 0x4f000000$' "$BOOT_LOG" ||
+	fail "the hypervisor did not say it decodes the arm,scmi-smc channel"
+grep -q 'hyptrace: SCMI scmi-param: function 0x82000011, shared memory at 0x4f000100$' "$BOOT_LOG" ||
+	fail "the hypervisor did not say it decodes the arm,scmi-smc-param channel"
+grep -q "hyptrace: SCMI scmi-hyp: in the hypervisor's region; its calls not decoded" "$BOOT_LOG" ||
+	fail "the channel whose shared memory is in the hypervisor's region was not refused"
+for c in 'scmi scmi fid=0x82000010 protocol=0x14 msg=0x3 token=517 word0=7 x0=0xffffffffffffffff' \
+	'scmi scmi-param fid=0x82000011 protocol=0x13 msg=0x8 token=1023 word0=2 x0=0xffffffffffffffff' \
+	'scmi_wrong scmi-param fid=0x82000011 protocol=0x13 msg=0x8 token=1 word0=2 x0=0xffffffffffffffff'; do
+	grep -aq "fwcall_probe: $c" "$BOOT_LOG" || fail "fwcall_probe.ko did not make its call '$c'"
+done
+has 'fw_scmi: CLOCK protocol=0x14 msg=0x3 token=517 status=7 ret=-1 fw_ns=[1-9][0-9]*$' \
+	"the arm,scmi-smc channel's CLOCK_ATTRIBUTES"
+has 'fw_scmi: PERF protocol=0x13 msg=0x8 token=1023 status=2 ret=-1 fw_ns=[1-9][0-9]*$' \
+	"the arm,scmi-smc-param channel's PERF_LEVEL_GET"
+[ "$(grep -c 'fw_scmi:' <<<"$rep")" = 2 ] ||
+	fail "fw_scmi records other than the two messages on the decoded channels ($dir/report.txt)"
+
+# OP-TEE: a span per call, none with an RPC on a firmware without OP-TEE
+has 'fw_optee: CALL_WITH_ARG result=0xffffffffffffffff rpcs=0 intr_rpcs=0 fw_ns=[1-9][0-9]* span_ns=[1-9][0-9]* flags=0x0$' \
+	"CALL_WITH_ARG's span"
+has 'fw_optee: CALL_WITH_REGD_ARG result=0xffffffffffffffff rpcs=0 intr_rpcs=0 fw_ns=[1-9][0-9]* span_ns=[1-9][0-9]* flags=0x0$' \
+	"CALL_WITH_REGD_ARG's span"
+has 'fw_optee: RETURN_FROM_RPC result=0xffffffffffffffff rpcs=0 intr_rpcs=0 fw_ns=[1-9][0-9]* span_ns=[1-9][0-9]* flags=0x1$' \
+	"a RETURN_FROM_RPC with no span open"
+has 'fw_optee: CALL_WITH_ARG result=0x4 rpcs=0 intr_rpcs=0 fw_ns=0 span_ns=[0-9]+ flags=0x0$' \
+	"CALL_WITH_ARG refused (its message in the hypervisor's memory)"
+[ "$(grep -c 'fw_optee:' <<<"$rep")" = 4 ] || fail "fw_optee records other than the probe's four ($dir/report.txt)"
+
 # The entropy's registers never reach the trace: not as text, not as bytes
 ! grep -qi '5a5a00e47c0de00' "$dir/report.txt" || fail "TRNG_RND64's x2/x3 in the report"
 python3 - "$dir/fw.dat" <<'EOF' || fail "TRNG_RND64's x2/x3 in the trace.dat's bytes"
@@ -163,5 +208,9 @@ for s in "PSCI $n_psci" "ARCH $n_arch" "TRNG $n_trng" "WORKAROUND_1 $calls"; do
 	grep -Eq "^  ${s% *} +${s#* } " "$dir/stats.txt" ||
 		fail "hyptrace stats has no '${s% *}' row with count ${s#* } ($dir/stats.txt)"
 done
+for s in 'SCMI 0x13/0x08:1' 'SCMI 0x14/0x03:1' 'OPTEE:4'; do
+	grep -Eq "^  ${s%:*} +${s#*:} " "$dir/stats.txt" ||
+		fail "hyptrace stats has no '${s%:*}' row with count ${s#*:} ($dir/stats.txt)"
+done
 expect_healthy
-pass "decoded at boot (CPU_ON x3, TRNG_VERSION) and in a recording read by stock trace-cmd: CPU_SUSPEND from cpuidle (standby 0x1000001, power-down 0x1010002, both refused by QEMU), CPU_OFF/CPU_ON, SYSTEM_RESET2, ARCH_FEATURES, SOC_ID, TRNG status without entropy, $calls WORKAROUND_1 calls in summaries; stats per service"
+pass "decoded at boot (CPU_ON x3, TRNG_VERSION) and in a recording read by stock trace-cmd: CPU_SUSPEND from cpuidle (standby 0x1000001, power-down 0x1010002, both refused by QEMU), CPU_OFF/CPU_ON, SYSTEM_RESET2, ARCH_FEATURES, SOC_ID, TRNG status without entropy, $calls WORKAROUND_1 calls in summaries, SCMI messages on arm,scmi-smc and -param channels (protocol, msg, token, status), OP-TEE spans (CALL_WITH_ARG, REGD_ARG, resumed, refused); stats per service"

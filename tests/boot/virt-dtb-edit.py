@@ -29,7 +29,16 @@
 #		power-down, level 1). QEMU's PSCI refuses both with
 #		INVALID_PARAMETERS (it has no power levels), and Linux stays
 #		in WFI: a state it accepts (level 0) halts the vCPU in a WFI
-#		that nothing wakes here, with or without the hypervisor
+#		that nothing wakes here, with or without the hypervisor;
+#		and SCMI channels over SMC (fw_scmi.c, dt_scmi.c): an
+#		arm,scmi-smc node, function 0x82000010, with its shared
+#		memory at 0x4f000000 in a no-map /reserved-memory node, an
+#		arm,scmi-smc-param node, function 0x82000011, with its
+#		shared memory 0x100 further in the same page, and an
+#		arm,scmi-smc node, function 0x82000012, whose shared memory
+#		is in the hypervisor's region (0x40201000): refused. No Linux
+#		driver probes them (the test kernel has no SCMI):
+#		fwcall_probe.ko makes the calls
 import re
 import sys
 
@@ -112,6 +121,48 @@ IDLE_STATES = (
     '\t\t};\n\n')
 
 
+SCMI_NODES = (
+    '\treserved-memory {\n'
+    '\t\t#address-cells = <0x02>;\n'
+    '\t\t#size-cells = <0x02>;\n'
+    '\t\tranges;\n\n'
+    '\t\tscmi-shmem@4f000000 {\n'
+    '\t\t\tcompatible = "arm,scmi-shmem";\n'
+    '\t\t\treg = <0x00 0x4f000000 0x00 0x100>;\n'
+    '\t\t\tno-map;\n'
+    '\t\t\tphandle = <0x7010>;\n'
+    '\t\t};\n\n'
+    '\t\tscmi-shmem@4f000100 {\n'
+    '\t\t\tcompatible = "arm,scmi-shmem";\n'
+    '\t\t\treg = <0x00 0x4f000100 0x00 0x100>;\n'
+    '\t\t\tno-map;\n'
+    '\t\t\tphandle = <0x7011>;\n'
+    '\t\t};\n'
+    '\t};\n\n'
+    '\tshmem-in-hyp@40201000 {\n'
+    '\t\tcompatible = "arm,scmi-shmem";\n'
+    '\t\treg = <0x00 0x40201000 0x00 0x100>;\n'
+    '\t\tphandle = <0x7012>;\n'
+    '\t};\n\n'
+    '\tfirmware {\n'
+    '\t\tscmi {\n'
+    '\t\t\tcompatible = "arm,scmi-smc";\n'
+    '\t\t\tarm,smc-id = <0x82000010>;\n'
+    '\t\t\tshmem = <0x7010>;\n'
+    '\t\t};\n\n'
+    '\t\tscmi-param {\n'
+    '\t\t\tcompatible = "arm,scmi-smc-param";\n'
+    '\t\t\tarm,smc-id = <0x82000011>;\n'
+    '\t\t\tshmem = <0x7011>;\n'
+    '\t\t};\n\n'
+    '\t\tscmi-hyp {\n'
+    '\t\t\tcompatible = "arm,scmi-smc";\n'
+    '\t\t\tarm,smc-id = <0x82000012>;\n'
+    '\t\t\tshmem = <0x7012>;\n'
+    '\t\t};\n'
+    '\t};\n')
+
+
 def idle(text):
     text, n = re.subn(r'^(\t\tcpu@[0-9a-f]+ \{\n)',
                       '\\1\t\t\tcpu-idle-states = <0x7001 0x7002>;\n',
@@ -122,7 +173,7 @@ def idle(text):
                       lambda m: m.group(1) + IDLE_STATES, text, flags=re.M)
     if n != 1:
         sys.exit('no /cpus node in ' + src)
-    return text
+    return add_root_nodes(text, SCMI_NODES)
 
 
 case, src, dst = sys.argv[1:4]

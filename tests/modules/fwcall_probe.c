@@ -38,6 +38,22 @@
  * then SMCCC_ARCH_WORKAROUND_1 WA_CALLS times on one CPU, a pause longer
  * than the hypervisor's summary period, and once more on that CPU, whose
  * call ends the summary: "fwcall_probe: workaround_1 calls=N cpu=C".
+ * Then, for hyp/core/fw_scmi.c, an SCMI message on each of the two
+ * channels over SMC the hypervisor decodes (virt-dtb-edit.py idle: the
+ * third's shared memory is the hypervisor's, out of reach), written into its shared
+ * memory as Linux's shmem.c writes one, with a length no platform would
+ * accept (the hypervisor must not read it), one line each:
+ *   fwcall_probe: scmi NODE fid=0x.. protocol=0x.. msg=0x.. token=N
+ *	word0=N x0=0x..
+ * (word0: the first payload word, left as it is by a firmware without
+ * SCMI); an arm,scmi-smc-param channel once more with an offset that is
+ * not its shared memory's ("scmi_wrong NODE ...": not decoded); and, for
+ * hyp/core/fw_optee.c, the OP-TEE calls that open a span, each answered
+ * at once by a firmware without OP-TEE, same lines as above:
+ *   optee_arg	CALL_WITH_ARG, the message in a kernel page
+ *   optee_regd	CALL_WITH_REGD_ARG
+ *   optee_resume	RETURN_FROM_RPC with no call before it
+ *   optee_hyp	CALL_WITH_ARG, the message in the hypervisor's memory
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,6 +64,8 @@
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/smp.h>
 
 #include "region.h"
@@ -58,6 +76,8 @@
 #define TOS_YIELD_FN		0x32000010U	/* trusted OS, yielding */
 #define TRNG_VERSION_FN		0x84000050U
 #define OPTEE_CALL_WITH_ARG	0x32000004U
+#define OPTEE_RETURN_FROM_RPC	0x32000003U
+#define OPTEE_CALL_WITH_REGD_ARG 0x32000013U
 #define FFA_RXTX_MAP64		0xc4000066U
 #define SDEI_VERSION_FN		0xc4000020U
 #define ARCH_FEATURES_FN	0x80000001U
@@ -98,6 +118,54 @@ static void probe(const char *name, u32 fid, u64 a1, u64 a2, u64 a3,
 		res.a0, res.a2, kept);
 }
 
+/* struct scmi_shared_mem (drivers/firmware/arm_scmi/shmem.c) */
+#define SCMI_SHMEM_CHAN_STATUS	0x04
+#define SCMI_SHMEM_FLAGS	0x10
+#define SCMI_SHMEM_LENGTH	0x14
+#define SCMI_SHMEM_HEADER	0x18
+#define SCMI_SHMEM_PAYLOAD	0x1c
+
+/*
+ * One SCMI message on the channel of node @path: protocol @proto, message
+ * @msg, token @token, first payload word @word0; @wrong: x2 one word off
+ * the shared memory's offset (-param only)
+ */
+static void scmi_call(const char *path, u32 proto, u32 msg, u32 token,
+		      s32 word0, bool wrong)
+{
+	struct device_node *np = of_find_node_by_path(path), *shm;
+	struct arm_smccc_res res;
+	struct resource r;
+	void __iomem *p;
+	u64 page = 0, off = 0;
+	u32 fid;
+
+	shm = np ? of_parse_phandle(np, "shmem", 0) : NULL;
+	if (!shm || of_property_read_u32(np, "arm,smc-id", &fid) ||
+	    of_address_to_resource(shm, 0, &r))
+		goto out;
+	p = ioremap(r.start, resource_size(&r));
+	if (!p)
+		goto out;
+	iowrite32(0, p + SCMI_SHMEM_CHAN_STATUS);	/* busy */
+	iowrite32(0, p + SCMI_SHMEM_FLAGS);
+	iowrite32(0xffffffff, p + SCMI_SHMEM_LENGTH);
+	iowrite32(msg | proto << 10 | token << 18, p + SCMI_SHMEM_HEADER);
+	iowrite32(word0, p + SCMI_SHMEM_PAYLOAD);
+	if (of_device_is_compatible(np, "arm,scmi-smc-param")) {
+		page = r.start >> 12;
+		off = (r.start & 0xfff) + (wrong ? 4 : 0);
+	}
+	arm_smccc_smc(fid, page, off, 0, 0, 0, 0, 0, &res);
+	iounmap(p);
+	pr_info("%s %pOFn fid=0x%x protocol=0x%x msg=0x%x token=%u word0=%d x0=0x%lx\n",
+		wrong ? "scmi_wrong" : "scmi", np, fid, proto, msg, token,
+		word0, res.a0);
+out:
+	of_node_put(shm);
+	of_node_put(np);
+}
+
 static void workaround_1(void *unused)
 {
 	struct arm_smccc_res res;
@@ -107,6 +175,9 @@ static void workaround_1(void *unused)
 
 static int decode_calls(void)
 {
+	struct resource hyp;
+	u64 page, base;
+	void *va;
 	int i, cpu;
 
 	probe("features_version", ARCH_FEATURES_FN, SMCCC_VERSION_FN, 0, 0,
@@ -125,6 +196,31 @@ static int decode_calls(void)
 	msleep(WA_PAUSE_MS);
 	smp_call_function_single(cpu, workaround_1, NULL, 1);
 	pr_info("workaround_1 calls=%d cpu=%d\n", WA_CALLS + 1, cpu);
+
+	/* CLOCK_ATTRIBUTES (clock protocol 0x14, message 3), clock 7 */
+	scmi_call("/firmware/scmi", 0x14, 3, 517, 7, false);
+	/* PERF_LEVEL_GET (performance 0x13, message 8), domain 2 */
+	scmi_call("/firmware/scmi-param", 0x13, 8, 1023, 2, false);
+	scmi_call("/firmware/scmi-param", 0x13, 8, 1, 2, true);
+
+	page = __get_free_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	va = test_map_region(HYPTRACE_HYP_MEM_COMPATIBLE, &hyp);
+	if (IS_ERR(va)) {
+		free_page(page);
+		return PTR_ERR(va);
+	}
+	memunmap(va);
+	base = hyp.start + 0x1000;
+	probe("optee_arg", OPTEE_CALL_WITH_ARG,
+	      virt_to_phys((void *)page) >> 32,
+	      (u32)virt_to_phys((void *)page), 0, false);
+	probe("optee_regd", OPTEE_CALL_WITH_REGD_ARG, 0x1234, 0, 0x5678, false);
+	probe("optee_resume", OPTEE_RETURN_FROM_RPC, 0, 0, 0x3, false);
+	probe("optee_hyp", OPTEE_CALL_WITH_ARG, base >> 32, (u32)base, 0,
+	      false);
+	free_page(page);
 	pr_info("done\n");
 	return 0;
 }

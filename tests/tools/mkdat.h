@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gen_formats.h"
+#include "hyp_events.h"
 #include "hyptrace/tracedat.h"
 
 struct mkdat {
@@ -28,7 +29,8 @@ struct mkdat {
 /* Returns the file's bytes (free()) and its size in *@len; exits on error */
 static inline uint8_t *mkdat(const struct mkdat *m, size_t *len)
 {
-	struct td_out_format fmts[16];
+	/* one per event of shared/hyp_events.h: nr is their number */
+	struct td_out_format fmts[HYP_NR_EVENTS];
 	struct gen_text hp = gen_header_page(4096), he = gen_header_event();
 	struct gen_text *gen;
 	unsigned int nr = gen_event_formats(&gen), i;
@@ -47,13 +49,13 @@ static inline uint8_t *mkdat(const struct mkdat *m, size_t *len)
 	uint8_t *buf;
 	long n;
 
-	for (i = 0; i < nr && i < 16; i++) {
+	for (i = 0; i < nr && i < HYP_NR_EVENTS; i++) {
 		fmts[i].system = "hypervisor";
 		fmts[i].text = gen[i].text;
 		fmts[i].len = gen[i].len;
 	}
 	o.formats = m->formats ? m->formats : fmts;
-	o.nr_formats = m->formats ? m->nr_formats : nr;
+	o.nr_formats = m->formats ? m->nr_formats : i;
 	for (i = 0; i < m->nr_cpus && i < 8; i++) {
 		if (!m->pages || !m->pages[i])
 			continue;

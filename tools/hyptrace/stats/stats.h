@@ -31,22 +31,33 @@ struct stats_cpu {
 
 /* Firmware time per service (stats_fw.c) */
 enum fw_service {
-	FW_SVC_PSCI, FW_SVC_ARCH, FW_SVC_TRNG,	/* decoded calls, fw_ns each */
+	/* decoded calls, fw_ns each (OP-TEE: per span) */
+	FW_SVC_PSCI, FW_SVC_ARCH, FW_SVC_TRNG, FW_SVC_OPTEE,
 	FW_SVC_WA1, FW_SVC_WA2, FW_SVC_WA3,	/* fw_workaround summaries */
 	FW_NR_SERVICES,
 };
+#define FW_SVC_LAST_CALL	FW_SVC_OPTEE
 
 struct stats_fw_row {
 	uint64_t count, total_ns, max_ns;
 	struct loghist lengths;		/* the decoded calls' fw_ns */
 };
 
+/* fw_scmi: a row per protocol and message, key protocol << 8 | msg */
+struct stats_fw_scmi_row {
+	uint16_t key;
+	struct stats_fw_row row;
+};
+
 struct stats_fw {
-	const struct td_event *call[FW_SVC_TRNG + 1], *wa;
-	const struct td_field *call_ns[FW_SVC_TRNG + 1];
+	const struct td_event *call[FW_SVC_LAST_CALL + 1], *wa, *scmi;
+	const struct td_field *call_ns[FW_SVC_LAST_CALL + 1];
 	const struct td_field *wa_which, *wa_count, *wa_total, *wa_max;
+	const struct td_field *scmi_protocol, *scmi_msg, *scmi_ns;
 	uint64_t malformed;
 	struct stats_fw_row row[FW_NR_SERVICES];
+	struct stats_fw_scmi_row *scmi_rows;	/* sorted by key */
+	size_t nr_scmi;
 };
 
 void stats_fw_find(struct stats_fw *fw, struct td_file *td);
