@@ -25,13 +25,19 @@ if [ "${1:-}" = --in-display ]; then
 	session=$2 png=$3
 	kernelshark -s "$session" >"$KS_USER_CACHE_DIR/kernelshark.log" 2>&1 &
 	ks=$!
-	# The main window is mapped once the session is loaded (main()
-	# loads it before the event loop starts), then it draws as the
-	# event loop gets to it: the picture is ready when three grabs in a
-	# row are the same.
-	win=$(xdotool search --sync --onlyvisible --name '^Kernel Shark$' |
-		head -n 1)
-	prev= same=0 tries=0
+	# KernelShark's main() loads the session before its event loop
+	# runs, and the window is drawn in that loop: wait for the window,
+	# then until three grabs in a row are the same.
+	tries=0
+	until win=$(xdotool search --onlyvisible --name '^Kernel Shark$'); do
+		kill -0 "$ks" 2>/dev/null ||
+			die "KernelShark exited: $KS_USER_CACHE_DIR/kernelshark.log"
+		tries=$((tries + 1))
+		[ $tries -lt 600 ] || die "KernelShark's window never came"
+		sleep 0.1	# a poll's interval, not a wait for time
+	done
+	win=${win%%$'\n'*}
+	prev='' same=0 tries=0
 	while [ $same -lt 2 ]; do
 		import -window "$win" "$png.tmp.png"
 		sum=$(md5sum <"$png.tmp.png")
@@ -45,7 +51,7 @@ if [ "${1:-}" = --in-display ]; then
 		[ $tries -lt 300 ] || die "KernelShark's window never settled"
 	done
 	# fewer colours: the picture is flat areas and text
-	convert "$png.tmp.png" -colors 64 "PNG8:$png"
+	convert "$png.tmp.png" -strip -colors 64 "PNG8:$png"
 	rm -f "$png.tmp.png"
 	xdotool windowfocus --sync "$win" key ctrl+q
 	wait "$ks"
@@ -57,7 +63,7 @@ dat=$(realpath "$1")
 out=$2
 for tool in kernelshark xvfb-run xdotool import convert; do
 	command -v "$tool" >/dev/null ||
-		die "$tool is missing (make deps installs it)"
+		die "$tool is missing (scripts/setup-deps.sh --doc-picture installs it)"
 done
 
 export KS_USER_CACHE_DIR=$HYPTRACE_BUILD/doc/kernelshark
@@ -93,7 +99,7 @@ if [ "$mark" -ge 0 ]; then
 	model+=" \"range\": [ $from, $to ], \"bins\": $((WIDTH - 113)) },"
 	marka="{ \"isSet\": true, \"row\": $mark }"
 else
-	model= marka='{ "isSet": false }' top=0
+	model='' marka='{ "isSet": false }' top=0
 fi
 
 # The session: this file (KernelShark checks its mtime), the window's
