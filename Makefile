@@ -16,7 +16,7 @@
 #   make doc        the man pages (Documentation/man/*.adoc) into
 #                   $(BUILD)/doc/man/, with asciidoctor; make doc-html also
 #                   puts them as HTML into $(BUILD)/doc/html/
-#   make doc-picture  the README's picture from a new recording in QEMU
+#   make doc-picture  the README's pictures from a new recording in QEMU
 #   make check-doc  the man pages against the tool's --help, the ABI page
 #                   against shared/hyptrace_abi.h, the links (make test
 #                   runs it)
@@ -162,6 +162,7 @@ check-doc: tools doc
 	@bash scripts/check-doc.sh
 
 doc-picture: all
+	@bash scripts/setup-deps.sh --doc-picture
 	@bash scripts/doc-picture.sh
 
 # The benchmark's parts: the hypervisor with its trace sites compiled out

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regenerate the README's picture, Documentation/images/timeline.svg, from
-# a real recording (make doc-picture, after make all): boot the hypervisor
-# and Linux in QEMU, run hyptrace record in the guest while CPUs 1-3 go off
-# and on and eight selftest events are written, bring the trace.dat back
-# over the console (base64, as the boot tests do), and draw its time in
-# EL2 with scripts/timeline-svg.py. The trace.dat is kept in
+# Regenerate the README's pictures from a real recording (make doc-picture,
+# after make all): boot the hypervisor and Linux in QEMU, run hyptrace
+# record in the guest while CPUs 1-3 go off and on and eight selftest
+# events are written, bring the trace.dat back over the console (base64,
+# as the boot tests do), photograph it in KernelShark
+# (scripts/doc-screenshot.sh: Documentation/images/kernelshark.png) and
+# draw its time in EL2 with scripts/timeline-svg.py
+# (Documentation/images/timeline.svg). The trace.dat is kept in
 # $HYPTRACE_BUILD/doc/picture/ beside the console log.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -32,3 +34,6 @@ tr -d '\r' <"$dir/boot.log" | sed -n '/^@B64 trace.dat$/,/^@END trace.dat$/p' |
 	"hyptrace: time in EL2 per CPU while CPUs 1-3 go off and on (QEMU virt, 4 x cortex-a57)" \
 	>"$out"
 note "wrote $out from $dir/trace.dat"
+step "photographing it in KernelShark"
+bash "$HYPTRACE_TOP/scripts/doc-screenshot.sh" "$dir/trace.dat" \
+	"$HYPTRACE_TOP/Documentation/images/kernelshark.png"

@@ -3,8 +3,8 @@
 #
 # Install every host package hyptrace needs on Debian 12 or 13, the Linux source
 # package (7.2 or the newest 7.N that Debian ships in trixie-backports) and
-# Debian's static arm64 busybox for the guest. Safe to run again: it only does
-# what is missing.
+# Debian's static arm64 busybox for the guest; with --doc-picture, what make
+# doc-picture needs besides. Safe to run again: it only does what is missing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -36,6 +36,11 @@ esac
 # pages, lintian, DKMS against stock headers, the arm64 tool run under
 # qemu-user
 PACKAGES+=(build-essential dpkg-dev debhelper dh-dkms dkms lintian asciidoctor man-db qemu-user)
+# make doc-picture alone (it passes --doc-picture): the README's KernelShark
+# picture (scripts/doc-screenshot.sh), a Qt program on a virtual display
+if [ "${1:-}" = --doc-picture ]; then
+	PACKAGES+=(kernelshark xvfb xauth xdotool imagemagick)
+fi
 
 apt_updated=
 apt_update() {

@@ -265,6 +265,8 @@ check_trace() {
 		$1 == "E" && $2 == c {
 			if ($3 + 0 < last + 0) back++
 			last = $3; k = $5
+			# no task: common_pid is only an alias, for KernelShark
+			if ($4 != 0) pid++
 			if (k == 327 || k == 4) ev++
 			if (k == 588) { en++; open = 1; ets = $3 }
 			if (k == 584) {
@@ -281,11 +283,11 @@ check_trace() {
 		$1 == "B" && $2 == c && $3 == 1 { lost++ }
 		$1 == "S" && $3 == c { st[$2] = $4 " " $5 }
 		END {
-			printf "ev=%d en=%d ex=%d zero=%d orphan=%d el2=%.0f other=%d back=%d lost=%d first=%s last=%s start=%s end=%s\n",
+			printf "ev=%d en=%d ex=%d zero=%d orphan=%d el2=%.0f other=%d back=%d lost=%d pid=%d first=%s last=%s start=%s end=%s\n",
 				ev, en, ex, zero, orphan, el2, other, back, lost,
-				first, last, st[1], st[2]
+				pid, first, last, st[1], st[2]
 		}' "$D/flat")
-		want="ev=$want_ev en=$want_en ex=$want_en zero=$((want_en - want_pairs)) orphan=0 el2=$want_el2 other=0 back=0 lost=$want_marks"
+		want="ev=$want_ev en=$want_en ex=$want_en zero=$((want_en - want_pairs)) orphan=0 el2=$want_el2 other=0 back=0 lost=$want_marks pid=0"
 		if [ "$want_ev" -gt 0 ]; then
 			want="$want first=$(sum_key "$D/sum" "cpu $c first_ts") last=$(sum_key "$D/sum" "cpu $c last_ts")"
 		else

@@ -65,6 +65,22 @@ else
 	bad "report --cpu 2 differs"
 fi
 
+# Tasks for KernelShark: a hypervisor event is task "el2" (its id the
+# pid), hyp_exit "el1/el3", and the latency column is EL2's: no flags
+# ("....." in trace-cmd 3.1's -l), not the -1s of missing fields
+trace-cmd report -l -i "$T/plain.dat" >"$T/tasks" 2>"$T/tasks.err"
+wrong=$(awk '/ hyp_enter: / && $1 != "el2-1" ||
+	/ hyp_exit: / && $1 != "el1/el3-2" ||
+	/ selftest: / && $1 != "el2-3" ||
+	/ (hyp_enter|hyp_exit|selftest): / && $2 !~ /^[0-9]+\.\.\.\.\.$/ { n++ }
+	/ (hyp_enter|hyp_exit|selftest): / { all++ }
+	END { print all ? n + 0 : "none" }' "$T/tasks")
+if [ ! -s "$T/tasks.err" ] && [ "$wrong" = 0 ]; then
+	ok "tasks el2-1, el1/el3-2, el2-3 and no latency flags on $(grep -c ': ' "$T/tasks") events"
+else
+	bad "tasks or latency column: $wrong lines wrong: $(sed -n 2p "$T/tasks")"
+fi
+
 # --stat, dump: no complaint, and the metadata we meant
 trace-cmd report --stat -i "$T/idle.dat" >"$T/stat" 2>"$T/stat.err"
 sizes=$(awk '/^CPU[0-9]+ data recorded/ { c = $1 }

@@ -92,6 +92,92 @@ static int td_clock_is_boot(const char *text)
 	return strstr(text, "[boot]") != NULL;
 }
 
+/*
+ * Tasks for the hypervisor's events. KernelShark draws a CPU's row from
+ * each record's task, libtraceevent's tep_data_pid() (the common_pid
+ * field), and draws nothing at all for pid -1, its "empty bin" (2.2.1
+ * KsPlotTools.cpp Graph::fillCPUGraph() and Graph::draw()); trace-cmd
+ * prints "<...>-1" and a latency column of -1s ("dNHffffffff"). But a
+ * trace_remote event has common_type alone (kernel/trace/trace_remote.c
+ * prints its format). So a format without common_pid gets three more
+ * common fields here, each an alias of bytes every record has, because
+ * readers look common fields up once, in the event with the lowest id
+ * (libtraceevent's get_common_info()), and read them at that offset in
+ * every record:
+ *   common_flags, common_preempt_count: offset 1, common_type's high
+ *	byte, 0 while event ids stay below 256 (shared/hyp_events.h): no
+ *	flags, no preemption, which is EL2's truth;
+ *   common_pid: offset 0, common_type itself, so each event is a task of
+ *	its own, named in the saved cmdlines (pidless_cmdlines()) after
+ *	where the CPU is once the event is written.
+ * KernelShark then colours the time after a hyp_enter, up to the
+ * hyp_exit, as task "el2". The records themselves are not touched.
+ */
+static const char pidless_common[] =
+	"\tfield:unsigned char common_flags;\toffset:1;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:1;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned short common_pid;\toffset:0;\tsize:2;\tsigned:0;\n";
+
+/*
+ * Where the common_type line of @f ends, when its common fields (those
+ * before the first blank line) lack common_pid; NULL otherwise.
+ */
+static const char *pidless_type_end(const struct td_out_format *f)
+{
+	const char *end = f->text + f->len, *type, *eol, *blank;
+
+	type = memmem(f->text, f->len, "common_type;", 12);
+	if (!type)
+		return NULL;
+	eol = memchr(type, '\n', end - type);
+	if (!eol)
+		return NULL;
+	blank = memmem(eol, end - eol, "\n\n", 2);
+	if (!blank || memmem(f->text, blank - f->text, "common_pid;", 11))
+		return NULL;
+	return eol + 1;
+}
+
+/* @f as tracefs printed it, with the common fields above if it lacks them */
+static void put_format(struct td_buf *b, const struct td_out_format *f)
+{
+	const char *cut = pidless_type_end(f);
+	size_t head = cut ? (size_t)(cut - f->text) : f->len;
+	size_t extra = cut ? sizeof(pidless_common) - 1 : 0;
+
+	put64(b, f->len + extra);
+	put(b, f->text, head);
+	put(b, pidless_common, extra);
+	put(b, f->text + head, f->len - head);
+}
+
+/*
+ * The saved cmdlines naming those tasks, "ID el2\n" per event (the CPU is
+ * in EL2 while it writes any of them) but "ID el1/el3\n" for hyp_exit,
+ * after which it is back in Linux, or in firmware for reason=firmware.
+ */
+static void pidless_cmdlines(struct td_buf *cl, const struct td_out *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < out->nr_formats; i++) {
+		const struct td_out_format *f = &out->formats[i];
+		const char *cut = pidless_type_end(f), *id;
+		char line[32];
+
+		if (!cut)
+			continue;
+		id = memmem(f->text, cut - f->text, "\nID: ", 5);
+		if (!id)
+			continue;
+		/* digits, then the newline before "format:", all before @cut */
+		snprintf(line, sizeof(line), "%lu %s\n", strtoul(id + 5, NULL, 10),
+			 f->len > 15 && !memcmp(f->text, "name: hyp_exit\n", 15) ?
+			 "el1/el3" : "el2");
+		put(cl, line, strlen(line));
+	}
+}
+
 /* Events grouped by system, in the order each system first appears */
 static int put_systems(struct td_buf *b, const struct td_out *out,
 		       char *err, size_t errlen)
@@ -125,8 +211,7 @@ static int put_systems(struct td_buf *b, const struct td_out *out,
 				   out->formats[j].system))
 				continue;
 			done[j] = 1;
-			put64(b, out->formats[j].len);
-			put(b, out->formats[j].text, out->formats[j].len);
+			put_format(b, &out->formats[j]);
 		}
 	}
 	free(done);
@@ -168,9 +253,19 @@ static int build_meta(struct td_buf *b, const struct td_out *out,
 	put32(b, out->printk_formats ? out->printk_formats_len : 0);
 	if (out->printk_formats)
 		put(b, out->printk_formats, out->printk_formats_len);
-	put64(b, out->cmdlines ? out->cmdlines_len : 0);
-	if (out->cmdlines)
+	if (out->cmdlines) {
+		put64(b, out->cmdlines_len);
 		put(b, out->cmdlines, out->cmdlines_len);
+	} else {
+		struct td_buf cl = { 0 };
+
+		pidless_cmdlines(&cl, out);
+		b->oom |= cl.oom;
+		put64(b, cl.len);
+		if (cl.len)
+			put(b, cl.p, cl.len);
+		free(cl.p);
+	}
 	put32(b, out->nr_cpus);
 
 	if (clock || out->uname || out->cpustat || out->ts_offset) {

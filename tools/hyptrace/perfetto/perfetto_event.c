@@ -28,7 +28,11 @@ uint32_t perfetto_event_record_pid(const struct td_event *ev, const struct td_re
 	const struct td_field *f = ev ? format_print_find_field(ev, "common_pid") : NULL;
 	uint64_t v = 0;
 
-	if (f)
+	/*
+	 * At offset 0 it is our trace.dat writer's alias of common_type, a
+	 * task per event for KernelShark (lib/tracedat_write.c), not a pid
+	 */
+	if (f && f->offset)
 		format_print_read_field(rec, f, &v);
 	return (uint32_t)v;
 }
