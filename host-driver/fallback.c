@@ -9,6 +9,7 @@
  * module add files but not directories, debugfs both):
  *
  *   tracing_on buffer_size_kb trace trace_pipe trace_clock write_event mmio
+ *   maint_window
  *   overwrite per_cpu/cpuN/{trace,trace_pipe,trace_pipe_raw,stats}
  *   events/{enable,header_page,header_event}
  *   events/hypervisor/EVENT/{enable,id,format}
@@ -373,6 +374,7 @@ static int fb_init(struct hyptrace *ht)
 	fb_file("write_event", 0200, root, ht, &hyptrace_write_event_fops);
 	fb_file("overwrite", 0640, root, ht, &hyptrace_overwrite_fops);
 	fb_file("mmio", 0640, root, ht, &hyptrace_mmio_fops);
+	fb_file("maint_window", 0640, root, ht, &hyptrace_maint_fops);
 	if (hyptrace_hyp_log_has(HYPTRACE_HYP_LOG_THIS_BOOT))
 		fb_file("hyp_log", 0440, root,
 			HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_THIS_BOOT),

@@ -19,6 +19,7 @@
  *		read-only source, and the panic notifier
  *   hyp_log.c	the hypervisor's log: into dmesg at load, and its files
  *   mmio.c	the mmio file: device regions the hypervisor traces
+ *   maint.c	the maint_window file: the TLBI and DC/IC by VA window
  *
  * and one of two front ends (frontend.h), chosen at build time (compat.h):
  *   remote.c	with trace_remote: its callbacks, the files under
@@ -134,6 +135,8 @@ extern const struct file_operations hyptrace_trace_clock_fops;
 extern const struct file_operations hyptrace_overwrite_fops;
 /* mmio.c: the traced device regions */
 extern const struct file_operations hyptrace_mmio_fops;
+/* maint.c: the maintenance window */
+extern const struct file_operations hyptrace_maint_fops;
 
 /*
  * hyp_log.c: the hypervisor's log into dmesg at load; the front end adds

@@ -229,6 +229,9 @@ static int hyptrace_init_tracefs(struct dentry *d, void *priv)
 		return -ENOMEM;
 	if (!tracefs_create_file("mmio", 0640, d, NULL, &hyptrace_mmio_fops))
 		return -ENOMEM;
+	if (!tracefs_create_file("maint_window", 0640, d, NULL,
+				 &hyptrace_maint_fops))
+		return -ENOMEM;
 	if (hyptrace_hyp_log_has(HYPTRACE_HYP_LOG_THIS_BOOT) &&
 	    !tracefs_create_file("hyp_log", 0440, d,
 				 HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_THIS_BOOT),

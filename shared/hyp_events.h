@@ -166,6 +166,95 @@ enum cpu_sysreg {
 #define FW_OPTEE_F_RESUMED	0x1	/* opened by RETURN_FROM_RPC */
 #define FW_OPTEE_F_ABANDONED	0x2	/* a new call came, this never ended */
 
+/*
+ * maint_run "op": the maintenance instruction's SYS encoding,
+ * op1 << 11 | CRn << 7 | CRm << 3 | op2 (op0 is 1): the TLBI forms EL1
+ * has (CRn 8; CRn 9 their nXS twins) and the DC/IC by VA that
+ * HCR_EL2.TPCP/TPU and FGT's HFGITR_EL2 trap (CRn 7).
+ */
+#define MAINT_OP(op1, crn, crm, op2)					\
+	((op1) << 11 | (crn) << 7 | (crm) << 3 | (op2))
+#define MAINT_OPS(SYM)							\
+	SYM(0x388, "ic ialluis")	\
+	SYM(0x3a8, "ic iallu")		\
+	SYM(0x3b1, "dc ivac")		\
+	SYM(0x3b3, "dc igvac")		\
+	SYM(0x3b5, "dc igdvac")		\
+	SYM(0x408, "tlbi vmalle1os")	\
+	SYM(0x409, "tlbi vae1os")	\
+	SYM(0x40a, "tlbi aside1os")	\
+	SYM(0x40b, "tlbi vaae1os")	\
+	SYM(0x40d, "tlbi vale1os")	\
+	SYM(0x40f, "tlbi vaale1os")	\
+	SYM(0x411, "tlbi rvae1is")	\
+	SYM(0x413, "tlbi rvaae1is")	\
+	SYM(0x415, "tlbi rvale1is")	\
+	SYM(0x417, "tlbi rvaale1is")	\
+	SYM(0x418, "tlbi vmalle1is")	\
+	SYM(0x419, "tlbi vae1is")	\
+	SYM(0x41a, "tlbi aside1is")	\
+	SYM(0x41b, "tlbi vaae1is")	\
+	SYM(0x41d, "tlbi vale1is")	\
+	SYM(0x41f, "tlbi vaale1is")	\
+	SYM(0x429, "tlbi rvae1os")	\
+	SYM(0x42b, "tlbi rvaae1os")	\
+	SYM(0x42d, "tlbi rvale1os")	\
+	SYM(0x42f, "tlbi rvaale1os")	\
+	SYM(0x431, "tlbi rvae1")	\
+	SYM(0x433, "tlbi rvaae1")	\
+	SYM(0x435, "tlbi rvale1")	\
+	SYM(0x437, "tlbi rvaale1")	\
+	SYM(0x438, "tlbi vmalle1")	\
+	SYM(0x439, "tlbi vae1")		\
+	SYM(0x43a, "tlbi aside1")	\
+	SYM(0x43b, "tlbi vaae1")	\
+	SYM(0x43d, "tlbi vale1")	\
+	SYM(0x43f, "tlbi vaale1")	\
+	SYM(0x488, "tlbi vmalle1osnxs")	\
+	SYM(0x489, "tlbi vae1osnxs")	\
+	SYM(0x48a, "tlbi aside1osnxs")	\
+	SYM(0x48b, "tlbi vaae1osnxs")	\
+	SYM(0x48d, "tlbi vale1osnxs")	\
+	SYM(0x48f, "tlbi vaale1osnxs")	\
+	SYM(0x491, "tlbi rvae1isnxs")	\
+	SYM(0x493, "tlbi rvaae1isnxs")	\
+	SYM(0x495, "tlbi rvale1isnxs")	\
+	SYM(0x497, "tlbi rvaale1isnxs")	\
+	SYM(0x498, "tlbi vmalle1isnxs")	\
+	SYM(0x499, "tlbi vae1isnxs")	\
+	SYM(0x49a, "tlbi aside1isnxs")	\
+	SYM(0x49b, "tlbi vaae1isnxs")	\
+	SYM(0x49d, "tlbi vale1isnxs")	\
+	SYM(0x49f, "tlbi vaale1isnxs")	\
+	SYM(0x4a9, "tlbi rvae1osnxs")	\
+	SYM(0x4ab, "tlbi rvaae1osnxs")	\
+	SYM(0x4ad, "tlbi rvale1osnxs")	\
+	SYM(0x4af, "tlbi rvaale1osnxs")	\
+	SYM(0x4b1, "tlbi rvae1nxs")	\
+	SYM(0x4b3, "tlbi rvaae1nxs")	\
+	SYM(0x4b5, "tlbi rvale1nxs")	\
+	SYM(0x4b7, "tlbi rvaale1nxs")	\
+	SYM(0x4b8, "tlbi vmalle1nxs")	\
+	SYM(0x4b9, "tlbi vae1nxs")	\
+	SYM(0x4ba, "tlbi aside1nxs")	\
+	SYM(0x4bb, "tlbi vaae1nxs")	\
+	SYM(0x4bd, "tlbi vale1nxs")	\
+	SYM(0x4bf, "tlbi vaale1nxs")	\
+	SYM(0x1ba9, "ic ivau")		\
+	SYM(0x1bd1, "dc cvac")		\
+	SYM(0x1bd3, "dc cgvac")		\
+	SYM(0x1bd5, "dc cgdvac")	\
+	SYM(0x1bd9, "dc cvau")		\
+	SYM(0x1be1, "dc cvap")		\
+	SYM(0x1be3, "dc cgvap")		\
+	SYM(0x1be5, "dc cgdvap")	\
+	SYM(0x1be9, "dc cvadp")		\
+	SYM(0x1beb, "dc cgvadp")	\
+	SYM(0x1bed, "dc cgdvadp")	\
+	SYM(0x1bf1, "dc civac")		\
+	SYM(0x1bf3, "dc cigvac")	\
+	SYM(0x1bf5, "dc cigdvac")
+
 /* impdef_sysreg's ec and iss are ESR_EL2's; value what an MSR wrote, or 0 */
 /* mmio_read and mmio_write: one payload, one line (see HYP_MMIO_F_* below) */
 #define HYP_MMIO_ACCESS_FIELDS						\
@@ -293,12 +382,16 @@ enum cpu_sysreg {
 	      HE_PRINT("%s x1=0x%llx status=%lld fw_ns=%llu",		\
 		       HE_SYMBOLIC(func_id, FW_TRNG_FNS), HE_REC(x1),	\
 		       HE_REC(status), HE_REC(fw_ns)))			\
-	/* Id 15 is the tlbi branch's maint_run; a stand-in until it merges */ \
-	EVENT(reserved15, 15,						\
-	      HE_FIELD(u16, __reserved0)				\
-	      HE_FIELD(u32, __reserved1)				\
-	      HE_FIELD(u64, value),					\
-	      HE_PRINT("value=0x%llx", HE_REC(value)))			\
+	/* A run of one TLB or cache maintenance op (maint_window.c) */ \
+	EVENT(maint_run, 15,						\
+	      HE_FIELD(u16, op)						\
+	      HE_FIELD(u32, count)					\
+	      HE_FIELD(u64, first)					\
+	      HE_FIELD(u64, last)					\
+	      HE_FIELD(u64, ns),					\
+	      HE_PRINT("%s count=%u first=0x%llx last=0x%llx ns=%llu",	\
+		       HE_SYMBOLIC(op, MAINT_OPS), HE_REC(count),	\
+		       HE_REC(first), HE_REC(last), HE_REC(ns)))		\
 	/* SCMI over SMC: the shared-memory header, the status back */	\
 	EVENT(fw_scmi, 16,						\
 	      HE_FIELD(u16, protocol)					\

@@ -191,6 +191,19 @@
  *	accesses recorded << 2, of slot x1 of HYPTRACE_MMIO_SLOTS; INVALID
  *	from HYPTRACE_MMIO_SLOTS on.
  *
+ * TLB and cache maintenance (Documentation/guides/cpu-state.md) (ABI 1.9)
+ *   HYPTRACE_CALL_MAINT_WINDOW (0xc6000013, x1 = HYPTRACE_MAINT_ARM or
+ *	HYPTRACE_MAINT_QUERY, x2 = nanoseconds, for ARM)
+ *	On the calling CPU only. ARM with x2 = 1..HYPTRACE_MAINT_MAX_NS:
+ *	for that long from now, EL1's and EL0's TLBI and DC/IC by VA trap
+ *	and are recorded, runs of one operation coalesced into maint_run
+ *	events (an armed window gets the new deadline); x2 = 0 closes the
+ *	window now. Closing, or the first trap or query at or after the
+ *	deadline, ends the run in progress (its event written) and takes
+ *	the traps off. QUERY changes nothing else. Both: x1 = nanoseconds
+ *	left on this CPU, 0 once closed. INVALID for another x1 or x2 above
+ *	HYPTRACE_MAINT_MAX_NS; x3, x4 ignored.
+ *
  * Any other function ID answers SMCCC_RET_NOT_SUPPORTED (-1); an argument
  * out of range answers SMCCC_RET_INVALID_PARAMETER (-3).
  */
@@ -200,7 +213,7 @@
 #include "smccc.h"
 
 #define HYPTRACE_ABI_MAJOR		1
-#define HYPTRACE_ABI_MINOR		8
+#define HYPTRACE_ABI_MINOR		9
 #define HYPTRACE_ABI_VERSION		((HYPTRACE_ABI_MAJOR << 16) | HYPTRACE_ABI_MINOR)
 
 /* UID 8772a36d-8849-4f02-9d89-7a85aa273b49, as SMCCC packs it into x0..x3 */
@@ -234,6 +247,7 @@
 #define HYPTRACE_CALL_HYP_LOG		HYPTRACE_CALL(16)
 #define HYPTRACE_CALL_MMIO_REGION	HYPTRACE_CALL(17)
 #define HYPTRACE_CALL_MMIO_QUERY	HYPTRACE_CALL(18)
+#define HYPTRACE_CALL_MAINT_WINDOW	HYPTRACE_CALL(19)
 
 /* HYPTRACE_CALL_CPU_MPIDR x1 for a CPU number without a CPU */
 #define HYPTRACE_MPIDR_NONE		(~0UL)
@@ -282,6 +296,11 @@
 #define HYPTRACE_MMIO_SLOTS		16
 #define HYPTRACE_MMIO_QUERY_MODE(x3)	((unsigned int)((x3) & 3))
 #define HYPTRACE_MMIO_QUERY_HITS(x3)	((x3) >> 2)
+
+/* HYPTRACE_CALL_MAINT_WINDOW x1, x2 */
+#define HYPTRACE_MAINT_ARM		0
+#define HYPTRACE_MAINT_QUERY		1
+#define HYPTRACE_MAINT_MAX_NS		(60ULL * 1000000000ULL)	/* 60 s */
 
 /*
  * The kernel command line option that names the devices to trace from

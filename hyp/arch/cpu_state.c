@@ -55,7 +55,7 @@
 	 FIELD_PREP(ESR_SYS_CRN, crn) | FIELD_PREP(ESR_SYS_CRM, crm) |	\
 	 FIELD_PREP(ESR_SYS_OP2, op2))
 
-static bool has_fgt(void)
+bool cpu_has_fgt(void)
 {
 	return FIELD_GET(ID_AA64MMFR0_FGT, read_sysreg(id_aa64mmfr0_el1));
 }
@@ -64,7 +64,7 @@ void cpu_state_window_open(void)
 {
 	if (!hyp_trace_on(cpu_sysreg))
 		return;
-	if (has_fgt()) {
+	if (cpu_has_fgt()) {
 		write_sysreg(read_sysreg(HFGWTR_EL2) | WINDOW_FGT, HFGWTR_EL2);
 	} else {
 		write_sysreg(read_sysreg(hcr_el2) | HCR_TVM, hcr_el2);
@@ -75,7 +75,7 @@ void cpu_state_window_open(void)
 /* EL1's MMU is on: everything off but VBAR_EL1's FGT trap */
 static void window_mmu_on(void)
 {
-	if (has_fgt()) {
+	if (cpu_has_fgt()) {
 		write_sysreg(read_sysreg(HFGWTR_EL2) &
 			     ~(WINDOW_FGT & ~HFGWTR_VBAR_EL1), HFGWTR_EL2);
 	} else {

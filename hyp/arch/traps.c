@@ -2,7 +2,8 @@
 /*
  * Exception dispatch. EL1 comes to EL2 on purpose through HVC and trapped
  * SMC; set/way cache maintenance is trapped to be done safely (setway.c);
- * cpu_state.c records how EL1 sets up its MMU and IMPDEF register pokes.
+ * cpu_state.c records how EL1 sets up its MMU and IMPDEF register pokes;
+ * maint_window.c TLBI and DC/IC by VA while its window is open.
  * Any other trap from EL1 or EL0 is something el2_regs.c left trapped
  * (or a feature newer than it knows): the CPU without EL2 would have found
  * the instruction UNDEFINED, so EL1 gets exactly that. Anything taken at
@@ -285,11 +286,13 @@ static noinline void handle_other(struct trap_frame *frame,
 
 		if (HYP_STAGE2 && ec == ESR_EC_DABT_LOW && mmio_trap(frame))
 			return;
-		if (ec == ESR_EC_SOFTSTP_LOW && mmio_step_done(frame))
+		if (ec == ESR_EC_SOFTSTP_LOW &&
+		    (mmio_step_done(frame) || maint_step_done(frame)))
 			return;
 		if (HYP_STAGE2 && (ec == ESR_EC_DABT_LOW || ec == ESR_EC_IABT_LOW))
 			handle_host_abort(frame, ec);
-		else if (!(ec == ESR_EC_SYS64 && setway_trap(frame)) &&
+		else if (!(ec == ESR_EC_SYS64 &&
+			   (setway_trap(frame) || maint_trap(frame))) &&
 			 !cpu_state_trap(frame, ec))
 			handle_unknown_trap(frame);
 		return;

@@ -159,6 +159,7 @@ static void __noreturn enter_linux(struct el1_entry entry)
 {
 	write_sysreg(SCTLR_EL1_ENTRY, sctlr_el1);
 	cpu_state_window_open();
+	maint_window_reenter();
 	isb();
 	hyp_enter_el1(entry.pc, entry.x0);
 }

@@ -94,6 +94,9 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 	case HYPTRACE_CALL_MMIO_QUERY:
 		ret = mmio_query_call(r[1], &r[1]);
 		break;
+	case HYPTRACE_CALL_MAINT_WINDOW:
+		ret = maint_window_call(r[1], r[2], &r[1]);
+		break;
 	default:
 		ret = HYPTRACE_RET_NOT_SUPPORTED;
 		break;

@@ -54,6 +54,18 @@ struct fw_cpu {
 	struct fw_optee_span optee;
 };
 
+/* A CPU's maintenance window (maint_window.c): only this CPU touches it */
+struct maint_cpu {
+	u64 deadline;		/* CNTVCT value it closes at; 0: closed */
+	u64 first, last;	/* the run's first and last operand */
+	u64 first_ns, last_ns;	/* when they came */
+	u32 count;		/* operations in the run; 0: no run */
+	u16 op;			/* the run's MAINT_OPS encoding */
+	bool stepping;		/* one operation let through, its step due */
+	u64 masks;		/* SPSR's I, F, A before that step */
+	u64 mdcr, mdscr;	/* MDCR_EL2, MDSCR_EL1 before it */
+};
+
 /* Where a CPU enters Linux once the hypervisor is set up on it */
 struct el1_entry {
 	u64 pc;
@@ -99,6 +111,8 @@ struct hyp_cpu {
 	u32 park_state;
 	/* Firmware-call decoding (fw_trace.c): only this CPU touches it */
 	struct fw_cpu fw;
+	/* The TLBI and DC/IC by VA window (maint_window.c) */
+	struct maint_cpu maint;
 };
 
 #define PARK_ABSENT		0	/* never parked: cannot be started */

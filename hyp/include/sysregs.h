@@ -134,6 +134,8 @@ static inline void dsb_ish(void)
 #define ID_AA64ISAR1_GPA	GENMASK(27, 24)	/* generic PAuth, QARMA5 */
 #define ID_AA64ISAR1_API	GENMASK(11, 8)	/* address PAuth, imp. defined */
 #define ID_AA64ISAR1_APA	GENMASK(7, 4)	/* address PAuth, QARMA5 */
+#define ID_AA64ISAR1_DPB	GENMASK(3, 0)	/* 1 DC CVAP, 2 also DC CVADP */
+#define ID_AA64ISAR0_TLB	GENMASK(59, 56)	/* 1 TLBI OS forms, 2 also ranges */
 #define ID_AA64ISAR2_SYSREG128	GENMASK(35, 32)	/* 128-bit system registers */
 #define ID_AA64ISAR2_MOPS	GENMASK(19, 16)	/* memcpy/memset instructions */
 #define ID_AA64ISAR2_APA3	GENMASK(15, 12)	/* address PAuth, QARMA3 */
@@ -188,6 +190,9 @@ static inline void dsb_ish(void)
 #define HCR_TIDCP	BIT(20)		/* trap IMPDEF registers (cpu_state.c) */
 #define HCR_TACR	BIT(21)		/* trap ACTLR_EL1 (see setup_hcr) */
 #define HCR_TSW		BIT(22)		/* trap DC by set/way (setway.c) */
+#define HCR_TPCP	BIT(23)		/* trap DC by VA to PoC/PoP (maint_window.c) */
+#define HCR_TPU		BIT(24)		/* trap DC CVAU, IC IVAU/IALLU(IS) (ditto) */
+#define HCR_TTLB	BIT(25)		/* trap TLBI (ditto) */
 #define HCR_TVM		BIT(26)		/* trap EL1 VM register writes (cpu_state.c) */
 #define HCR_E2H		BIT(34)		/* must stay 0: we are non-VHE */
 #define HCR_APK		BIT(40)		/* EL1 may use PAuth keys ... */
@@ -236,6 +241,8 @@ static inline void dsb_ish(void)
  * below give EL1 what it would have without EL2.
  */
 #define MDCR_HPMN	GENMASK(4, 0)	/* PMU counters visible to EL1 */
+#define MDCR_TDE	BIT(8)		/* debug exceptions go to EL2 (a step) */
+#define MDSCR_SS	BIT(0)		/* MDSCR_EL1: software step enabled */
 #define MDCR_E2PB	GENMASK(13, 12)	/* SPE buffer owner */
 #define MDCR_E2PB_EL1	3		/* EL1&0 regime, EL1 untrapped */
 #define MDCR_ENSPM	BIT(15)		/* System PMU registers at EL1 */
@@ -302,6 +309,22 @@ static inline void dsb_ish(void)
 #define HFGITR_nGCSPUSHM_EL1	BIT(57)	/* GCS */
 #define HFGITR_nBRBIALL		BIT(56)	/* BRBE */
 #define HFGITR_nBRBINJ		BIT(55)	/* BRBE */
+/* The TLBI and DC/IC by VA the maintenance window traps (maint_window.c) */
+#define HFGITR_DCCVAC		BIT(54)	/* DC CVAC, CGVAC, CGDVAC */
+#define HFGITR_TLBI_E1		GENMASK(47, 42)	/* VMALLE1..VAALE1 (+nXS) */
+#define HFGITR_TLBI_RE1		GENMASK(41, 38)	/* RVAE1..RVAALE1: TLBIRANGE */
+#define HFGITR_TLBI_RE1IS	GENMASK(37, 34)	/* RVAE1IS..: TLBIRANGE */
+#define HFGITR_TLBI_E1IS	GENMASK(33, 28)	/* VMALLE1IS..VAALE1IS */
+#define HFGITR_TLBI_RE1OS	GENMASK(27, 24)	/* RVAE1OS..: TLBIOS, RANGE */
+#define HFGITR_TLBI_E1OS	GENMASK(23, 18)	/* VMALLE1OS..: TLBIOS */
+#define HFGITR_DCCIVAC		BIT(10)	/* DC CIVAC, CIGVAC, CIGDVAC */
+#define HFGITR_DCCVADP		BIT(9)	/* DC CVADP (+G, GD): DPB2 */
+#define HFGITR_DCCVAP		BIT(8)	/* DC CVAP (+G, GD): DPB */
+#define HFGITR_DCCVAU		BIT(7)	/* DC CVAU */
+#define HFGITR_DCIVAC		BIT(3)	/* DC IVAC, IGVAC, IGDVAC */
+#define HFGITR_ICIVAU		BIT(2)	/* IC IVAU */
+#define HFGITR_ICIALLU		BIT(1)	/* IC IALLU */
+#define HFGITR_ICIALLUIS	BIT(0)	/* IC IALLUIS */
 
 /* HDFGRTR_EL2/HDFGWTR_EL2: debug, PMU, trace; BRBIDR is read-only */
 #define HDFGxTR_nPMSNEVFR_EL1	BIT(62)	/* SPE with FnE */

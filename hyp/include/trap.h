@@ -29,6 +29,12 @@ bool setway_trap(struct trap_frame *frame);
 /* cpu_state.c: the CPU-state window and the IMPDEF registers canary */
 bool cpu_state_trap(struct trap_frame *frame, u32 ec);
 void cpu_state_window_open(void);
+bool cpu_has_fgt(void);
+/* maint_window.c: the TLBI and DC/IC by VA window */
+bool maint_trap(struct trap_frame *frame);
+bool maint_step_done(struct trap_frame *frame);
+void maint_window_reenter(void);
+s64 maint_window_call(u64 op, u64 ns, u64 *left);
 
 /* A call made by EL1 through HVC or SMC, decoded once */
 enum smccc_conduit { CONDUIT_HVC, CONDUIT_SMC };

@@ -249,6 +249,9 @@ static void invalidate(struct fuzz_cpu *f, u64 fid, u64 *x)
 	case HYPTRACE_CALL_MMIO_REGION:
 		x[1] = HYPTRACE_MMIO_REMOVE + 1 + (rnd(f) >> 1);	/* no such op */
 		break;
+	case HYPTRACE_CALL_MAINT_WINDOW:
+		x[1] = HYPTRACE_MAINT_QUERY + 1 + (rnd(f) >> 1);	/* no such op */
+		break;
 	}
 }
 
@@ -288,6 +291,7 @@ static bool documented(u64 fid, long ret)
 	case HYPTRACE_CALL_CPU_MPIDR:
 	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
 	case HYPTRACE_CALL_MMIO_QUERY:
+	case HYPTRACE_CALL_MAINT_WINDOW:
 		return ret == HYPTRACE_RET_SUCCESS ||
 		       ret == HYPTRACE_RET_INVALID;
 	}
@@ -429,6 +433,18 @@ static void fuzz_one(struct fuzz_cpu *f)
 			invalidate(f, in[0], in);
 			guarded = true;
 		}
+	} else if (effective(in[0]) == HYPTRACE_CALL_MAINT_WINDOW) {
+		/*
+		 * A valid ARM would trap this CPU's TLB and cache maintenance
+		 * for up to 60 s: QUERY, or no such op. 39-maint-window
+		 * checks ARM and its refusals.
+		 */
+		if (pick(f, 2)) {
+			in[1] = HYPTRACE_MAINT_QUERY;
+		} else {
+			invalidate(f, in[0], in);
+			guarded = true;
+		}
 	} else if (!hostile && disturbs(in[0])) {
 		if (effective(in[0]) == HYPTRACE_CALL_TRACE_UNLOAD) {
 			f->skipped++;
@@ -526,9 +542,11 @@ static int __init hvc_fuzz_init(void)
 	have_sum = hostile_image_sum(&sum_before, &bad);
 	/*
 	 * IMAGE_SUM came with 1.3, TRACE_EARLY 1.4, HOST_PANIC 1.5, HYP_LOG
-	 * 1.7, MMIO_REGION and MMIO_QUERY 1.8
+	 * 1.7, MMIO_REGION and MMIO_QUERY 1.8, MAINT_WINDOW 1.9
 	 */
-	if ((res.a1 & 0xffff) >= 8)
+	if ((res.a1 & 0xffff) >= 9)
+		max_func = HYPTRACE_CALL_MAINT_WINDOW & SMCCC_FUNC_MASK;
+	else if ((res.a1 & 0xffff) >= 8)
 		max_func = HYPTRACE_CALL_MMIO_QUERY & SMCCC_FUNC_MASK;
 	else if ((res.a1 & 0xffff) >= 7)
 		max_func = HYPTRACE_CALL_HYP_LOG & SMCCC_FUNC_MASK;

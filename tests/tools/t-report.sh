@@ -55,7 +55,7 @@ if [ -f "$FIXTURES/hyp_enter.format" ]; then
 	"$GEN" --dump-events "$T/gen-events" >/dev/null 2>&1
 	for f in header_page header_event hyp_enter.format hyp_exit.format \
 		 selftest.format mmio_read.format mmio_write.format \
-		 mmio_unhandled.format; do
+		 mmio_unhandled.format maint_run.format; do
 		if cmp -s "$FIXTURES/$f" "$T/gen-events/$f"; then
 			ok "fixtures: generated $f is the guest's"
 		else

@@ -177,6 +177,7 @@ static int read_trace(struct stats_reader *rd)
 			return HT_EXIT_FAIL;
 		}
 		note_time(r, &rec);
+		stats_maint_feed(&r->maint, &rec);
 		if (count_event(rd, &rec) || feed_el2(rd, &rec) ||
 		    stats_mmio_feed(&r->mmio, &rec) ||
 		    stats_fw_feed(&r->fw, &rec)) {
@@ -258,6 +259,7 @@ static int stats_file(const char *path, int json, size_t top)
 	if (find_hyp_events(&rd))
 		goto out;
 	stats_mmio_init(&r.mmio, rd.td);
+	stats_maint_init(&r.maint, rd.td);
 	stats_fw_find(&r.fw, rd.td);
 	rd.event_index = malloc(65536 * sizeof(*rd.event_index));
 	r.cpus = calloc(r.nr_cpus ? r.nr_cpus : 1, sizeof(*r.cpus));

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "hyptrace/el2stats.h"
+#include "stats_maint.h"
 #include "stats_mmio.h"
 #include "hyptrace/tracedat.h"
 
@@ -81,6 +82,7 @@ struct stats_report {
 	size_t top;			/* function IDs to list, 0 = all */
 	struct el2_stats el2;
 	struct mmio_stats mmio;		/* stats_mmio.c */
+	struct maint_stats maint;	/* stats_maint.c */
 	struct stats_fw fw;
 };
 

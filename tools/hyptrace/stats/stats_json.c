@@ -282,6 +282,7 @@ int stats_json_print(FILE *f, const struct stats_report *r)
 	stats_fw_print_json(f, &r->fw);
 	json_events(f, r);
 	stats_mmio_print_json(f, &r->mmio);
+	stats_maint_print_json(f, &r->maint);
 	fprintf(f, "\n}\n");
 	return 0;
 }

@@ -334,5 +334,6 @@ int stats_text_print(FILE *f, const struct stats_report *r)
 	stats_fw_print_text(f, &r->fw);
 	print_histogram(f, r);
 	stats_mmio_print_text(f, &r->mmio);
+	stats_maint_print_text(f, &r->maint);
 	return 0;
 }
