@@ -44,9 +44,11 @@ static void arch_answer(struct trap_frame *frame, u32 fid)
 
 /*
  * The Spectre workarounds are counted (fw_trace.c), everything else is
- * recorded one call at a time.
+ * recorded one call at a time. Out of line: inlined, its trace site's
+ * registers were saved on every call smccc_handle_call() takes, the
+ * hypervisor's own hypercalls too (bench row 3d, 2.5 -> 3.5 per site).
  */
-static void arch_call(struct trap_frame *frame, u32 fid)
+static noinline void arch_call(struct trap_frame *frame, u32 fid)
 {
 	bool traced;
 
