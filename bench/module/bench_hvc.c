@@ -32,17 +32,14 @@
 #undef SMCCC_RET_INVALID_PARAMETER
 
 #include <linux/arm-smccc.h>
-#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
-#include <linux/timekeeping.h>
 
-/*
- * A timed run keeps interrupts off throughout: at a few hundred
- * instructions a call this is well under 100 ms of virtual time.
- */
+#include "bench_time.h"
+
+/* A timed run keeps interrupts off throughout (see bench_time_loop()). */
 #define BENCH_HVC_MAX_CALLS	100000U
 
 static u64 elapsed_ns;
@@ -65,20 +62,11 @@ static bool hyptrace_answers(void)
 	       res.a1 >> 16 == HYPTRACE_ABI_MAJOR;
 }
 
-static u64 time_null_calls(unsigned int calls)
+static void null_call(void *unused)
 {
 	struct arm_smccc_res res;
-	unsigned long flags;
-	unsigned int i;
-	u64 start, end;
 
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	for (i = 0; i < calls; i++)
-		arm_smccc_1_1_hvc(HYPTRACE_CALL_VERSION, &res);
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	return end - start;
+	arm_smccc_1_1_hvc(HYPTRACE_CALL_VERSION, &res);
 }
 
 /*
@@ -129,7 +117,7 @@ static int calls_set(const char *val, const struct kernel_param *kp)
 	ret = parse_calls("calls", val, &calls, true);
 	if (ret)
 		return ret;
-	elapsed_ns = time_null_calls(calls);
+	elapsed_ns = bench_time_loop(calls, null_call, NULL);
 	return 0;
 }
 
