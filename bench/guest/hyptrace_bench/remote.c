@@ -105,18 +105,3 @@ int remote_open_write_event(const struct remote *r)
 		die("cannot open %s: %s", path, strerror(errno));
 	return fd;
 }
-
-/* Emit one selftest event from its decimal id; false if refused. */
-bool write_event_text(int fd, const char *text, size_t len)
-{
-	return pwrite(fd, text, len, 0) == (ssize_t)len;
-}
-
-bool write_event_id(int fd, unsigned long long id)
-{
-	char text[24];
-	int len;
-
-	len = snprintf(text, sizeof(text), "%llu\n", id);
-	return write_event_text(fd, text, len);
-}

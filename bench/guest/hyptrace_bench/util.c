@@ -17,14 +17,6 @@ die(const char *fmt, ...)
 	exit(1);
 }
 
-unsigned long long monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 static unsigned long long timeval_ns(const struct timeval *tv)
 {
 	return tv->tv_sec * NSEC_PER_SEC + tv->tv_usec * 1000ULL;
