@@ -56,7 +56,7 @@ static void simd_once(void *reg)
 
 static u64 time_simd(void __iomem *reg)
 {
-	u64 ns;
+	u64 ns = 0;
 
 	/* Interrupts go off inside: kernel_neon_begin() wants them on */
 	scoped_ksimd()
