@@ -183,9 +183,12 @@ bench-module: kernel
 		M=$(CURDIR)/bench/module ARCH=arm64 \
 		CROSS_COMPILE=$(CROSS_COMPILE) modules
 
-$(BENCH_DIR)/hyptrace-bench: bench/guest/hyptrace_bench.c | deps
+BENCH_GUEST_SRCS := $(wildcard bench/guest/hyptrace_bench/*.c)
+$(BENCH_DIR)/hyptrace-bench: $(BENCH_GUEST_SRCS) \
+	bench/guest/hyptrace_bench/bench.h | deps
 	@mkdir -p $(@D)
-	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -Werror -o $@ \
+		$(BENCH_GUEST_SRCS)
 
 $(BENCH_DIR)/cpustate-bench: bench/guest/cpustate_bench.c | deps
 	@mkdir -p $(@D)

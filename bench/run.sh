@@ -137,363 +137,12 @@ done
 ! ran net || command -v trace-cmd >/dev/null ||
 	die "trace-cmd missing (Debian's trace-cmd package): the net rows need it"
 
-# boot NAME SCRIPT [qemu-run.sh options]: one scripted boot under -icount,
-# console kept in $OUT/NAME.log; QEMU gets the arguments in boot_qemu too.
-boot_qemu=()
-boot() {
-	local name=$1 script=$2
-	shift 2
-	step "boot $name"
-	"$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet --timeout 3000 \
-		--cpu "$CPU_MODEL" --smp "$NR_CPUS" \
-		--log "$OUT/$name.log" --add "$PROG:/root/hyptrace-bench" \
-		--add "$CPUSTATE_PROG:/root/cpustate-bench" \
-		--add "$MODULE:/root/bench_hvc.ko" \
-		--add "$HYPTRACE_TOP/bench/module/bench_mmio.ko:/root/bench_mmio.ko" \
-		--add "$HYPTRACE_TOP/bench/guest/mmio_bench.sh:/root/mmio_bench.sh" \
-		--add "$FW_MODULE:/root/bench_fwcall.ko" --add "$FW_SCRIPT:/root/fwcall.sh" \
-		"${qemu_run_args[@]+"${qemu_run_args[@]}"}" "$@" --cmd "$script" \
-		-- "${ICOUNT[@]}" "${boot_qemu[@]+"${boot_qemu[@]}"}" ||
-		die "the $name boot failed (exit $?); console in $OUT/$name.log"
-}
-
-# The guest side of the main boot. Everything is timed inside the guest;
-# the @bench lines carry the figures.
-main_script() {
-	local ev kb i
-
-	echo 'set -e'
-	echo 'insmod /lib/modules/hyptrace/remote_test.ko'
-	echo 'insmod /root/bench_hvc.ko'
-	echo 'echo "@bench info kernel=$(uname -r)"'
-	echo 'for n in /sys/firmware/devicetree/base/reserved-memory/*/; do'
-	echo '	echo "@bench resmem name=$(basename $n) reg=$(od -An -tx1 -v $n/reg | tr -d " \n")"'
-	echo 'done'
-	for i in $(seq "$repeat"); do
-		for ev in none selftest selftest,hyp_enter,hyp_exit; do
-			echo "./hyptrace-bench loop --remote hypervisor --events $ev --iterations $iterations"
-		done
-		for ev in none selftest; do
-			echo "./hyptrace-bench loop --remote test --events $ev --iterations $iterations"
-		done
-		for ev in none hyp_enter,hyp_exit; do
-			echo "./hyptrace-bench hvc --events $ev --calls $iterations"
-		done
-	done
-	# 3h-3i: traced MMIO accesses (bench/guest/mmio_bench.sh)
-	for i in $(seq "$repeat"); do
-		echo "sh /root/mmio_bench.sh /root/bench_mmio.ko $iterations"
-	done
-	for kb in $DEFAULT_KB $BIG_KB; do
-		for remote in hypervisor test; do
-			echo "./hyptrace-bench drain --remote $remote --buffer-kb $kb --seconds $drain_seconds --steps $drain_steps"
-		done
-	done
-	# the same with bench_hvc's null hypercall as the (cheap) writer
-	echo "./hyptrace-bench drain --remote hypervisor --writer hvc --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
-	# hyptrace record (/usr/bin/hyptrace, static) in place of trace_pipe
-	[ -z "$raw_poll_ms" ] ||
-		echo "echo $raw_poll_ms > /sys/module/hyptrace/parameters/raw_poll_ms"
-	echo "./hyptrace-bench drain --remote hypervisor --reader record --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
-	echo "./hyptrace-bench drain --remote hypervisor --reader record --writer hvc --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps"
-	for i in $(seq "$repeat"); do
-		echo "./hyptrace-bench record-cpu --buffer-kb $BIG_KB --seconds $drain_seconds --rate $RECORD_CPU_RATE"
-	done
-	# 3h-3i: CPU 1 off and on, the CPU-state window off, then on
-	echo "./cpustate-bench \"\$(hyptrace-dir)\" 1 $((4 * repeat))"
-	echo "sh /root/fwcall.sh $iterations $repeat"
-}
-
-# The guest side of a streaming boot (virtio or net): a drain search per
-# reader and writer. virtio: hyptrace agent --start over virtio-serial
-# (qemu-run.sh --virtio-trace). net: hyptrace record -N to trace-cmd
-# listen, then hyptrace agent -N for hyptrace listen -N clients.
-transport_script() {
-	local readers=() r w first=
-
-	echo 'set -e'
-	echo 'insmod /root/bench_hvc.ko'
-	[ -z "$raw_poll_ms" ] ||
-		echo "echo $raw_poll_ms > /sys/module/hyptrace/parameters/raw_poll_ms"
-	case $1 in
-	virtio)
-		readers=(agent) ;;
-	net)
-		echo 'ifconfig lo 127.0.0.1 up'
-		echo "ifconfig eth0 $NET_GUEST netmask 255.255.255.0 up"
-		readers=("record --net $NET_HOST:$tc_port"
-			 "agent --net $NET_GUEST:$NET_AGENT_PORT --key /root/agent.key")
-		[ "$smoke" = 0 ] || first=" --first-rate $NET_SMOKE_FIRST_RATE" ;;
-	esac
-	for r in "${readers[@]}"; do
-		for w in event hvc; do
-			echo "./hyptrace-bench drain --remote hypervisor --reader $r --writer $w --buffer-kb $BIG_KB --seconds $drain_seconds --steps $drain_steps$first"
-		done
-	done
-}
-
-# net_clients BOOTPID: while that boot runs, one hyptrace listen -N client
-# after the other for agent -N's trials. Each connects through the
-# hostfwd, starts the round (--start; its stdin, a FIFO we hold open,
-# never ends) and, when the bench's SIGTERM ends the agent, writes
-# net-agent.dat and exits 0; with no agent behind the forward it fails at
-# once, and the next try comes 0.2 s later. Each success's output goes to
-# net-listen.log, the last failure's to net-listen.try.
-net_clients() {
-	local fifo=$OUT/net-hold
-
-	rm -f "$fifo" && mkfifo "$fifo"
-	exec 3<>"$fifo"
-	: >"$OUT/net-listen.log"
-	while kill -0 "$1" 2>/dev/null; do
-		if "$HT" listen -N "127.0.0.1:$agent_port" --key "$OUT/agent.key" --start \
-			-o "$OUT/net-agent.dat" <&3 >"$OUT/net-listen.try" 2>&1; then
-			cat "$OUT/net-listen.try" >>"$OUT/net-listen.log"
-		else
-			sleep 0.2
-		fi
-	done
-	exec 3>&-
-	rm -f "$fifo"
-}
-
-# boot_transport virtio|net: that boot, with this machine's end running
-# meanwhile. virtio: hyptrace listen --virtio on the boot's sockets, the
-# whole boot long. net: trace-cmd listen (Debian's) for record -N, and
-# net_clients for agent -N.
-boot_transport() {
-	local t=$1 vt=$OUT/vt bpid lpid i rc=0 netdev p
-
-	case $t in
-	virtio)
-		rm -rf "$vt"
-		( boot virtio "$(transport_script virtio)" --virtio-trace "$vt" ) &
-		bpid=$!
-		for ((i = 0; i < 600; i++)); do
-			[ -S "$vt/agent-ctl-path" ] && break
-			kill -0 "$bpid" 2>/dev/null || break
-			sleep 0.1
-		done
-		[ -S "$vt/agent-ctl-path" ] || { wait "$bpid" || true; die "the virtio boot made no sockets in $vt"; }
-		"$HT" listen --virtio "$vt" -o "$OUT/virtio.dat" </dev/null \
-			>"$OUT/virtio-listen.log" 2>&1 &
-		lpid=$! ;;
-	net)
-		tc_port=$(free_port)
-		agent_port=$(free_port)
-		rm -rf "$OUT/net-tc" && mkdir -p "$OUT/net-tc"
-		setsid trace-cmd listen -p "$tc_port" -d "$OUT/net-tc" -o net \
-			>"$OUT/net-tc.log" 2>&1 &
-		tcpid=$!
-		# shellcheck disable=SC2064 # this listener's group, now
-		trap "kill -TERM -- -$tcpid 2>/dev/null || true" EXIT
-		for ((i = 0; i < 50; i++)); do
-			ss -Hltn "sport = :$tc_port" | grep -q . && break
-			sleep 0.1
-		done
-		ss -Hltn "sport = :$tc_port" | grep -q . ||
-			{ kill -TERM -- "-$tcpid" 2>/dev/null || true; die "trace-cmd listen did not start: $(tail -n 2 "$OUT/net-tc.log")"; }
-		# agent -N's key (hyptrace keygen), for the guest and the clients
-		rm -f "$OUT/agent.key"
-		"$HT" keygen "$OUT/agent.key" >/dev/null ||
-			{ kill -TERM -- "-$tcpid" 2>/dev/null || true; die "hyptrace keygen $OUT/agent.key failed"; }
-		netdev="user,id=n0,restrict=on,net=10.0.2.0/24"
-		netdev+=",hostfwd=tcp:127.0.0.1:$agent_port-$NET_GUEST:$NET_AGENT_PORT"
-		for p in $tc_port $NET_DATA_PORTS; do
-			netdev+=",guestfwd=tcp:$NET_HOST:$p-cmd:python3 $RELAY $p"
-		done
-		# shellcheck disable=SC2054 # QEMU's commas
-		( boot_qemu=(-netdev "$netdev" -device virtio-net-device,netdev=n0)
-		  boot net "$(transport_script net)" \
-			--add "$OUT/agent.key:/root/agent.key" ) &
-		bpid=$!
-		net_clients "$bpid" &
-		lpid=$! ;;
-	esac
-	wait "$bpid" || rc=$?
-	# QEMU gone: the listeners write what they got and end by themselves
-	for ((i = 0; i < 300; i++)); do
-		kill -0 "$lpid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill "$lpid" 2>/dev/null || true
-	case $t in
-	virtio)
-		wait "$lpid" || note "hyptrace listen: $(tail -n 1 "$OUT/virtio-listen.log")" ;;
-	net)
-		wait "$lpid" || true
-		kill -TERM -- "-$tcpid" 2>/dev/null || true
-		wait "$tcpid" 2>/dev/null || true
-		trap - EXIT
-		# a file per trial (tens of MiB at the top rates): the newest
-		# is kept, to look at
-		note "trace-cmd listen wrote $(find "$OUT/net-tc" -name 'net.*.dat' | wc -l) files, hyptrace listen -N $(grep -c '^hyptrace listen: connected to' "$OUT/net-listen.log" || true)"
-		find "$OUT/net-tc" -name 'net.*.dat' -printf '%T@ %p\n' | sort -rn |
-			tail -n +2 | cut -d' ' -f2- | xargs -r rm -f
-		;;
-	esac
-	[ "$rc" = 0 ] || exit "$rc"
-}
-
-# The baseline boot: the same null hypercall without any trace site.
-nosites_script() {
-	local i
-
-	echo 'set -e'
-	echo 'insmod /root/bench_hvc.ko'
-	for i in $(seq "$repeat"); do
-		echo "./hyptrace-bench hvc --events none --calls $iterations"
-	done
-	echo "sh /root/fwcall.sh $iterations $repeat"
-}
-
-# The stage-2 comparison: the hypervisor built without stage 2, the same
-# null hypercall and write_event loops as the main boot.
-nostage2_script() {
-	local i ev
-
-	echo 'set -e'
-	echo 'insmod /root/bench_hvc.ko'
-	for i in $(seq "$repeat"); do
-		for ev in none selftest; do
-			echo "./hyptrace-bench loop --remote hypervisor --events $ev --iterations $iterations"
-		done
-		for ev in none hyp_enter,hyp_exit; do
-			echo "./hyptrace-bench hvc --events $ev --calls $iterations"
-		done
-	done
-}
-
-# The @bench lines of a log, as "kind key=value..." without the marker.
-bench_lines() {
-	grep -a -o '@bench .*' "$OUT/$1.log" | sed 's/^@bench //; s/\r$//'
-}
-
-# field LINE KEY: the value of KEY= in one @bench line.
-field() {
-	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | head -n 1
-}
-
-# best LOG KIND FILTER VALUEKEY: the smallest VALUEKEY among the LOG's
-# lines of KIND that contain every key=value of FILTER.
-best() {
-	local log=$1 kind=$2 filter=$3 key=$4
-	bench_lines "$log" | awk -v kind="$kind" -v filter="$filter" -v key="$key" '
-		$1 != kind { next }
-		{
-			n = split(filter, want, " ")
-			for (i = 1; i <= n; i++) {
-				hit = 0
-				for (j = 2; j <= NF; j++)
-					if ($j == want[i])
-						hit = 1
-				if (!hit)
-					next
-			}
-			for (j = 2; j <= NF; j++)
-				if (index($j, key "=") == 1) {
-					v = substr($j, length(key) + 2) + 0
-					if (!seen || v < min)
-						min = v
-					seen = 1
-				}
-		}
-		END { if (seen) printf "%.1f\n", min; else exit 1 }' ||
-		die "no '$kind $filter' result in $OUT/$log.log: the guest program failed there"
-}
-
-# calc 'awk expression': one decimal.
-calc() {
-	awk "BEGIN { printf \"%.1f\n\", $1 }"
-}
-
-# A figure for the table: thousands separated, one decimal unless whole.
-pretty() {
-	awk -v v="$1" 'BEGIN {
-		if (v !~ /^-?[0-9]+(\.[0-9]+)?$/) { print v; exit }
-		s = v == int(v) ? sprintf("%d", v) : sprintf("%.1f", v)
-		n = split(s, p, ".")
-		i = p[1]; out = ""
-		while (length(i) > 3 && substr(i, length(i) - 3, 1) != "-") {
-			out = "," substr(i, length(i) - 2) out
-			i = substr(i, 1, length(i) - 3)
-		}
-		print i out (n > 1 ? "." p[2] : "") }'
-}
-
-# drain_line REMOTE KB READER [WRITER [TRANSPORT]]: the drain result line
-# (READER pipe|record|agent, WRITER event, the default, or hvc; TRANSPORT
-# local, the default, virtio or net: how the reader's pages leave).
-drain_line() {
-	local line w=${4:-event} t=${5:-local}
-	line=$(bench_lines "$drain_log" | awk -v r="$1" -v kb="$2" -v rd="$3" -v w="$w" -v t="$t" \
-		'$1 == "drain" && $0 ~ " remote=" r " " && $0 ~ " kb=" kb " " &&
-		 $0 ~ " reader=" rd " " && $0 ~ " writer=" w " " &&
-		 $0 ~ " transport=" t " "' | tail -n 1)
-	[ -n "$line" ] ||
-		die "no drain result for $1 at $2 KiB ($3 over $t, $w writer) in $OUT/$drain_log.log"
-	echo "$line"
-}
-
-# drain_cell REMOTE KB rate|loss [READER [WRITER [TRANSPORT]]]
-drain_cell() {
-	local line
-	line=$(drain_line "$1" "$2" "${4:-pipe}" "${5:-event}" "${6:-local}")
-	case $3 in
-	rate)
-		if [ "$(field "$line" writer_bound)" = 1 ]; then
-			echo "≥ $(pretty "$(field "$line" zero_loss_rate)") (writer-bound)"
-		elif [ "$(field "$line" loss_writer_bound)" = 1 ]; then
-			# Faster, the writer fell behind: its limit, not the reader's
-			echo "$(pretty "$(field "$line" zero_loss_rate)") (writer-bound)"
-		else
-			pretty "$(field "$line" zero_loss_rate)"
-		fi ;;
-	loss)
-		if [ "$(field "$line" loss_rate)" = none ] &&
-			[ "$(field "$line" writer_bound)" = 1 ]; then
-			# Where the search had to stop
-			echo "no loss seen up to $(pretty "$(field "$line" zero_loss_rate)") (writer flat out; $(pretty "$(field "$line" zero_loss_target)") asked)"
-		elif [ "$(field "$line" loss_rate)" = none ]; then
-			echo "no loss seen"
-		elif [ "$(field "$line" loss_writer_bound)" = 1 ]; then
-			echo "$(field "$line" loss_pct) % at $(pretty "$(field "$line" loss_rate)") (writer flat out; $(pretty "$(field "$line" loss_target)") asked)"
-		else
-			echo "$(field "$line" loss_pct) % at $(pretty "$(field "$line" loss_rate)")"
-		fi ;;
-	esac
-}
-
-# Row storage: one CSV line per row, turned into both tables at the end,
-# in the order of their ids (1a ... 7c sort as text).
-rows=()
-row() {
-	rows+=("$1|$2|$3|$4|$5")
-}
-sorted_rows() {
-	printf '%s\n' "${rows[@]}" | sort -s -t'|' -k1,1
-}
-
-# stream_rows LOG READER TRANSPORT "ID ID ID" WHAT SHORT: the three rows of
-# a streaming reader, from LOG's boot: the highest zero-loss rate with the
-# write_event writer and with the null-hypercall writer, each beside
-# hyptrace record's from the main boot (4e, 4i), and the loss above them.
-stream_rows() {
-	local log=$1 rd=$2 t=$3 what=$5 short=$6 ids rec_ev=– rec_hvc=–
-	read -r -a ids <<<"$4"
-	if ran main; then
-		rec_ev="hyptrace record (4e): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record)"
-		rec_hvc="hyptrace record (4i): $(drain_log=main; drain_cell hypervisor $BIG_KB rate record hvc)"
-	fi
-	drain_log=$log
-	row "${ids[0]}" "drain via $what, 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
-		"$(drain_cell hypervisor $BIG_KB rate "$rd" event "$t")" "–" "$rec_ev"
-	row "${ids[1]}" "… the same, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
-		"$(drain_cell hypervisor $BIG_KB rate "$rd" hvc "$t")" "–" "$rec_hvc"
-	row "${ids[2]}" "… loss above them, $short: write_event writer (${ids[0]}); null-hypercall writer (${ids[1]}) (lost % at events/s)" \
-		"$(drain_cell hypervisor $BIG_KB loss "$rd" event "$t"); $(drain_cell hypervisor $BIG_KB loss "$rd" hvc "$t")" "–" ""
-	drain_log=main
-}
+# shellcheck source=bench/lib/boots.sh
+. "$HYPTRACE_TOP/bench/lib/boots.sh"
+# shellcheck source=bench/lib/tabulate.sh
+. "$HYPTRACE_TOP/bench/lib/tabulate.sh"
+# shellcheck source=bench/lib/reference.sh
+. "$HYPTRACE_TOP/bench/lib/reference.sh"
 
 mkdir -p "$OUT"
 ! ran main || boot main "$(main_script)"
@@ -507,10 +156,6 @@ step "host-side writer cost (callgrind, tests/ringbuf)"
 make -s -C "$HYPTRACE_TOP/tests/ringbuf" bench BUILD="$HYPTRACE_BUILD/ringbuf" \
 	>"$OUT/callgrind.txt" 2>&1 ||
 	die "the callgrind benchmark failed: $OUT/callgrind.txt"
-cg() {
-	awk -v what="$1" 'index($0, what) == 1 { print $NF }' "$OUT/callgrind.txt" |
-		head -n 1
-}
 
 if ran main; then
 	# 1 and 2: write_event round trips
@@ -521,16 +166,16 @@ if ran main; then
 	t_st=$(best main loop "remote=test events=selftest" per_op)
 	row 1a "write_event round trip, tracing off (instr/op)" \
 		"$(pretty "$hv_off")" "$(pretty "$t_off") (write refused)" \
-		"pKVM 1,547; test 1,490"
+		"$REF_1A"
 	row 1b "write_event round trip, selftest event on (instr/op)" \
-		"$(pretty "$hv_st")" "$(pretty "$t_st")" "pKVM 1,673; test 1,687"
+		"$(pretty "$hv_st")" "$(pretty "$t_st")" "$REF_1B"
 	row 1c "write_event round trip, selftest + hyp_enter + hyp_exit (instr/op)" \
-		"$(pretty "$hv_all")" "–" "pKVM 1,949"
+		"$(pretty "$hv_all")" "–" "$REF_1C"
 	ev1=$(calc "$hv_st - $hv_off")
 	ev3=$(calc "($hv_all - $hv_off) / 3")
 	row 1d "cost of one traced event: 1b − 1a; (1c − 1a) / 3 (instr)" \
 		"$ev1; $ev3" "$(calc "$t_st - $t_off") (1b − 1a)" \
-		"≤ 65 (pKVM 126; ~134)"
+		"$REF_1D"
 
 	# 3: the null hypercall
 	hvc_off=$(best main hvc "events=none" per_call)
@@ -540,7 +185,7 @@ if ran main; then
 	row 3b "null hypercall round trip, hyp_enter + hyp_exit on (instr)" \
 		"$(pretty "$hvc_on")" "–" ""
 	row 3c "price of tracing one trap, two events: 3b − 3a (instr)" \
-		"$(calc "$hvc_on - $hvc_off")" "–" "≤ 130"
+		"$(calc "$hvc_on - $hvc_off")" "–" "$REF_3C"
 	# 3h-3i: what the CPU-state window costs a CPU coming online
 	cs_off=$(best main cpustate "window=off" ns)
 	cs_on=$(best main cpustate "window=on" ns)
@@ -560,13 +205,13 @@ if ran main; then
 	# 4: drain
 	row 4a "drain via trace_pipe, $DEFAULT_KB KiB buffer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $DEFAULT_KB rate)" \
-		"$(drain_cell test $DEFAULT_KB rate)" "≥ test remote"
+		"$(drain_cell test $DEFAULT_KB rate)" "$REF_DRAIN_PIPE"
 	row 4b "… loss above it, $DEFAULT_KB KiB (lost % at events/s)" \
 		"$(drain_cell hypervisor $DEFAULT_KB loss)" \
 		"$(drain_cell test $DEFAULT_KB loss)" ""
 	row 4c "drain via trace_pipe, 1 MiB buffer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $BIG_KB rate)" \
-		"$(drain_cell test $BIG_KB rate)" "≥ test remote"
+		"$(drain_cell test $BIG_KB rate)" "$REF_DRAIN_PIPE"
 	row 4d "… loss above it, 1 MiB (lost % at events/s)" \
 		"$(drain_cell hypervisor $BIG_KB loss)" \
 		"$(drain_cell test $BIG_KB loss)" ""
@@ -575,7 +220,7 @@ if ran main; then
 	pipe_rate=$(field "$(drain_line hypervisor $BIG_KB pipe)" zero_loss_rate)
 	row 4e "drain via hyptrace record (trace_pipe_raw, splice), 1 MiB buffer, raw_poll_ms=$rec_poll: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $BIG_KB rate record)" "–" \
-		"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))")"
+		"≥ $REF_RECORD_FACTOR × 4c = $(pretty "$((REF_RECORD_FACTOR * pipe_rate))")"
 	row 4f "… loss above it, hyptrace record, 1 MiB (lost % at events/s)" \
 		"$(drain_cell hypervisor $BIG_KB loss record)" "–" ""
 	# The run least disturbed: the smallest total, with its own drain share
@@ -596,7 +241,7 @@ if ran main; then
 		"$(drain_cell hypervisor $BIG_KB rate pipe hvc)" "–" ""
 	row 4i "drain via hyptrace record, 1 MiB buffer, raw_poll_ms=$hvc_rec_poll, null-hypercall writer: highest zero-loss rate (events/s per CPU)" \
 		"$(drain_cell hypervisor $BIG_KB rate record hvc)" "–" \
-		"≥ 5 × 4c = $(pretty "$((5 * pipe_rate))"); 5 × 4h = $(pretty "$((5 * hvc_pipe_rate))")"
+		"≥ $REF_RECORD_FACTOR × 4c = $(pretty "$((REF_RECORD_FACTOR * pipe_rate))"); $REF_RECORD_FACTOR × 4h = $(pretty "$((REF_RECORD_FACTOR * hvc_pipe_rate))")"
 	row 4j "… loss above them, 1 MiB, null-hypercall writer: trace_pipe (4h); hyptrace record (4i) (lost % at events/s)" \
 		"$(drain_cell hypervisor $BIG_KB loss pipe hvc); $(drain_cell hypervisor $BIG_KB loss record hvc)" \
 		"–" ""
@@ -604,7 +249,7 @@ fi
 if ran main && ran nosites; then
 	hvc_bare=$(best nosites hvc "events=none" per_call)
 	row 3d "one disabled trace site: (3a − same call, sites compiled out) / 2 (instr)" \
-		"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "≤ 3"
+		"$(calc "($hvc_off - $hvc_bare) / 2")" "–" "$REF_3D"
 	fw() { grep -a "^@fwcall $2 " "$OUT/$1.log" | tail -n 1 | cut -d' ' -f3 | tr -d '\r'; }
 	row 3l "decoded firmware call (bench/guest/fwcall.sh: ARCH_FEATURES by HVC, answered in EL2): fw_arch off / on (instr)" \
 		"$(fw main off) / $(fw main fw_arch)" "–" ""
@@ -650,7 +295,7 @@ read -r text data bss < <(size -A "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '
 	END { print t, d, b }')
 hyp_end=$(nm "$HYPTRACE_BUILD/hyp/hyptrace.elf" | awk '$3 == "__hyp_end" { print $1 }')
 row 5a "hypervisor image: text / data / bss (bytes); laid out, page-aligned (KiB)" \
-	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss"); $((16#$hyp_end / 1024))" "–" "≤ 64 KiB"
+	"$(pretty "$text") / $(pretty "$data") / $(pretty "$bss"); $((16#$hyp_end / 1024))" "–" "$REF_5A"
 use_small=$("$OUT/carveout_use" "$NR_CPUS" "$DEFAULT_KB")
 use_big=$("$OUT/carveout_use" "$NR_CPUS" "$BIG_KB")
 row 5c "carve-out used per CPU at $DEFAULT_KB KiB / 1 MiB buffer_size_kb (KiB)" \
@@ -678,7 +323,7 @@ fi
 # 6: host callgrind
 row 6 "host writer, callgrind: reserve+fill+commit 8 B / 16 B payload (instr/event)" \
 	"$(cg 'rb_reserve+fill+rb_commit, 8 B') / $(cg 'rb_reserve+fill+rb_commit, 16 B')" \
-	"–" "≤ 40"
+	"–" "$REF_6"
 
 # 8: the host tools on a generated trace, trace-cmd report beside them, in
 # this run (bench/host/tools.sh); --smoke: 800,000 events, not 16 M
@@ -688,29 +333,17 @@ step "hyptrace report, stats, perfetto and trace-cmd report on $(pretty $((tools
 bash "$HYPTRACE_TOP/bench/host/tools.sh" --pairs "$tools_pairs" "$HT" "$OUT/tools" \
 	>"$OUT/tools.txt" 2>"$OUT/tools.err" ||
 	die "the tools benchmark failed: $(tail -n 1 "$OUT/tools.err")"
-tool_cell() {	# TOOL: "SECONDS s (CPU s), PEAK MB" of its line in tools.txt
-	awk -v t="$1" '$1 == t { printf "%.2f s (CPU %.2f s), %.1f MB", $2, $4, $3 / 1024; f = 1 }
-		END { exit !f }' "$OUT/tools.txt" || die "no $1 line in $OUT/tools.txt"
-}
 read -r _ tool_events _ tool_bytes < <(grep '^events ' "$OUT/tools.txt")
 tool_what="$(pretty "$tool_events") generated events, a $((tool_bytes / 1000000)) MB trace.dat of 4 CPUs (wall s, user + sys s, peak resident MB)"
 row 8a "hyptrace report of $tool_what" "$(tool_cell report)" "–" \
 	"trace-cmd report, same file: $(tool_cell trace-cmd-report)"
 row 8b "hyptrace stats of the same" "$(tool_cell stats)" "–" \
-	"memory not growing with the trace"
+	"$REF_8B"
 row 8c "hyptrace perfetto of the same, to /dev/null" "$(tool_cell perfetto)" "–" ""
 
 # 7: the proof runs, long (tests/boot/57-fuzz.sh, 58-scribble.sh at full
 # speed, not under -icount: they count calls and writes, not time). A smoke
 # run leaves them out: make test runs both, short.
-proof_cell() {	# LOG HOSTILE: "code count, ..." of an hvc_fuzz result line
-	grep -a -o "hvc_fuzz: result .* hostile=$2 .*" "$1" | tail -n 1 |
-		sed 's/\r$//; s/\[ *[0-9.]*\].*//' | tr ' ' '\n' | awk -F= '
-		$1 ~ /^(ok|not_supported|invalid|no_memory|busy|not_loaded|again|clock_step|positive|other|skipped|unexpected|clobbered)$/ {
-			printf "%s%s %s", sep, $1, $2; sep = ", " }
-		$1 == "calls" { calls = $2 }
-		END { if (!calls) exit 1 }'
-}
 if [ "$smoke" = 0 ] && ran proof; then
 	step "hypercall fuzzer, $FUZZ_BENCH_CALLS calls (tests/boot/57-fuzz.sh)"
 	HYPTRACE_TEST_LOGS=$OUT FUZZ_CALLS=$FUZZ_BENCH_CALLS \
@@ -732,40 +365,12 @@ if [ "$smoke" = 0 ] && ran proof; then
 		tail -n 1 | sed 's/\r$//; s/\[ *[0-9.]*\].*//')
 	[ -n "$scr" ] || die "no scribble result in $OUT/58-scribble-smp4.log"
 	row 7a "hypercall fuzzer, $(pretty "$FUZZ_BENCH_CALLS") random calls from 4 CPUs while tracing, hyptrace.ko's buffer left alone: answers per status code" \
-		"$fuzz0" "–" "unexpected 0, clobbered 0; image sum and canary unchanged"
+		"$fuzz0" "–" "$REF_7A"
 	row 7b "… $(pretty "$FUZZ_BENCH_HOSTILE") calls with nothing held back (UNLOAD, RESET, ENABLE 0 ...)" \
-		"$fuzz1" "–" "unexpected 0, clobbered 0; no oops"
+		"$fuzz1" "–" "$REF_7B"
 	row 7c "scribbler: random 8-byte writes into the descriptor / meta / data pages from 4 CPUs while tracing, in $(field "$scr" seconds) s" \
 		"$(pretty "$(field "$scr" writes)") ($(pretty "$(field "$scr" desc_writes)") / $(pretty "$(field "$scr" meta_writes)") / $(pretty "$(field "$scr" data_writes)")) over $(field "$scr" pages) pages; $(pretty "$(field "$scr" events)") events meanwhile; $(pretty "$(field "$scr" guard_bytes)") guard bytes $(field "$scr" guard), image sum $(field "$scr" sum), canary $(field "$scr" canary), $(field "$scr" cpus_alive) CPUs answering" \
-		"–" "guard intact, sum same, no oops"
+		"–" "$REF_7C"
 fi
 
-# The table
-kernel=
-! ran main ||
-	kernel=$(bench_lines main | awk '$1 == "info" { sub(/^kernel=/, "", $2); print $2 }' | head -n 1)
-qemu=$(qemu-system-aarch64 --version | head -n 1 | sed 's/^QEMU emulator version //')
-host_cpu=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
-mode=full
-[ "$smoke" = 0 ] || mode="smoke (rough figures)"
-[ "$boots" = "$ALL_BOOTS" ] || mode+="; parts: $boots"
-{
-	echo "hyptrace benchmarks: guest Linux ${kernel:-(main not run)}, QEMU $qemu, guest CPU $CPU_MODEL × $NR_CPUS, ${ICOUNT[*]}"
-	echo "host CPU ${host_cpu:-unknown}; $iterations iterations, best of $repeat; drain trials of $drain_seconds virtual s; mode: $mode"
-	echo
-	echo "| # | measurement | hyptrace | kernel test remote | target / reference |"
-	echo "| --- | --- | --- | --- | --- |"
-	sorted_rows | while IFS='|' read -r id what ours theirs target; do
-		echo "| $id | $what | $ours | $theirs | $target |"
-	done
-} >"$OUT/results.md"
-{
-	echo "row,measurement,hyptrace,test_remote,target"
-	sorted_rows | while IFS='|' read -r id what ours theirs target; do
-		printf '%s,"%s","%s","%s","%s"\n' "$id" "$what" "$ours" \
-			"$theirs" "$target"
-	done
-} >"$OUT/results.csv"
-cat "$OUT/results.md"
-echo
-note "written: $OUT/results.md and $OUT/results.csv"
+write_tables

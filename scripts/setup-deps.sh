@@ -24,6 +24,9 @@ PACKAGES=(
 	libsodium-dev libsodium-dev:arm64
 	# make doc: the man pages from Documentation/man/*.adoc
 	asciidoctor
+	# the host check "shellcheck" of make test: the boot tests' guest
+	# scripts (tests/boot/guest/) and the bench's scripts
+	shellcheck
 )
 # The sanitizer and fuzzer runtimes of the release's default clang: Debian 12
 # names its version (clang 14); later releases have libclang-rt-dev for it.

@@ -18,13 +18,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/arm-smccc.h>
-#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/timekeeping.h>
 
-/* Interrupts stay off: at a few hundred instructions a call, < 100 ms */
+#include "bench_time.h"
+
+/* Interrupts stay off (see bench_time_loop()) */
 #define BENCH_FWCALL_MAX_CALLS	100000U
 
 static u64 elapsed_ns;
@@ -40,11 +40,14 @@ static u64 features_call(void)
 	return res.a0;
 }
 
+static void features_call_timed(void *unused)
+{
+	features_call();
+}
+
 static int calls_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int calls, i;
-	unsigned long flags;
-	u64 start, end;
+	unsigned int calls;
 	int ret;
 
 	ret = kstrtouint(val, 0, &calls);
@@ -59,13 +62,7 @@ static int calls_set(const char *val, const struct kernel_param *kp)
 		pr_err("ARCH_FEATURES(SMCCC_VERSION) by HVC is not answered 0\n");
 		return -ENODEV;
 	}
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	for (i = 0; i < calls; i++)
-		features_call();
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	elapsed_ns = end - start;
+	elapsed_ns = bench_time_loop(calls, features_call_timed, NULL);
 	return 0;
 }
 

@@ -32,17 +32,14 @@
 #undef SMCCC_RET_INVALID_PARAMETER
 
 #include <linux/arm-smccc.h>
-#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
-#include <linux/timekeeping.h>
 
-/*
- * A timed run keeps interrupts off throughout: at a few hundred
- * instructions a call this is well under 100 ms of virtual time.
- */
+#include "bench_time.h"
+
+/* A timed run keeps interrupts off throughout (see bench_time_loop()). */
 #define BENCH_HVC_MAX_CALLS	100000U
 
 static u64 elapsed_ns;
@@ -65,20 +62,10 @@ static bool hyptrace_answers(void)
 	       res.a1 >> 16 == HYPTRACE_ABI_MAJOR;
 }
 
-static u64 time_null_calls(unsigned int calls)
+/* @res: the caller's, outside the timed loop, as it is not what is timed */
+static void null_call(void *res)
 {
-	struct arm_smccc_res res;
-	unsigned long flags;
-	unsigned int i;
-	u64 start, end;
-
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	for (i = 0; i < calls; i++)
-		arm_smccc_1_1_hvc(HYPTRACE_CALL_VERSION, &res);
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	return end - start;
+	arm_smccc_1_1_hvc(HYPTRACE_CALL_VERSION, (struct arm_smccc_res *)res);
 }
 
 /*
@@ -123,13 +110,14 @@ static int parse_calls(const char *what, const char *val, unsigned int *calls,
 
 static int calls_set(const char *val, const struct kernel_param *kp)
 {
+	struct arm_smccc_res res;
 	unsigned int calls;
 	int ret;
 
 	ret = parse_calls("calls", val, &calls, true);
 	if (ret)
 		return ret;
-	elapsed_ns = time_null_calls(calls);
+	elapsed_ns = bench_time_loop(calls, null_call, &res);
 	return 0;
 }
 

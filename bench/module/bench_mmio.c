@@ -21,13 +21,12 @@
 
 #include <linux/arm-smccc.h>
 #include <linux/io.h>
-#include <linux/irqflags.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <asm/simd.h>
 
+#include "bench_time.h"
 #include "hyptrace_abi.h"
 
 static unsigned int n = 20000;
@@ -37,54 +36,32 @@ module_param(trace, bool, 0);
 
 #define RTC_PERIPH_ID0	0xfe0
 
-static u64 time_readl(void __iomem *reg)
+static void readl_once(void *reg)
 {
-	unsigned long flags;
-	unsigned int i;
-	u64 start, end;
-
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	for (i = 0; i < n; i++)
-		readl(reg);
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	return end - start;
+	readl((void __force __iomem *)reg);
 }
 
-static u64 time_ldp(void __iomem *reg)
+static void ldp_once(void *reg)
 {
-	unsigned long flags;
-	unsigned int i;
-	u64 start, end;
 	u32 a, b;
 
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	for (i = 0; i < n; i++)
-		asm volatile("ldp %w0, %w1, [%2]"
-			     : "=&r" (a), "=&r" (b) : "r" (reg) : "memory");
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	return end - start;
+	asm volatile("ldp %w0, %w1, [%2]"
+		     : "=&r" (a), "=&r" (b) : "r" (reg) : "memory");
+}
+
+static void simd_once(void *reg)
+{
+	asm volatile("ldr s0, [%0]" : : "r" (reg) : "memory");
 }
 
 static u64 time_simd(void __iomem *reg)
 {
-	unsigned long flags;
-	unsigned int i;
-	u64 start, end;
+	u64 ns = 0;
 
 	/* Interrupts go off inside: kernel_neon_begin() wants them on */
-	scoped_ksimd() {
-		local_irq_save(flags);
-		start = ktime_get_ns();
-		for (i = 0; i < n; i++)
-			asm volatile("ldr s0, [%0]" : : "r" (reg) : "memory");
-		end = ktime_get_ns();
-		local_irq_restore(flags);
-	}
-	return end - start;
+	scoped_ksimd()
+		ns = bench_time_loop(n, simd_once, (void __force *)reg);
+	return ns;
 }
 
 static long region(unsigned long op, phys_addr_t base)
@@ -121,8 +98,10 @@ static int __init bench_mmio_init(void)
 			return -EIO;
 		}
 	}
-	t_readl = time_readl(rtc + RTC_PERIPH_ID0);
-	t_ldp = time_ldp(rtc + RTC_PERIPH_ID0);
+	t_readl = bench_time_loop(n, readl_once,
+				  (void __force *)(rtc + RTC_PERIPH_ID0));
+	t_ldp = bench_time_loop(n, ldp_once,
+				(void __force *)(rtc + RTC_PERIPH_ID0));
 	t_simd = time_simd(rtc + RTC_PERIPH_ID0);
 	if (trace)
 		region(HYPTRACE_MMIO_REMOVE, res.start);

@@ -8,56 +8,15 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# The guest side: guest/30-hotplug.sh, ROUNDS rounds idle and busy
 ROUNDS=5
-
-# The guest side. Each step checks what sysfs says, so a CPU that silently
-# fails to come back is caught where it happens.
-guest_script() {
-	cat <<GUEST
-set -e
-cpus=/sys/devices/system/cpu
-last=\$(( \$(ls -d \$cpus/cpu[0-9]* | wc -l) - 1 ))
-want=\$(cat \$cpus/online)
-set_cpu() { echo \$2 > \$cpus/cpu\$1/online; }
-check() {
-	got=\$(cat \$cpus/online)
-	[ "\$got" = "\$1" ] || { echo "@error=\$2:online=\$got,want=\$1"; exit 1; }
-}
-cycle() {
-	for r in \$(seq 1 \$1); do
-		for c in \$(seq 1 \$last); do
-			set_cpu \$c 0
-			set_cpu \$c 1
-		done
-		check "\$want" "round\$r-\$2"
-		# All secondaries off together, then all on.
-		for c in \$(seq 1 \$last); do set_cpu \$c 0; done
-		check 0 "round\$r-\$2-alloff"
-		for c in \$(seq 1 \$last); do set_cpu \$c 1; done
-		check "\$want" "round\$r-\$2-allon"
-	done
-}
-cycle $ROUNDS idle
-echo "@idle=done"
-# One busy loop per CPU; the scheduler moves them as CPUs come and go.
-load=
-for c in \$(seq 0 \$last); do
-	sh -c 'while :; do :; done' &
-	load="\$load \$!"
-done
-cycle $ROUNDS busy
-kill \$load
-wait 2>/dev/null || true
-echo "@busy=done"
-echo "@online=\$(cat \$cpus/online)"
-GUEST
-}
 
 # check_hotplug CASE [qemu-run.sh options]
 check_hotplug() {
 	local case=$1 want got
 	shift
-	boot "$case" "$@" --cmd "$(guest_script)"
+	boot "$case" "$@" --add "$GUEST_DIR/30-hotplug.sh" \
+		--cmd "sh /root/30-hotplug.sh $ROUNDS"
 	[ -z "$(value error)" ] || fail "in the guest: $(value error)"
 	expect_ok
 	[ "$(value idle)" = "done" ] || fail "the idle rounds did not finish"

@@ -27,24 +27,12 @@ ROUNDS=20
 CPU_ON=0xc4000003
 PROBE=/lib/modules/hyptrace/psci_probe.ko
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cpus=/sys/devices/system/cpu
-echo 0 > $cpus/cpu'$CPU'/online
-'$(trace_on_script 64 hyp_enter hyp_exit)'
-insmod '$PROBE' mpidr=@MPIDR@ bad=1
-echo 0 > tracing_on
-grep -a "func_id='$CPU_ON'" trace | sed "s/^/@T /"
-rmmod psci_probe
-insmod '$PROBE' mpidr=@MPIDR@ rounds='$ROUNDS'
-rmmod psci_probe
-echo 1 > $cpus/cpu'$CPU'/online
-echo "@online=$(cat $cpus/online)"
-'
-
 # QEMU's virt machine: CPU N has MPIDR N (the hypervisor prints the map).
 MPIDR=$CPU
-boot smp4 --cmd "${GUEST//@MPIDR@/$MPIDR}"
+# The guest side: guest/31-psci-cpu-on.sh
+boot smp4 --add "$(trace_on_file 64 hyp_enter hyp_exit)" \
+	--add "$GUEST_DIR/31-psci-cpu-on.sh" \
+	--cmd "sh /root/31-psci-cpu-on.sh $CPU $MPIDR $PROBE $CPU_ON $ROUNDS"
 expect_line "^hyptrace: CPU MPIDRs by Linux CPU number: .* $CPU:0x$MPIDR( |\$)" \
 	"CPU $CPU is MPIDR $MPIDR"
 expect_ok

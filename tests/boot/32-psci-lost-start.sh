@@ -17,18 +17,9 @@
 
 CPU=2
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cpus=/sys/devices/system/cpu
-echo "@boot_online=$(cat $cpus/online)"
-rc=0; echo 1 > $cpus/cpu'$CPU'/online || rc=$?
-echo "@online_rc=$rc"
-echo "@after_online=$(cat $cpus/online)"
-echo 0 > $cpus/cpu'$CPU'/online && echo 1 > $cpus/cpu'$CPU'/online
-echo "@again=$(cat $cpus/online)"
-'
-
-boot lost --append "hyptrace.test_lose_cpu_on=$CPU" --cmd "$GUEST"
+# The guest side: guest/32-psci-lost-start.sh
+boot lost --append "hyptrace.test_lose_cpu_on=$CPU" \
+	--add "$GUEST_DIR/32-psci-lost-start.sh" --cmd "sh /root/32-psci-lost-start.sh $CPU"
 expect_ok
 # The premise: the start was lost, and Linux noticed.
 expect_line "^hyptrace: CPU $CPU: hyptrace.test_lose_cpu_on: losing this CPU_ON start" \

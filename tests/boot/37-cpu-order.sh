@@ -51,40 +51,9 @@ order=$(fdtget -l "$DTB_DIR/reordered.dtb" /cpus | grep '^cpu@' | tr '\n' ' ')
 [ "$order" = "cpu@3 cpu@0 cpu@1 cpu@2 " ] ||
 	fail "the reordered /cpus is '$order', want cpu@3 cpu@0 cpu@1 cpu@2"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cpus=/sys/devices/system/cpu
-for c in 0 1 2 3; do
-	echo "@of$c=$(basename "$(readlink $cpus/cpu$c/of_node)")"
-done
-'$(trace_on_script 64 all)'
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 100)) > write_event"; done
-echo 0 > $cpus/cpu'$HOTPLUG_CPU'/online
-echo 1 > $cpus/cpu'$HOTPLUG_CPU'/online
-echo 0 > tracing_on
-cat trace > /tmp/before
-sed "s/^/@T /" /tmp/before
-# Reset one CPU: only its events go.
-echo > per_cpu/cpu'$HOTPLUG_CPU'/trace
-cat trace > /tmp/after
-sed "s/^/@R /" /tmp/after
-echo "@reset_cpu_lines=$(grep -c "^\[" per_cpu/cpu'$HOTPLUG_CPU'/trace || true)"
-# Consuming reads, a reader-page swap per CPU, of fresh events.
-echo 1 > tracing_on
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 200)) > write_event"; done
-echo 0 > tracing_on
-for c in 0 1 2 3; do
-	cat per_cpu/cpu$c/trace_pipe > /tmp/pipe$c &
-	echo $! >> /tmp/pids
-done
-sleep 3
-kill $(cat /tmp/pids)
-for c in 0 1 2 3; do
-	echo "@pipe$c=$(sed -n "s/.*selftest id=\([0-9]*\).*/\1/p" /tmp/pipe$c | sort -n | tr "\n" ,)"
-done
-'
-
-boot reordered --dtb "$DTB_DIR/reordered.dtb" --cmd "$GUEST"
+# The guest side: guest/37-cpu-order.sh
+boot reordered --dtb "$DTB_DIR/reordered.dtb" --add "$(trace_on_file 64 all)" \
+	--add "$GUEST_DIR/37-cpu-order.sh" --cmd "sh /root/37-cpu-order.sh $HOTPLUG_CPU"
 
 # The premise: Linux numbers the CPUs of this tree as LINUX_MAP says.
 for m in $LINUX_MAP; do

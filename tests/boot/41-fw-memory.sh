@@ -37,23 +37,11 @@ trap 'rm -rf "$work"' EXIT
 virt_dtb fwmem "$work/fwmem.dtb"
 virt_dtb fwclash "$work/fwclash.dtb"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-('"$(trace_on_script 64 hyp_enter hyp_exit host_abort)"') || echo "@tracing=off"
-insmod /lib/modules/hyptrace/hyp_poke.ko || exit 1
-insmod /lib/modules/hyptrace/phys_probe.ko || exit 1
-taskset -c 1 sh -c "echo r '"$UPPER"' > '"$POKE"'"; echo "@upper=$?"
-taskset -c 2 sh -c "echo r '"$LOWER"' > '"$POKE"'"; echo "@lower=$?"
-taskset -c 3 sh -c "echo r '"$WINDOW"' > '"$PROBE"'"; echo "@window=$?"
-sh -c "echo m 0x4c000000 > '"$PROBE"'"; echo "@memreserve=$?"
-sh -c "echo m 0x4e000000 > '"$PROBE"'"; echo "@optee=$?"
-cd "$(hyptrace-dir)"
-echo 0 > tracing_on
-grep -a "host_abort" trace | sed "s/^/@T /"
-echo "@alive=$((6 * 7))"
-'
-
-boot fwmem --dtb "$work/fwmem.dtb" --cmd "$GUEST"
+# The guest side: guest/41-fw-memory.sh
+boot fwmem --dtb "$work/fwmem.dtb" \
+	--add "$(trace_on_file 64 hyp_enter hyp_exit host_abort)" \
+	--add "$GUEST_DIR/41-fw-memory.sh" \
+	--cmd "sh /root/41-fw-memory.sh $POKE $PROBE $UPPER $LOWER $WINDOW"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest ran no command after the probes"
 expect_line '^hyptrace: firmware keeps 0x4c000000\.\.0x4c00ffff \(/memreserve/\): not mapped at EL2' \

@@ -24,21 +24,10 @@ POKE=/sys/kernel/debug/hyp_poke
 VECTOR=0x1400	# hyp_vectors + 0x400: lower EL, AArch64, synchronous
 PRIVATE=0x100000	# inside the region, past the image: stacks and tables
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-('"$(trace_on_script 64 hyp_enter hyp_exit host_abort selftest)"') || echo "@tracing=off"
-insmod /lib/modules/hyptrace/hyp_poke.ko || exit 1
-taskset -c 1 sh -c "echo w '"$VECTOR"' > '"$POKE"'"; echo "@poke1=$?"
-taskset -c 2 sh -c "echo r 0x0 > '"$POKE"'"; echo "@poke2=$?"
-taskset -c 3 sh -c "echo w '"$PRIVATE"' > '"$POKE"'"; echo "@poke3=$?"
-cd "$(hyptrace-dir)"
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 500)) > write_event"; done
-echo 0 > tracing_on
-grep -a -E "reason=trap|host_abort|selftest" trace | sed "s/^/@T /"
-echo "@alive=$((6 * 7))"
-'
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/44-stage2.sh
+boot smp4 --add "$(trace_on_file 64 hyp_enter hyp_exit host_abort selftest)" \
+	--add "$GUEST_DIR/44-stage2.sh" \
+	--cmd "sh /root/44-stage2.sh $POKE $VECTOR $PRIVATE"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest ran no command after the probes"
 

@@ -18,17 +18,9 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-R=/sys/kernel/tracing/remotes/hypervisor
-('"$(trace_on_script 64 hyp_enter hyp_exit)"') || echo "@tracing=off"
-insmod /lib/modules/hyptrace/fwcall_probe.ko
-echo "@insmod=$?"
-echo 0 > $R/tracing_on
-grep -a "reason=firmware" $R/trace | sed "s/^/@F /"
-'
-
-boot smp2 --cmd "$GUEST"
+# The guest side: guest/45-fw-calls.sh
+boot smp2 --add "$(trace_on_file 64 hyp_enter hyp_exit)" \
+	--add "$GUEST_DIR/45-fw-calls.sh" --cmd "sh /root/45-fw-calls.sh"
 expect_ok
 [ "$(value insmod)" = 0 ] || fail "fwcall_probe.ko did not load (status '$(value insmod)')"
 expect_line 'fwcall_probe: done'

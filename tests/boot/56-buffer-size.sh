@@ -28,34 +28,9 @@ per_cpu = max(-(-size // 4080), 2) + 1
 desc = 16 + $NR_CPUS * (16 + 8 * per_cpu)
 print(-(-desc // 4096) + $NR_CPUS * (per_cpu + 1))")
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cd "$(hyptrace-dir)"
-echo 0 > tracing_on
-# try FILE VALUE KEY: "@KEY=ok", or the error the shell reports, spaces as _
-try() {
-	if echo "$2" > "$1" 2>/tmp/err; then
-		echo "@$3=ok"
-	else
-		echo "@$3=$(sed "s/.*: //; s/ /_/g" /tmp/err)"
-	fi
-}
-try buffer_size_kb 18446744073709551615 kb_max
-try buffer_size_kb 18014398509481984 kb_2p54
-try buffer_size_kb '$HUGE_KB' kb_huge
-echo "@kb=$(cut -d" " -f1 buffer_size_kb)"
-for i in $(seq '$BURST'); do try tracing_on 1 burst1; done
-sleep 1
-for i in $(seq '$BURST'); do try tracing_on 1 burst2; done
-dmesg | grep "hyptrace: buffer_size_kb" | sed "s/^/@M /"
-echo "@lines=$(dmesg | grep -c "hyptrace: buffer_size_kb")"
-echo 7 > buffer_size_kb
-echo 1 > tracing_on
-echo 0 > tracing_on
-echo "@sane=ok"
-'
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/56-buffer-size.sh
+boot smp4 --add "$GUEST_DIR/56-buffer-size.sh" \
+	--cmd "sh /root/56-buffer-size.sh $HUGE_KB $BURST"
 expect_ok
 [ "$(value kb_max)" = Invalid_argument ] ||
 	fail "buffer_size_kb 18446744073709551615: '$(value kb_max)', want EINVAL"

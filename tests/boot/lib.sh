@@ -21,6 +21,11 @@ TEST_NAME=$(basename "$0" .sh)
 TC_REPORT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tracecmd-report
 TEST_LOGS=${HYPTRACE_TEST_LOGS:-$HYPTRACE_BUILD/test-logs}
 mkdir -p "$TEST_LOGS"
+# The guest sides of the tests, as files that shellcheck reads (make
+# test's host check "shellcheck"): a test ships its script with
+# --add "$GUEST_DIR/NAME.sh" and runs it with --cmd "sh /root/NAME.sh ..."
+# shellcheck disable=SC2034 # read by the tests
+GUEST_DIR=$HYPTRACE_TOP/tests/boot/guest
 
 # Set by boot().
 BOOT_LOG=
@@ -150,6 +155,15 @@ trace_on_script() {
 		fi
 	done
 	echo 'echo 1 > tracing_on'
+}
+
+# trace_on_file KB EVENT...: trace_on_script's commands as a file for the
+# guest, and the --add argument that ships it as /root/trace-on.sh, which
+# a guest script (tests/boot/guest/) sources: ". /root/trace-on.sh"
+trace_on_file() {
+	local f=$TEST_LOGS/$TEST_NAME-trace-on.sh
+	trace_on_script "$@" >"$f"
+	echo "$f:/root/trace-on.sh"
 }
 
 # virt_dtb CASE OUT: QEMU virt's device tree for the default machine

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fw_trace.h"
-#include "../mem/mem_check.h"
+#include "check.h"
 
 #define RETURN_FROM_RPC		0x32000003U
 #define CALL_WITH_ARG		0x32000004U
@@ -62,108 +62,108 @@ static void check_record(unsigned int i, u32 func, u64 result, u32 rpcs,
 {
 	const struct hyp_event_fw_optee *e = &test_records[i];
 
-	CHECK(i < test_nr_records, "record %u missing (%u written)", i,
-	      test_nr_records);
-	CHECK(e->func_id == func, "record %u: func_id 0x%x, want 0x%x", i,
-	      e->func_id, func);
-	CHECK(e->result == result, "record %u: result 0x%llx, want 0x%llx",
-	      i, (unsigned long long)e->result, (unsigned long long)result);
-	CHECK(e->rpcs == rpcs && e->intr_rpcs == intr,
-	      "record %u: rpcs %u/%u, want %u/%u", i, e->rpcs, e->intr_rpcs,
-	      rpcs, intr);
-	CHECK(e->fw_ns == fw_ns, "record %u: fw_ns %llu, want %llu", i,
-	      (unsigned long long)e->fw_ns, (unsigned long long)fw_ns);
-	CHECK(e->span_ns == span_ns, "record %u: span_ns %llu, want %llu", i,
-	      (unsigned long long)e->span_ns, (unsigned long long)span_ns);
-	CHECK(e->flags == flags, "record %u: flags 0x%x, want 0x%x", i,
-	      e->flags, flags);
+	EXPECT(i < test_nr_records, "record %u missing (%u written)", i,
+	       test_nr_records);
+	EXPECT(e->func_id == func, "record %u: func_id 0x%x, want 0x%x", i,
+	       e->func_id, func);
+	EXPECT(e->result == result, "record %u: result 0x%llx, want 0x%llx",
+	       i, (unsigned long long)e->result, (unsigned long long)result);
+	EXPECT(e->rpcs == rpcs && e->intr_rpcs == intr,
+	       "record %u: rpcs %u/%u, want %u/%u", i, e->rpcs, e->intr_rpcs,
+	       rpcs, intr);
+	EXPECT(e->fw_ns == fw_ns, "record %u: fw_ns %llu, want %llu", i,
+	       (unsigned long long)e->fw_ns, (unsigned long long)fw_ns);
+	EXPECT(e->span_ns == span_ns, "record %u: span_ns %llu, want %llu", i,
+	       (unsigned long long)e->span_ns, (unsigned long long)span_ns);
+	EXPECT(e->flags == flags, "record %u: flags 0x%x, want 0x%x", i,
+	       e->flags, flags);
 }
 
 /* A request through an ALLOC, an interrupt and a command, to OK */
 static void test_rpc_chain(void)
 {
-	int before = failures;
 
+	ck_begin();
 	reset();
 	smc(CALL_WITH_ARG, 1000, 10, RPC_ALLOC);
 	smc(RETURN_FROM_RPC, 2000, 20, RPC_FOREIGN_INTR);
 	smc(RETURN_FROM_RPC, 3000, 30, RPC_CMD);
-	CHECK(test_nr_records == 0, "%u records before the request ended",
-	      test_nr_records);
+	EXPECT(test_nr_records == 0, "%u records before the request ended",
+	       test_nr_records);
 	smc(RETURN_FROM_RPC, 4000, 40, RPC_FREE);
 	smc(RETURN_FROM_RPC, 5000, 50, 0);
-	CHECK(test_nr_records == 1, "%u records for one request",
-	      test_nr_records);
+	EXPECT(test_nr_records == 1, "%u records for one request",
+	       test_nr_records);
 	check_record(0, CALL_WITH_ARG, 0, 3, 1, 150, 4050, 0);
-	CHECK(!test_cpu.fw.optee.open, "the span stays open after its end");
+	EXPECT(!test_cpu.fw.optee.open, "the span stays open after its end");
 	/* the next request starts afresh */
 	smc(CALL_WITH_REGD_ARG, 9000, 5, 0);
 	check_record(1, CALL_WITH_REGD_ARG, 0, 0, 0, 5, 5, 0);
-	OK(before, "a request through 4 RPCs is one record at its end, RPCs counted, interrupts apart");
+	ck_end("a request through 4 RPCs is one record at its end, RPCs counted, interrupts apart");
 }
 
 /* The thread moved, or its CPU went off: the next request on the CPU */
 static void test_abandoned(void)
 {
-	int before = failures;
 
+	ck_begin();
 	reset();
 	smc(CALL_WITH_ARG, 1000, 10, RPC_CMD);
 	smc(CALL_WITH_RPC_ARG, 5000, 7, RPC_ALLOC);
-	CHECK(test_nr_records == 1, "%u records after the second request's RPC",
-	      test_nr_records);
+	EXPECT(test_nr_records == 1, "%u records after the second request's RPC",
+	       test_nr_records);
 	check_record(0, CALL_WITH_ARG, RPC_CMD, 1, 0, 10, 4000,
 		     FW_OPTEE_F_ABANDONED);
 	smc(RETURN_FROM_RPC, 6000, 3, 0xffff0003ULL);	/* an RPC, function 3 */
 	smc(RETURN_FROM_RPC, 7000, 2, 2);		/* OPTEE_SMC_RETURN_EBUSY */
 	check_record(1, CALL_WITH_RPC_ARG, 2, 2, 0, 12, 2002, 0);
-	OK(before, "a request left open is recorded as abandoned by the next, which is whole");
+	ck_end("a request left open is recorded as abandoned by the next, which is whole");
 }
 
 /* A RETURN_FROM_RPC on a CPU where nothing is open */
 static void test_resumed(void)
 {
-	int before = failures;
 
+	ck_begin();
 	reset();
 	smc(RETURN_FROM_RPC, 100, 8, RPC_CMD);
 	smc(RETURN_FROM_RPC, 200, 9, 0);
-	CHECK(test_nr_records == 1, "%u records", test_nr_records);
+	EXPECT(test_nr_records == 1, "%u records", test_nr_records);
 	check_record(0, RETURN_FROM_RPC, 0, 1, 0, 17, 109, FW_OPTEE_F_RESUMED);
-	OK(before, "a RETURN_FROM_RPC with nothing open opens a span marked resumed");
+	ck_end("a RETURN_FROM_RPC with nothing open opens a span marked resumed");
 }
 
 /* SMC32: w0 decides; a 64-bit -1 is UNKNOWN_FUNCTION, not an RPC */
 static void test_w0(void)
 {
-	int before = failures;
 
+	ck_begin();
 	reset();
 	smc(CALL_WITH_ARG, 100, 1, ~0ULL);
 	check_record(0, CALL_WITH_ARG, ~0ULL, 0, 0, 1, 1, 0);
 	smc(CALL_WITH_ARG, 200, 1, UNKNOWN_FUNCTION);
 	check_record(1, CALL_WITH_ARG, UNKNOWN_FUNCTION, 0, 0, 1, 1, 0);
 	smc(CALL_WITH_ARG, 300, 1, 0xdead0000ffff0005ULL);
-	CHECK(test_nr_records == 2, "an RPC code with junk above w0 ended the request");
+	EXPECT(test_nr_records == 2, "an RPC code with junk above w0 ended the request");
 	smc(RETURN_FROM_RPC, 400, 1, 0);
 	check_record(2, CALL_WITH_ARG, 0, 1, 0, 2, 101, 0);
-	OK(before, "w0 alone says RPC: 64-bit -1 and UNKNOWN_FUNCTION end a request, bits above w0 do not count");
+	ck_end("w0 alone says RPC: 64-bit -1 and UNKNOWN_FUNCTION end a request, bits above w0 do not count");
 }
 
 /* Off: nothing taken, nothing written, other functions never */
 static void test_off(void)
 {
-	int before = failures;
 
+	ck_begin();
 	reset();
 	test_event_on = false;
-	CHECK(!smc(CALL_WITH_ARG, 100, 1, RPC_CMD), "taken while off");
-	CHECK(!test_cpu.fw.optee.open, "a span opened while off");
+	EXPECT(!smc(CALL_WITH_ARG, 100, 1, RPC_CMD), "taken while off");
+	EXPECT(!test_cpu.fw.optee.open, "a span opened while off");
 	test_event_on = true;
-	CHECK(!smc(0x32000010U, 100, 1, 0), "a yielding call OP-TEE does not define taken");
-	CHECK(!smc(0x82000010U, 100, 1, 0), "a SiP call taken");
-	CHECK(test_nr_records == 0, "%u records", test_nr_records);
-	OK(before, "off, or another function: not taken, nothing recorded");
+	EXPECT(!smc(0x32000010U, 100, 1, 0), "a yielding call OP-TEE does not define taken");
+	EXPECT(!smc(0x82000010U, 100, 1, 0), "a SiP call taken");
+	EXPECT(test_nr_records == 0, "%u records", test_nr_records);
+	ck_end("off, or another function: not taken, nothing recorded");
 }
 
 int main(void)
@@ -173,10 +173,5 @@ int main(void)
 	test_resumed();
 	test_w0();
 	test_off();
-	if (failures) {
-		printf("optee_span_test: %d failures\n", failures);
-		return 1;
-	}
-	printf("optee_span_test: all passed\n");
-	return 0;
+	return ck_exit();
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "mmio_decode.h"
-#include "mem_check.h"
+#include "check.h"
 
 struct decode_case {
 	u32 insn;
@@ -221,39 +221,39 @@ static const struct decode_case cases[] = {
 
 static void check_decode(void)
 {
-	int before = failures;
 	unsigned int i, decoded = 0;
 
+	ck_begin();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct decode_case *c = &cases[i];
 		const struct mmio_insn *w = &c->want;
 		struct mmio_insn d;
 		bool ok = mmio_decode(c->insn, &d);
 
-		CHECK(ok == c->ok, "%08x (%s): decoded %d, want %d", c->insn,
-		      c->text, ok, c->ok);
+		EXPECT(ok == c->ok, "%08x (%s): decoded %d, want %d", c->insn,
+		       c->text, ok, c->ok);
 		if (!ok || !c->ok)
 			continue;
 		decoded++;
-		CHECK(d.nr == w->nr && d.log2 == w->log2 &&
-		      d.write == w->write && d.extend == w->extend &&
-		      d.index == w->index,
-		      "%08x (%s): nr %u log2 %u write %d extend %d index %d, want %u %u %d %d %d",
-		      c->insn, c->text, d.nr, d.log2, d.write, d.extend,
-		      d.index, w->nr, w->log2, w->write, w->extend, w->index);
-		CHECK(d.rt == w->rt && d.rn == w->rn &&
-		      (d.nr == 1 || d.rt2 == w->rt2),
-		      "%08x (%s): rt %u rt2 %u rn %u, want %u %u %u", c->insn,
-		      c->text, d.rt, d.rt2, d.rn, w->rt, w->rt2, w->rn);
-		CHECK(d.reg_offset == w->reg_offset &&
-		      (d.reg_offset ? d.rm == w->rm && d.option == w->option &&
-		       d.shift == w->shift : d.imm == w->imm),
-		      "%08x (%s): reg %d rm %u option %u shift %u imm %lld, want %d %u %u %u %lld",
-		      c->insn, c->text, d.reg_offset, d.rm, d.option, d.shift,
-		      (long long)d.imm, w->reg_offset, w->rm, w->option,
-		      w->shift, (long long)w->imm);
+		EXPECT(d.nr == w->nr && d.log2 == w->log2 &&
+		       d.write == w->write && d.extend == w->extend &&
+		       d.index == w->index,
+		       "%08x (%s): nr %u log2 %u write %d extend %d index %d, want %u %u %d %d %d",
+		       c->insn, c->text, d.nr, d.log2, d.write, d.extend,
+		       d.index, w->nr, w->log2, w->write, w->extend, w->index);
+		EXPECT(d.rt == w->rt && d.rn == w->rn &&
+		       (d.nr == 1 || d.rt2 == w->rt2),
+		       "%08x (%s): rt %u rt2 %u rn %u, want %u %u %u", c->insn,
+		       c->text, d.rt, d.rt2, d.rn, w->rt, w->rt2, w->rn);
+		EXPECT(d.reg_offset == w->reg_offset &&
+		       (d.reg_offset ? d.rm == w->rm && d.option == w->option &&
+		        d.shift == w->shift : d.imm == w->imm),
+		       "%08x (%s): reg %d rm %u option %u shift %u imm %lld, want %d %u %u %u %lld",
+		       c->insn, c->text, d.reg_offset, d.rm, d.option, d.shift,
+		       (long long)d.imm, w->reg_offset, w->rm, w->option,
+		       w->shift, (long long)w->imm);
 	}
-	OK(before, "%u encodings from the assembler: %u decoded as written, the rest refused",
+	ck_end("%u encodings from the assembler: %u decoded as written, the rest refused",
 	   i, decoded);
 }
 
@@ -268,61 +268,57 @@ static void assembled(const char *text, struct mmio_insn *d)
 			return;
 		}
 	}
-	CHECK(false, "no case assembled from '%s'", text);
+	EXPECT(false, "no case assembled from '%s'", text);
 	memset(d, 0, sizeof(*d));
 }
 
 /* The offset a register form adds, and the value a load gives */
 static void check_values(void)
 {
-	int before = failures;
 	struct mmio_insn d;
 
+	ck_begin();
 	/* -2 * 8, the upper half of x3 ignored */
 	assembled("ldr x1, [x2, w3, sxtw #3]", &d);
-	CHECK(mmio_insn_offset(&d, 0xabcdef00fffffffeUL) == (u64)-16,
-	      "sxtw #3 of 0xabcdef00_fffffffe");
+	EXPECT(mmio_insn_offset(&d, 0xabcdef00fffffffeUL) == (u64)-16,
+	       "sxtw #3 of 0xabcdef00_fffffffe");
 	assembled("ldr w1, [x2, w3, uxtw #2]", &d);
-	CHECK(mmio_insn_offset(&d, 0x1234567800000003UL) == 12,
-	      "uxtw #2 of 0x12345678_00000003");
+	EXPECT(mmio_insn_offset(&d, 0x1234567800000003UL) == 12,
+	       "uxtw #2 of 0x12345678_00000003");
 	assembled("ldrh w1, [x2, x3, sxtx #1]", &d);
-	CHECK(mmio_insn_offset(&d, (u64)-3) == (u64)-6, "sxtx #1 of -3");
+	EXPECT(mmio_insn_offset(&d, (u64)-3) == (u64)-6, "sxtx #1 of -3");
 	assembled("ldr x1, [x2, x3, lsl #3]", &d);
-	CHECK(mmio_insn_offset(&d, 5) == 40, "lsl #3 of 5");
+	EXPECT(mmio_insn_offset(&d, 5) == 40, "lsl #3 of 5");
 	assembled("ldr w1, [x2, x3]", &d);
-	CHECK(mmio_insn_offset(&d, (u64)-1) == (u64)-1, "no shift of -1");
+	EXPECT(mmio_insn_offset(&d, (u64)-1) == (u64)-1, "no shift of -1");
 	assembled("ldp x1, x2, [x3, #-512]", &d);
-	CHECK(mmio_insn_offset(&d, 99) == (u64)-512, "ldp's imm7 * 8");
+	EXPECT(mmio_insn_offset(&d, 99) == (u64)-512, "ldp's imm7 * 8");
 
 	assembled("ldrsb x9, [x10, #1]", &d);
-	CHECK(mmio_load_value(&d, 0x80) == 0xffffffffffffff80UL,
-	      "ldrsb x of 0x80");
+	EXPECT(mmio_load_value(&d, 0x80) == 0xffffffffffffff80UL,
+	       "ldrsb x of 0x80");
 	assembled("ldrsb w9, [x10, #1]", &d);
-	CHECK(mmio_load_value(&d, 0x80) == 0xffffff80UL, "ldrsb w of 0x80");
-	CHECK(mmio_load_value(&d, 0x7f) == 0x7f, "ldrsb w of 0x7f");
+	EXPECT(mmio_load_value(&d, 0x80) == 0xffffff80UL, "ldrsb w of 0x80");
+	EXPECT(mmio_load_value(&d, 0x7f) == 0x7f, "ldrsb w of 0x7f");
 	assembled("ldrsh w11, [x12, #6]", &d);
-	CHECK(mmio_load_value(&d, 0x8001) == 0xffff8001UL, "ldrsh w of 0x8001");
+	EXPECT(mmio_load_value(&d, 0x8001) == 0xffff8001UL, "ldrsh w of 0x8001");
 	assembled("ldrb w5, [x6, #4095]", &d);
-	CHECK(mmio_load_value(&d, 0x1ff) == 0xff, "ldrb of 0x1ff");
+	EXPECT(mmio_load_value(&d, 0x1ff) == 0xff, "ldrb of 0x1ff");
 	assembled("ldrsw x13, [x14, #12]", &d);
-	CHECK(mmio_load_value(&d, 0x80000000) == 0xffffffff80000000UL,
-	      "ldrsw of 0x80000000");
+	EXPECT(mmio_load_value(&d, 0x80000000) == 0xffffffff80000000UL,
+	       "ldrsw of 0x80000000");
 	assembled("ldpsw x1, x2, [x3, #-8]", &d);
-	CHECK(mmio_load_value(&d, 0xfffffffe) == (u64)-2, "ldpsw of -2");
+	EXPECT(mmio_load_value(&d, 0xfffffffe) == (u64)-2, "ldpsw of -2");
 	assembled("ldp w1, w2, [x3]", &d);
-	CHECK(mmio_load_value(&d, 0xfffffffe) == 0xfffffffe, "ldp w of -2");
+	EXPECT(mmio_load_value(&d, 0xfffffffe) == 0xfffffffe, "ldp w of -2");
 	assembled("ldr x3, [x4, #8]", &d);
-	CHECK(mmio_load_value(&d, ~0UL) == ~0UL, "ldr x of ~0");
-	OK(before, "register offsets extended and shifted, loads sign- and zero-extended");
+	EXPECT(mmio_load_value(&d, ~0UL) == ~0UL, "ldr x of ~0");
+	ck_end("register offsets extended and shifted, loads sign- and zero-extended");
 }
 
 int main(void)
 {
 	check_decode();
 	check_values();
-	if (failures)
-		printf("mmio_decode_test: %d failures\n", failures);
-	else
-		printf("mmio_decode_test: passed\n");
-	return failures ? 1 : 0;
+	return ck_exit();
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mem_ranges.h"
-#include "mem_check.h"
+#include "check.h"
 
 /* The set as "base+size,...", for comparison */
 static const char *show(const struct mem_ranges *set)
@@ -32,19 +32,19 @@ struct add {
 static void check_set(const char *what, const struct add *adds,
 		      unsigned int n, unsigned int max, const char *want)
 {
-	int before = failures;
 	struct mem_range r[8];
 	struct mem_ranges set = { r, 0, max };
 	unsigned int i;
 
+	ck_begin();
 	for (i = 0; i < n; i++)
-		CHECK(ranges_add(&set, adds[i].base, adds[i].size),
-		      "%s: adding %llx+%llx refused", what,
-		      (unsigned long long)adds[i].base,
-		      (unsigned long long)adds[i].size);
-	CHECK(!strcmp(show(&set), want), "%s: got %s, want %s", what,
-	      show(&set), want);
-	OK(before, "%s", what);
+		EXPECT(ranges_add(&set, adds[i].base, adds[i].size),
+		       "%s: adding %llx+%llx refused", what,
+		       (unsigned long long)adds[i].base,
+		       (unsigned long long)adds[i].size);
+	EXPECT(!strcmp(show(&set), want), "%s: got %s, want %s", what,
+	       show(&set), want);
+	ck_end("%s", what);
 }
 
 static void test_merge(void)
@@ -84,20 +84,20 @@ static void test_merge(void)
 
 static void test_refuse(void)
 {
-	int before = failures;
 	struct mem_range r[2];
 	struct mem_ranges set = { r, 0, 2 };
 
-	CHECK(!ranges_add(&set, 0xffffffffffe00000ULL, 0x400000),
-	      "a range wrapping past 2^64 accepted");
-	CHECK(!ranges_add(&set, 0x40000000, ~0ULL), "a size of 2^64 - 1 accepted");
-	CHECK(set.nr == 0, "a refused range changed the set");
-	CHECK(ranges_add(&set, 0x0, 0x1000) && ranges_add(&set, 0x4000, 0x1000),
-	      "two ranges refused");
-	CHECK(!ranges_add(&set, 0x2000, 0x1000), "a third range in a set of 2");
-	CHECK(!strcmp(show(&set), "0+1000,4000+1000"),
-	      "the refused range changed the set: %s", show(&set));
-	OK(before, "wrapping ranges and a full set refused, the set unchanged");
+	ck_begin();
+	EXPECT(!ranges_add(&set, 0xffffffffffe00000ULL, 0x400000),
+	       "a range wrapping past 2^64 accepted");
+	EXPECT(!ranges_add(&set, 0x40000000, ~0ULL), "a size of 2^64 - 1 accepted");
+	EXPECT(set.nr == 0, "a refused range changed the set");
+	EXPECT(ranges_add(&set, 0x0, 0x1000) && ranges_add(&set, 0x4000, 0x1000),
+	       "two ranges refused");
+	EXPECT(!ranges_add(&set, 0x2000, 0x1000), "a third range in a set of 2");
+	EXPECT(!strcmp(show(&set), "0+1000,4000+1000"),
+	       "the refused range changed the set: %s", show(&set));
+	ck_end("wrapping ranges and a full set refused, the set unchanged");
 }
 
 struct pieces {
@@ -117,12 +117,12 @@ static void piece(void *ctx, u64 from, u64 to)
 static void check_outside(const char *what, const struct mem_ranges *holes,
 			  u64 from, u64 to, const char *want)
 {
-	int before = failures;
 	struct pieces p = { "", 0 };
 
+	ck_begin();
 	ranges_outside(holes, from, to, piece, &p);
-	CHECK(!strcmp(p.buf, want), "%s: got %s, want %s", what, p.buf, want);
-	OK(before, "%s", what);
+	EXPECT(!strcmp(p.buf, want), "%s: got %s, want %s", what, p.buf, want);
+	ck_end("%s", what);
 }
 
 static void test_outside(void)
@@ -150,22 +150,21 @@ static void test_outside(void)
 
 static void test_overlap(void)
 {
-	int before = failures;
-
-	CHECK(ranges_overlap(0x40000000, 0x200000, 0x401ff000, 0x1000),
-	      "last page");
-	CHECK(!ranges_overlap(0x40000000, 0x200000, 0x40200000, 0x1000),
-	      "touching");
-	CHECK(!ranges_overlap(0x40000000, 0x200000, 0x3ffff000, 0x1000),
-	      "touching below");
+	ck_begin();
+	EXPECT(ranges_overlap(0x40000000, 0x200000, 0x401ff000, 0x1000),
+	       "last page");
+	EXPECT(!ranges_overlap(0x40000000, 0x200000, 0x40200000, 0x1000),
+	       "touching");
+	EXPECT(!ranges_overlap(0x40000000, 0x200000, 0x3ffff000, 0x1000),
+	       "touching below");
 	/* 17592186044414M@1026M: the sum wraps to just below the base */
-	CHECK(ranges_overlap(0x40200000, 0xffffffffffe00000ULL, 0x40200000,
+	EXPECT(ranges_overlap(0x40200000, 0xffffffffffe00000ULL, 0x40200000,
 			     0x200000), "a size near 2^64 over the hypervisor");
-	CHECK(ranges_overlap(0x40200000, 0x200000, 0x0, ~0ULL),
-	      "everything overlaps the hypervisor");
-	CHECK(!ranges_overlap(0x40200000, 0, 0x40200000, 0x200000),
-	      "an empty range overlaps");
-	OK(before, "overlaps, with sizes whose sums would wrap");
+	EXPECT(ranges_overlap(0x40200000, 0x200000, 0x0, ~0ULL),
+	       "everything overlaps the hypervisor");
+	EXPECT(!ranges_overlap(0x40200000, 0, 0x40200000, 0x200000),
+	       "an empty range overlaps");
+	ck_end("overlaps, with sizes whose sums would wrap");
 }
 
 int main(void)
@@ -174,10 +173,5 @@ int main(void)
 	test_refuse();
 	test_outside();
 	test_overlap();
-	if (failures) {
-		printf("ranges_test: %d failures\n", failures);
-		return 1;
-	}
-	printf("ranges_test: passed\n");
-	return 0;
+	return ck_exit();
 }

@@ -15,7 +15,7 @@
 #include "hyp.h"
 #include "stage2.h"
 #include "../../shared/hyptrace_abi.h"
-#include "mem_check.h"
+#include "check.h"
 
 #define MMIO	(0xfUL << 2 | 3UL << 6 | 3UL << 8 | PTE_AF | 2UL << 53)
 #define RAM	(0xfUL << 2 | 3UL << 6 | 3UL << 8 | PTE_AF)
@@ -60,9 +60,9 @@ void fake_tlbi_ipas2e1is(u64 ipa)
 	unsigned int level;
 	char buf[64];
 
-	CHECK(!(*pgtable_walk(&stage2_host_map, ipa, &level) & PTE_VALID),
-	      "tlbi ipas2e1is 0x%llx while its entry is valid",
-	      (unsigned long long)ipa);
+	EXPECT(!(*pgtable_walk(&stage2_host_map, ipa, &level) & PTE_VALID),
+	       "tlbi ipas2e1is 0x%llx while its entry is valid",
+	       (unsigned long long)ipa);
 	snprintf(buf, sizeof(buf), "tlbi ipas2e1is %llx",
 		 (unsigned long long)ipa >> 12);
 	record(buf);
@@ -100,15 +100,14 @@ static void change(u64 ipa, u64 size, enum stage2_kind kind, s64 want,
 
 	events[0] = '\0';
 	ret = stage2_change(ipa, size, kind);
-	CHECK(ret == want, "%s: returned %lld, want %lld", what,
-	      (long long)ret, (long long)want);
-	CHECK(!want_events || !strcmp(events, want_events),
-	      "%s: ran\n  %s\nwant\n  %s", what, events, want_events);
+	EXPECT(ret == want, "%s: returned %lld, want %lld", what,
+	       (long long)ret, (long long)want);
+	EXPECT(!want_events || !strcmp(events, want_events),
+	       "%s: ran\n  %s\nwant\n  %s", what, events, want_events);
 }
 
 int main(void)
 {
-	int before = failures;
 
 	pgtable_init(&stage2_host_map, 40, "stage-2 map");
 	pgtable_map(&stage2_host_map, 0, 0x40000000, MMIO);
@@ -116,36 +115,37 @@ int main(void)
 	pgtable_map(&stage2_host_map, 0x40400000, 0x3fc00000, RAM);
 	stage2_change_init();
 
+	ck_begin();
 	/* One page of a device GiB: split twice, then the page's break */
 	change(0x9030000, 0x1000, STAGE2_ABSENT, 0,
 	       SPLIT("0") SPLIT("9000") BREAK("9030"),
 	       "a page out of a 1 GiB block");
-	CHECK(absent(0x9030000) && absent(0x9030fff), "the page is mapped");
-	CHECK(maps(0x9031000, MMIO, 3) && maps(0x902f000, MMIO, 3),
-	      "its neighbours lost their mapping");
-	CHECK(maps(0x9200000, MMIO, 2) && maps(0x0, MMIO, 2),
-	      "the other 2 MiB blocks lost theirs");
-	CHECK(!stage2_fault_retry(0x9030800) && stage2_fault_retry(0x9031000),
-	      "stage2_fault_retry() wrong about what is mapped");
-	OK(before, "a page unmapped from a GiB block: split, split, break, each break-before-make in pKVM's order");
+	EXPECT(absent(0x9030000) && absent(0x9030fff), "the page is mapped");
+	EXPECT(maps(0x9031000, MMIO, 3) && maps(0x902f000, MMIO, 3),
+	       "its neighbours lost their mapping");
+	EXPECT(maps(0x9200000, MMIO, 2) && maps(0x0, MMIO, 2),
+	       "the other 2 MiB blocks lost theirs");
+	EXPECT(!stage2_fault_retry(0x9030800) && stage2_fault_retry(0x9031000),
+	       "stage2_fault_retry() wrong about what is mapped");
+	ck_end("a page unmapped from a GiB block: split, split, break, each break-before-make in pKVM's order");
 
-	before = failures;
+	ck_begin();
 	change(0x9030000, 0x1000, STAGE2_MMIO, 0, PUBLISH,
 	       "the page back: no break for an invalid entry");
-	CHECK(maps(0x9030000, MMIO, 3), "the page is not mapped back");
+	EXPECT(maps(0x9030000, MMIO, 3), "the page is not mapped back");
 	change(0x9000000, 0x200000, STAGE2_RAM, 0, NULL,
 	       "a whole 2 MiB inside a table");
-	CHECK(maps(0x9000000, RAM, 3) && maps(0x91ff000, RAM, 3),
-	      "the 2 MiB are not RAM page by page");
+	EXPECT(maps(0x9000000, RAM, 3) && maps(0x91ff000, RAM, 3),
+	       "the 2 MiB are not RAM page by page");
 	change(0x9400000, 0x200000, STAGE2_ABSENT, 0, BREAK("9400"),
 	       "a whole 2 MiB block: one break, no split");
-	CHECK(absent(0x9400000) && maps(0x9600000, MMIO, 2),
-	      "the 2 MiB block is not alone unmapped");
+	EXPECT(absent(0x9400000) && maps(0x9600000, MMIO, 2),
+	       "the 2 MiB block is not alone unmapped");
 	change(0x9400000, 0x200000, STAGE2_ABSENT, 0, "",
 	       "absent again: nothing runs");
-	OK(before, "remapping an invalid entry publishes only; a whole block changes in place");
+	ck_end("remapping an invalid entry publishes only; a whole block changes in place");
 
-	before = failures;
+	ck_begin();
 	/* 2 of the 4 spare tables are gone: one more page split uses 2 */
 	change(0x80001000, 0x1000, STAGE2_ABSENT, 0, "",
 	       "absent in an invalid GiB: nothing runs");
@@ -153,14 +153,14 @@ int main(void)
 	       "beyond the 40-bit map");
 	change(0xc0000000, 0x1000, STAGE2_MMIO, 0, NULL,
 	       "a page in an invalid GiB: two tables from nothing");
-	CHECK(maps(0xc0000000, MMIO, 3) && absent(0xc0001000),
-	      "the page in the empty GiB");
+	EXPECT(maps(0xc0000000, MMIO, 3) && absent(0xc0001000),
+	       "the page in the empty GiB");
 	change(0x100000000, 0x1000, STAGE2_MMIO, HYPTRACE_RET_NO_MEMORY, NULL,
 	       "no spare table left");
-	CHECK(absent(0x100000000), "a page mapped without its tables");
-	OK(before, "spare tables used up: NO_MEMORY, nothing mapped");
+	EXPECT(absent(0x100000000), "a page mapped without its tables");
+	ck_end("spare tables used up: NO_MEMORY, nothing mapped");
 
-	before = failures;
+	ck_begin();
 	change(0x40200000, 0x1000, STAGE2_RAM, HYPTRACE_RET_INVALID, "",
 	       "the hypervisor's region");
 	change(0x403ff000, 0x2000, STAGE2_RAM, HYPTRACE_RET_INVALID, "",
@@ -169,13 +169,8 @@ int main(void)
 	       "not page-aligned");
 	change(0xfffffffffffff000ULL, 0x2000, STAGE2_ABSENT,
 	       HYPTRACE_RET_INVALID, "", "wrapping");
-	CHECK(absent(0x40200000), "the hypervisor's region got mapped");
-	OK(before, "the hypervisor's region, misaligned and wrapping ranges refused untouched");
+	EXPECT(absent(0x40200000), "the hypervisor's region got mapped");
+	ck_end("the hypervisor's region, misaligned and wrapping ranges refused untouched");
 
-	if (failures) {
-		printf("s2_change_test: %d failures\n", failures);
-		return 1;
-	}
-	printf("s2_change_test: passed\n");
-	return 0;
+	return ck_exit();
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "testbuf.h"
 #include "kreader.h"
 
@@ -258,7 +259,7 @@ int main(int argc, char **argv)
 	bool raw = !strncmp(how, "raw", 3);
 	u32 window = argc > 6 ? (u32)atoi(argv[6]) : 0;
 	pthread_t cons;
-	int i, failed = 0;
+	int i;
 
 	if (argc > 2)
 		nr_cpus = atoi(argv[2]);
@@ -300,11 +301,11 @@ int main(int argc, char **argv)
 		ok = !c->error && accounted == c->written &&
 		     c->next + c->gap_extra == c->written &&
 		     rb_check(&c->tb.cpu) == 0 && kreader_unread(&c->rd) == 0;
-		printf("%s concurrency: cpu%d %s: written %llu = consumed %llu"
+		ck_begin();
+		printf("# cpu%d %s: written %llu = consumed %llu"
 		       " + lost %llu + discarded by %llu resets %llu"
 		       " (+%llu overrun unreported at reset)%s%s\n",
-		       ok ? "PASS" : "FAIL", i,
-		       mode ? "no-overwrite" : "overwrite",
+		       i, mode ? "no-overwrite" : "overwrite",
 		       (unsigned long long)c->written,
 		       (unsigned long long)c->consumed,
 		       (unsigned long long)c->lost,
@@ -312,15 +313,15 @@ int main(int argc, char **argv)
 		       (unsigned long long)c->reset_discarded,
 		       (unsigned long long)c->reset_unreported,
 		       c->error ? ": " : "", c->error ? c->error : "");
-		if (!ok) {
-			printf("  accounted %llu next %llu+%llu rb_check %d "
-			       "unread %llu\n", (unsigned long long)accounted,
-			       (unsigned long long)c->next,
-			       (unsigned long long)c->gap_extra,
-			       rb_check(&c->tb.cpu),
-			       (unsigned long long)kreader_unread(&c->rd));
-			failed++;
-		}
+		EXPECT(ok, "accounted %llu next %llu+%llu rb_check %d "
+		       "unread %llu%s%s", (unsigned long long)accounted,
+		       (unsigned long long)c->next,
+		       (unsigned long long)c->gap_extra,
+		       rb_check(&c->tb.cpu),
+		       (unsigned long long)kreader_unread(&c->rd),
+		       c->error ? ": " : "", c->error ? c->error : "");
+		ck_end("concurrency cpu%d %s: every event accounted for", i,
+		       mode ? "no-overwrite" : "overwrite");
 		sum_written += c->written;
 		sum_consumed += c->consumed;
 		sum_lost += c->lost + c->reset_unreported;
@@ -333,7 +334,7 @@ int main(int argc, char **argv)
 		sum_clamps += c->clamps_seen;
 		sum_dropped += st.dropped;
 	}
-	printf("  total: %llu written, %llu consumed, %llu lost to overwrite, "
+	printf("# total: %llu written, %llu consumed, %llu lost to overwrite, "
 	       "%llu discarded by %llu resets; %llu swaps (%llu -EAGAIN, "
 	       "%llu over an unread page refused), "
 	       "%llu refused writes, %llu clamped timestamps read, "
@@ -346,12 +347,12 @@ int main(int argc, char **argv)
 	       (unsigned long long)sum_refused,
 	       (unsigned long long)sum_clamps,
 	       (unsigned long long)sum_dropped);
-	if (sum_written < total - (u64)nr_cpus) {
-		printf("FAIL concurrency: only %llu events written\n",
-		       (unsigned long long)sum_written);
-		failed++;
-	}
+	ck_begin();
+	EXPECT(sum_written >= total - (u64)nr_cpus,
+	       "only %llu events written", (unsigned long long)sum_written);
+	ck_end("concurrency: the writers wrote their %llu events",
+	       (unsigned long long)total);
 	for (i = 0; i < nr_cpus; i++)
 		tb_free(&ctx[i].tb);
-	return failed ? 1 : 0;
+	return ck_exit();
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <traceevent/kbuffer.h>
 
+#include "check.h"
 #include "testbuf.h"
 #include "kreader.h"
 #include "../../shared/trace_desc.h"
@@ -703,25 +704,24 @@ int main(void)
 	kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
 	if (!kbuf)
 		return 2;
-	tb_run("format: meta page and pages after init", test_layout_init);
-	tb_run("format: golden bytes", test_golden_bytes);
-	tb_run("format: kbuffer round trip, random sizes/times",
+	ck_run("format: meta page and pages after init", test_layout_init);
+	ck_run("format: golden bytes", test_golden_bytes);
+	ck_run("format: kbuffer round trip, random sizes/times",
 	       test_kbuffer_roundtrip);
-	tb_run("format: oversized events refused", test_too_big);
-	tb_run("format: overwrite counts and lost events", test_overwrite_lost);
-	tb_run("format: no-overwrite drops newest", test_no_overwrite);
-	tb_run("format: counters hidden from the kernel's reader",
+	ck_run("format: oversized events refused", test_too_big);
+	ck_run("format: overwrite counts and lost events", test_overwrite_lost);
+	ck_run("format: no-overwrite drops newest", test_no_overwrite);
+	ck_run("format: counters hidden from the kernel's reader",
 	       test_hidden_counters);
-	tb_run("format: reset", test_reset);
-	tb_run("format: enable/disable and nesting", test_enable_nested);
-	tb_run("format: writer on the reader page", test_writer_on_reader);
-	tb_run("format: no swap over an unread reader page",
+	ck_run("format: reset", test_reset);
+	ck_run("format: enable/disable and nesting", test_enable_nested);
+	ck_run("format: writer on the reader page", test_writer_on_reader);
+	ck_run("format: no swap over an unread reader page",
 	       test_swap_after_unread);
-	tb_run("format: deltas beyond 59 bits", test_huge_delta);
-	tb_run("format: page descriptor", test_desc);
-	tb_run("format: page descriptor, bounded and linear check",
+	ck_run("format: deltas beyond 59 bits", test_huge_delta);
+	ck_run("format: page descriptor", test_desc);
+	ck_run("format: page descriptor, bounded and linear check",
 	       test_desc_big);
 	kbuffer_free(kbuf);
-	printf("format_test: %d passed, %d failed\n", tb_passed, tb_failed);
-	return tb_failed ? 1 : 0;
+	return ck_exit();
 }

@@ -5,6 +5,7 @@
  * wrote; each rule, broken on purpose, fails with its own reason; and
  * random pages, under AddressSanitizer, are never read past their end.
  */
+#include "check.h"
 #include "testbuf.h"
 #include "../../shared/rb_page_check.h"
 
@@ -139,9 +140,9 @@ static int test_random_pages(void)
 
 int main(void)
 {
-	tb_run("page check: written pages pass", test_written_pages_pass);
-	tb_run("page check: an empty page passes", test_empty_page_passes);
-	tb_run("page check: each broken rule fails", test_broken_rules_fail);
-	tb_run("page check: random pages", test_random_pages);
-	return tb_failed ? 1 : 0;
+	ck_run("page check: written pages pass", test_written_pages_pass);
+	ck_run("page check: an empty page passes", test_empty_page_passes);
+	ck_run("page check: each broken rule fails", test_broken_rules_fail);
+	ck_run("page check: random pages", test_random_pages);
+	return ck_exit();
 }

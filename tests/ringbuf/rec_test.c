@@ -8,6 +8,7 @@
  * it lies, with its own fault, within a bounded number of steps; the page
  * is its own allocation so that AddressSanitizer sees any read outside it.
  */
+#include "check.h"
 #include "testbuf.h"
 #include "../../shared/rb_rec.h"
 
@@ -323,14 +324,14 @@ static int test_resume(void)
 
 int main(void)
 {
-	tb_run("record decoder: every kind", test_kinds);
-	tb_run("record decoder: wrapping array[0]", test_wrapping_length);
-	tb_run("record decoder: commit past the page", test_commit_past_page);
-	tb_run("record decoder: zero and short lengths", test_short_lengths);
-	tb_run("record decoder: huge padding", test_huge_padding);
-	tb_run("record decoder: records cut by the commit",
+	ck_run("record decoder: every kind", test_kinds);
+	ck_run("record decoder: wrapping array[0]", test_wrapping_length);
+	ck_run("record decoder: commit past the page", test_commit_past_page);
+	ck_run("record decoder: zero and short lengths", test_short_lengths);
+	ck_run("record decoder: huge padding", test_huge_padding);
+	ck_run("record decoder: records cut by the commit",
 	       test_cut_by_commit);
-	tb_run("record decoder: time backwards and wrapping", test_time);
-	tb_run("record decoder: a walk resumed", test_resume);
-	return tb_failed ? 1 : 0;
+	ck_run("record decoder: time backwards and wrapping", test_time);
+	ck_run("record decoder: a walk resumed", test_resume);
+	return ck_exit();
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs every ringbuf test, counts "PASS ..."/"FAIL ..." lines (a program that
-# fails without printing a FAIL line counts as one failure) and ends with
+# Runs every ringbuf test, counts the "ok ..."/"not ok ..." lines of their
+# KTAP output (tests/include/check.h; a program that fails without a
+# "not ok" line, or reports no test, counts as one failure) and ends with
 # exactly one line "ringbuf: N passed, N failed". Exit status 1 on failure.
 # usage: run_tests.sh "<build command>"
 # (BUILD, EVENTS, FUZZ_TEST_TIME, FUZZ_PAGE_TEST_TIME set)
@@ -11,10 +12,13 @@ failed=0
 log=$BUILD/test.log
 
 count() {	# count <name> <exit status> <output file>
-	p=$(grep -c '^PASS ' "$3")
-	f=$(grep -c '^FAIL ' "$3")
+	p=$(grep -c '^ok ' "$3")
+	f=$(grep -c '^not ok ' "$3")
 	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $1: exit status $2"
+		echo "not ok $1: exit status $2"
+		f=1
+	elif [ $((p + f)) -eq 0 ]; then
+		echo "not ok $1: no test reported"
 		f=1
 	fi
 	passed=$((passed + p))
@@ -35,12 +39,12 @@ run() {		# run <name> <command...>
 
 mkdir -p "$BUILD"
 if $1 > "$BUILD/build.log" 2>&1; then
-	echo "PASS build: host tests and freestanding aarch64 objects" \
+	echo "ok 1 build: host tests and freestanding aarch64 objects" \
 		> "$BUILD/out.txt"
 	rc=0
 else
 	tail -n 30 "$BUILD/build.log"
-	echo "FAIL build: see $BUILD/build.log" > "$BUILD/out.txt"
+	echo "not ok 1 build: see $BUILD/build.log" > "$BUILD/out.txt"
 	rc=1
 fi
 cat "$BUILD/out.txt"
@@ -74,10 +78,10 @@ fuzz() {
 	rc=$?
 	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$fuzz_out")
 	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-		echo "PASS $1: $runs, no crash" > "$BUILD/out.txt"
+		echo "ok 1 $1: $runs, no crash" > "$BUILD/out.txt"
 	else
 		grep -v '^    #' "$fuzz_out" | tail -n 30
-		echo "FAIL $1: exit $rc (artifacts next to $BUILD)" > "$BUILD/out.txt"
+		echo "not ok 1 $1: exit $rc (artifacts next to $BUILD)" > "$BUILD/out.txt"
 		rc=1
 	fi
 	cat "$BUILD/out.txt"

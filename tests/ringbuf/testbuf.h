@@ -2,8 +2,8 @@
 /*
  * Host-side scaffolding shared by the tests: one CPU's meta page and data
  * pages as separate page-aligned allocations (so AddressSanitizer puts a
- * redzone around each), the writer's private state, and pass/fail reporting
- * in the form the Makefile counts ("PASS name" / "FAIL name: why").
+ * redzone around each) and the writer's private state. The tests check and
+ * report with tests/include/check.h.
  */
 #ifndef HYPTRACE_TESTS_TESTBUF_H
 #define HYPTRACE_TESTS_TESTBUF_H
@@ -60,31 +60,6 @@ static inline void tb_free(struct tbuf *tb)
 	free(tb->meta);
 	free(tb->pages);
 	free(tb->info);
-}
-
-static int tb_passed, tb_failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  check failed %s:%d: %s: ", __FILE__,	\
-			       __LINE__, #cond);			\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			return 1;					\
-		}							\
-	} while (0)
-
-static inline void tb_run(const char *name, int (*fn)(void))
-{
-	if (fn()) {
-		printf("FAIL %s\n", name);
-		tb_failed++;
-	} else {
-		printf("PASS %s\n", name);
-		tb_passed++;
-	}
-	fflush(stdout);
 }
 
 #endif /* HYPTRACE_TESTS_TESTBUF_H */

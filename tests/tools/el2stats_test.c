@@ -10,52 +10,28 @@
  *
  * Built with tools/hyptrace/lib/el2stats.c, loghist.c and el2names.c, and
  * -Itools/hyptrace/lib -Ishared (t-stats.sh does it when no Makefile has).
- * Prints one line per failed check and "PASS: ..." or "FAIL: ..." last.
+ * Reports in KTAP (tests/include/check.h): a test point per test_*().
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "hyptrace/el2stats.h"
 
-static int checks, failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-#define CHECK_EQ(a, b) check_eq((uint64_t)(a), (uint64_t)(b), #a, __LINE__)
 /* a percentile: within 1/256 of the exact nearest-rank value */
-#define CHECK_NEAR(a, b) check_near((uint64_t)(a), (uint64_t)(b), #a, __LINE__)
+#define EXPECT_NEAR(a, b) expect_near((uint64_t)(a), (uint64_t)(b), #a, __LINE__)
 
-static void check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("line %d: %s is false\n", line, what);
-	}
-}
-
-static void check_eq(uint64_t got, uint64_t want, const char *what, int line)
-{
-	checks++;
-	if (got != want) {
-		failures++;
-		printf("line %d: %s = %" PRIu64 ", want %" PRIu64 "\n", line,
-		       what, got, want);
-	}
-}
-
-static void check_near(uint64_t got, uint64_t want, const char *what,
-		       int line)
+static void expect_near(uint64_t got, uint64_t want, const char *what,
+			int line)
 {
 	uint64_t err = got > want ? got - want : want - got;
 
-	checks++;
-	if ((unsigned __int128)err * 256 > want) {
-		failures++;
-		printf("line %d: %s = %" PRIu64 ", want %" PRIu64
-		       " within 1/256\n", line, what, got, want);
-	}
+	ck.checks++;
+	if ((unsigned __int128)err * 256 > want)
+		ck_fail(__FILE__, line, "%s = %" PRIu64 ", want %" PRIu64
+			" within 1/256", what, got, want);
 }
 
 enum { HVC = 1, SMC = 2, PSCI = 3, FIRMWARE = 4, TRAP = 5 };
@@ -64,23 +40,23 @@ static void test_histogram_buckets(void)
 {
 	unsigned int b;
 
-	CHECK_EQ(el2stats_hist_bucket(0), 0);
-	CHECK_EQ(el2stats_hist_bucket(1), 1);
-	CHECK_EQ(el2stats_hist_bucket(2), 2);
-	CHECK_EQ(el2stats_hist_bucket(3), 2);
-	CHECK_EQ(el2stats_hist_bucket(4), 3);
-	CHECK_EQ(el2stats_hist_bucket(1023), 10);
-	CHECK_EQ(el2stats_hist_bucket(1024), 11);
-	CHECK_EQ(el2stats_hist_bucket(UINT64_MAX), 64);
-	CHECK_EQ(el2stats_hist_lo(0), 0);
-	CHECK_EQ(el2stats_hist_hi(0), 0);
-	CHECK_EQ(el2stats_hist_lo(64), 1ULL << 63);
-	CHECK_EQ(el2stats_hist_hi(64), UINT64_MAX);
+	EXPECT_EQ(el2stats_hist_bucket(0), 0);
+	EXPECT_EQ(el2stats_hist_bucket(1), 1);
+	EXPECT_EQ(el2stats_hist_bucket(2), 2);
+	EXPECT_EQ(el2stats_hist_bucket(3), 2);
+	EXPECT_EQ(el2stats_hist_bucket(4), 3);
+	EXPECT_EQ(el2stats_hist_bucket(1023), 10);
+	EXPECT_EQ(el2stats_hist_bucket(1024), 11);
+	EXPECT_EQ(el2stats_hist_bucket(UINT64_MAX), 64);
+	EXPECT_EQ(el2stats_hist_lo(0), 0);
+	EXPECT_EQ(el2stats_hist_hi(0), 0);
+	EXPECT_EQ(el2stats_hist_lo(64), 1ULL << 63);
+	EXPECT_EQ(el2stats_hist_hi(64), UINT64_MAX);
 	/* every bucket starts right after the one before it ends */
 	for (b = 1; b < EL2_HIST_BUCKETS; b++) {
-		CHECK_EQ(el2stats_hist_lo(b), el2stats_hist_hi(b - 1) + 1);
-		CHECK_EQ(el2stats_hist_bucket(el2stats_hist_lo(b)), b);
-		CHECK_EQ(el2stats_hist_bucket(el2stats_hist_hi(b)), b);
+		EXPECT_EQ(el2stats_hist_lo(b), el2stats_hist_hi(b - 1) + 1);
+		EXPECT_EQ(el2stats_hist_bucket(el2stats_hist_lo(b)), b);
+		EXPECT_EQ(el2stats_hist_bucket(el2stats_hist_hi(b)), b);
 	}
 }
 
@@ -88,18 +64,18 @@ static void test_names(void)
 {
 	char buf[48];
 
-	CHECK_EQ(el2stats_reason_slot(0), EL2_REASON_UNKNOWN);
-	CHECK_EQ(el2stats_reason_slot(3), 3);
-	CHECK_EQ(el2stats_reason_slot(6), 6);
-	CHECK_EQ(el2stats_reason_slot(7), EL2_REASON_UNKNOWN);
-	CHECK(!strcmp(el2stats_reason_name(6), "psci_local"));
-	CHECK_EQ(el2stats_reason_slot(0x10002), EL2_REASON_UNKNOWN);
-	CHECK(!strcmp(el2stats_reason_name(1), "hvc"));
-	CHECK(!strcmp(el2stats_reason_name(4), "firmware"));
-	CHECK(!strcmp(el2stats_reason_name(99), "unknown"));
+	EXPECT_EQ(el2stats_reason_slot(0), EL2_REASON_UNKNOWN);
+	EXPECT_EQ(el2stats_reason_slot(3), 3);
+	EXPECT_EQ(el2stats_reason_slot(6), 6);
+	EXPECT_EQ(el2stats_reason_slot(7), EL2_REASON_UNKNOWN);
+	EXPECT(!strcmp(el2stats_reason_name(6), "psci_local"));
+	EXPECT_EQ(el2stats_reason_slot(0x10002), EL2_REASON_UNKNOWN);
+	EXPECT(!strcmp(el2stats_reason_name(1), "hvc"));
+	EXPECT(!strcmp(el2stats_reason_name(4), "firmware"));
+	EXPECT(!strcmp(el2stats_reason_name(99), "unknown"));
 
 #define NAME_IS(reason, id, want) \
-	CHECK(!strcmp(el2names_func_name((reason), (id), buf, sizeof(buf)), (want)))
+	EXPECT(!strcmp(el2names_func_name((reason), (id), buf, sizeof(buf)), (want)))
 	NAME_IS(SMC, 0x84000000, "PSCI_VERSION");
 	NAME_IS(SMC, 0xc4000001, "CPU_SUSPEND");
 	NAME_IS(SMC, 0x84000002, "CPU_OFF");
@@ -124,7 +100,7 @@ static void test_names(void)
 	NAME_IS(SMC, 0x82000010, "sip fn 0x0010");
 	NAME_IS(TRAP, 0x18, "ESR_EC 0x18");
 	/* a short buffer is cut, not overrun */
-	CHECK(strlen(el2names_func_name(HVC, 0xc6000004, buf, 5)) == 4);
+	EXPECT(strlen(el2names_func_name(HVC, 0xc6000004, buf, 5)) == 4);
 }
 
 /* The hotplug excerpt of Documentation/guides/tracing.md, timestamps in ns */
@@ -135,7 +111,7 @@ static void test_readme_sequence(void)
 	struct el2_func *top;
 	long n;
 
-	CHECK_EQ(el2stats_init(&s, 4), 0);
+	EXPECT_EQ(el2stats_init(&s, 4), 0);
 	el2stats_enter(&s, 2, 3113266000, SMC, 0x84000002);
 	el2stats_exit(&s, 2, 3113333000, FIRMWARE);
 	el2stats_enter(&s, 1, 3125305000, SMC, 0xc4000003);
@@ -146,47 +122,47 @@ static void test_readme_sequence(void)
 	el2stats_exit(&s, 2, 3125756000, PSCI);
 	el2stats_finish(&s);
 
-	CHECK_EQ(el2stats_summarize(&s, -1, -1, &sum), 0);
-	CHECK_EQ(sum.count, 4);
-	CHECK_EQ(sum.total_ns, 67000 + 3000 + 2000 + 139000);
-	CHECK_EQ(sum.min_ns, 2000);
-	CHECK_EQ(sum.max_ns, 139000);
-	CHECK_NEAR(sum.p50_ns, 3000);
-	CHECK_EQ(sum.p99_ns, 139000);		/* the last rank: the max */
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 0);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
+	EXPECT_EQ(el2stats_summarize(&s, -1, -1, &sum), 0);
+	EXPECT_EQ(sum.count, 4);
+	EXPECT_EQ(sum.total_ns, 67000 + 3000 + 2000 + 139000);
+	EXPECT_EQ(sum.min_ns, 2000);
+	EXPECT_EQ(sum.max_ns, 139000);
+	EXPECT_NEAR(sum.p50_ns, 3000);
+	EXPECT_EQ(sum.p99_ns, 139000);		/* the last rank: the max */
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 0);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
 
 	/* CPU 1: one smc interval (to firmware) and one firmware interval */
 	el2stats_summarize(&s, 1, SMC, &sum);
-	CHECK_EQ(sum.count, 1);
-	CHECK_EQ(sum.total_ns, 3000);
+	EXPECT_EQ(sum.count, 1);
+	EXPECT_EQ(sum.total_ns, 3000);
 	el2stats_summarize(&s, 1, FIRMWARE, &sum);
-	CHECK_EQ(sum.count, 1);
-	CHECK_EQ(sum.total_ns, 2000);
+	EXPECT_EQ(sum.count, 1);
+	EXPECT_EQ(sum.total_ns, 2000);
 	el2stats_summarize(&s, 2, -1, &sum);
-	CHECK_EQ(sum.count, 2);
-	CHECK_EQ(sum.total_ns, 67000 + 139000);
-	CHECK_EQ(sum.hist[el2stats_hist_bucket(67000)], 1);
-	CHECK_EQ(sum.hist[el2stats_hist_bucket(139000)], 1);
+	EXPECT_EQ(sum.count, 2);
+	EXPECT_EQ(sum.total_ns, 67000 + 139000);
+	EXPECT_EQ(sum.hist[el2stats_hist_bucket(67000)], 1);
+	EXPECT_EQ(sum.hist[el2stats_hist_bucket(139000)], 1);
 	el2stats_summarize(&s, 0, -1, &sum);
-	CHECK_EQ(sum.count, 0);
-	CHECK_EQ(sum.max_ns, 0);
+	EXPECT_EQ(sum.count, 0);
+	EXPECT_EQ(sum.max_ns, 0);
 
 	/* by count: 3 keys of 1 each, ties by time: psci CPU_ON first */
 	n = el2stats_top_funcs(&s, 0, 0, &top);
-	CHECK_EQ(n, 4);
+	EXPECT_EQ(n, 4);
 	if (n == 4) {
-		CHECK_EQ(top[0].reason, PSCI);
-		CHECK_EQ(top[0].func_id, 0xc4000003);
-		CHECK_EQ(top[1].func_id, 0x84000002);
-		CHECK_EQ(top[1].total_ns, 67000);
-		CHECK_EQ(top[3].reason, FIRMWARE);
+		EXPECT_EQ(top[0].reason, PSCI);
+		EXPECT_EQ(top[0].func_id, 0xc4000003);
+		EXPECT_EQ(top[1].func_id, 0x84000002);
+		EXPECT_EQ(top[1].total_ns, 67000);
+		EXPECT_EQ(top[3].reason, FIRMWARE);
 	}
 	free(top);
 	n = el2stats_top_funcs(&s, 1, 2, &top);
-	CHECK_EQ(n, 2);
+	EXPECT_EQ(n, 2);
 	if (n == 2)
-		CHECK_EQ(top[1].max_ns, 67000);
+		EXPECT_EQ(top[1].max_ns, 67000);
 	free(top);
 	el2stats_free(&s);
 }
@@ -197,7 +173,7 @@ static void test_unmatched(void)
 	struct el2_stats s;
 	struct el2_summary sum;
 
-	CHECK_EQ(el2stats_init(&s, 2), 0);
+	EXPECT_EQ(el2stats_init(&s, 2), 0);
 	el2stats_exit(&s, 0, 100, HVC);			/* no enter yet */
 	el2stats_enter(&s, 0, 200, HVC, 0xc6000004);	/* then another enter */
 	el2stats_enter(&s, 0, 300, SMC, 0x84000002);	/* paired with 350 */
@@ -216,46 +192,46 @@ static void test_unmatched(void)
 
 	el2stats_enter(&s, 1, 50, PSCI, 0xc4000003);	/* CPU 1: open at end */
 	el2stats_lost(&s, 2, 5);				/* no CPU 2: ignored */
-	CHECK_EQ(el2stats_enter(&s, 2, 0, HVC, 0), 0);
+	EXPECT_EQ(el2stats_enter(&s, 2, 0, HVC, 0), 0);
 	el2stats_finish(&s);
 	/* fed after the end: ignored */
 	el2stats_exit(&s, 1, 60, PSCI);
 
 	el2stats_summarize(&s, 0, -1, &sum);
-	CHECK_EQ(sum.count, 2);
-	CHECK_EQ(sum.total_ns, 50 + 10);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 3);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
-	CHECK_EQ(s.cpus[0].lost_markers, 2);
-	CHECK_EQ(s.cpus[0].lost_events, 12);
-	CHECK_EQ(s.cpus[0].lost_unknown, 1);
+	EXPECT_EQ(sum.count, 2);
+	EXPECT_EQ(sum.total_ns, 50 + 10);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 3);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
+	EXPECT_EQ(s.cpus[0].lost_markers, 2);
+	EXPECT_EQ(s.cpus[0].lost_events, 12);
+	EXPECT_EQ(s.cpus[0].lost_unknown, 1);
 
 	/* unmatched enters count under their own reason, exits under theirs */
 	el2stats_summarize(&s, 0, HVC, &sum);
-	CHECK_EQ(sum.count, 1);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 2);
+	EXPECT_EQ(sum.count, 1);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_THEN_ENTER], 1);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_CUT_BY_LOST], 1);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 2);
 	el2stats_summarize(&s, 0, SMC, &sum);
-	CHECK_EQ(sum.count, 1);
-	CHECK_EQ(sum.total_ns, 50);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 1);
+	EXPECT_EQ(sum.count, 1);
+	EXPECT_EQ(sum.total_ns, 50);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 1);
 	el2stats_summarize(&s, 0, TRAP, &sum);
-	CHECK_EQ(sum.count, 0);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
+	EXPECT_EQ(sum.count, 0);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_TIME_BACKWARDS], 1);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_TIME_BACKWARDS], 1);
 	el2stats_summarize(&s, 0, EL2_REASON_UNKNOWN, &sum);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
 
 	el2stats_summarize(&s, 1, -1, &sum);
-	CHECK_EQ(sum.count, 0);
-	CHECK_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
-	CHECK_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
-	CHECK_EQ(s.cpus[1].lost_markers, 0);
+	EXPECT_EQ(sum.count, 0);
+	EXPECT_EQ(sum.unmatched_enter[EL2_ENTER_OPEN_AT_END], 1);
+	EXPECT_EQ(sum.unmatched_exit[EL2_EXIT_NO_ENTER], 0);
+	EXPECT_EQ(s.cpus[1].lost_markers, 0);
 	el2stats_free(&s);
 }
 
@@ -269,50 +245,50 @@ static void test_many(void)
 	unsigned int i;
 	long n;
 
-	CHECK_EQ(el2stats_init(&s, 3), 0);
+	EXPECT_EQ(el2stats_init(&s, 3), 0);
 	/* 1..300 ns: CPU i % 3, hvc for even lengths, smc for odd ones */
 	for (i = 1; i <= 300; i++) {
 		unsigned int cpu = i % 3;
 
 		el2stats_enter(&s, cpu, ts, i % 2 ? SMC : HVC, 0xc6000000 + i % 7);
-		CHECK_EQ(el2stats_exit(&s, cpu, ts + i, HVC), 0);
+		EXPECT_EQ(el2stats_exit(&s, cpu, ts + i, HVC), 0);
 		ts += 1000;
 		total += i;
 	}
 	el2stats_finish(&s);
 	el2stats_summarize(&s, -1, -1, &sum);
-	CHECK_EQ(sum.count, 300);
-	CHECK_EQ(sum.total_ns, total);
-	CHECK_EQ(sum.min_ns, 1);
-	CHECK_EQ(sum.p50_ns, 150);		/* exact below 256 */
-	CHECK_NEAR(sum.p99_ns, 297);
-	CHECK_EQ(sum.max_ns, 300);
-	CHECK(sum.mean_ns > 150.49 && sum.mean_ns < 150.51);
-	CHECK_EQ(sum.hist[9], 300 - 255);	/* 256..300 */
-	CHECK_EQ(sum.hist[1], 1);
+	EXPECT_EQ(sum.count, 300);
+	EXPECT_EQ(sum.total_ns, total);
+	EXPECT_EQ(sum.min_ns, 1);
+	EXPECT_EQ(sum.p50_ns, 150);		/* exact below 256 */
+	EXPECT_NEAR(sum.p99_ns, 297);
+	EXPECT_EQ(sum.max_ns, 300);
+	EXPECT(sum.mean_ns > 150.49 && sum.mean_ns < 150.51);
+	EXPECT_EQ(sum.hist[9], 300 - 255);	/* 256..300 */
+	EXPECT_EQ(sum.hist[1], 1);
 	el2stats_count(&s, -1, -1, &sum);
-	CHECK_EQ(sum.count, 300);
-	CHECK_EQ(sum.total_ns, total);
-	CHECK_EQ(sum.hist[9], 300 - 255);
-	CHECK_EQ(sum.p50_ns, 0);
-	CHECK_EQ(sum.max_ns, 0);
+	EXPECT_EQ(sum.count, 300);
+	EXPECT_EQ(sum.total_ns, total);
+	EXPECT_EQ(sum.hist[9], 300 - 255);
+	EXPECT_EQ(sum.p50_ns, 0);
+	EXPECT_EQ(sum.max_ns, 0);
 	el2stats_summarize(&s, -1, HVC, &sum);
-	CHECK_EQ(sum.count, 150);
-	CHECK_EQ(sum.min_ns, 2);
-	CHECK_EQ(sum.p50_ns, 150);
-	CHECK_EQ(sum.max_ns, 300);
+	EXPECT_EQ(sum.count, 150);
+	EXPECT_EQ(sum.min_ns, 2);
+	EXPECT_EQ(sum.p50_ns, 150);
+	EXPECT_EQ(sum.max_ns, 300);
 	el2stats_summarize(&s, 1, SMC, &sum);	/* i = 1, 7, 13, ... 295 */
-	CHECK_EQ(sum.count, 50);
-	CHECK_EQ(sum.min_ns, 1);
-	CHECK_EQ(sum.max_ns, 295);
-	CHECK_EQ(sum.p50_ns, 1 + 24 * 6);
+	EXPECT_EQ(sum.count, 50);
+	EXPECT_EQ(sum.min_ns, 1);
+	EXPECT_EQ(sum.max_ns, 295);
+	EXPECT_EQ(sum.p50_ns, 1 + 24 * 6);
 
 	n = el2stats_top_funcs(&s, 0, 0, &top);
-	CHECK_EQ(n, 14);		/* 7 IDs, each seen as hvc and smc */
-	CHECK_EQ(s.nr_funcs, 14);
+	EXPECT_EQ(n, 14);		/* 7 IDs, each seen as hvc and smc */
+	EXPECT_EQ(s.nr_funcs, 14);
 	free(top);
 	n = el2stats_top_funcs(&s, 1, 1, &top);
-	CHECK_EQ(n, 1);
+	EXPECT_EQ(n, 1);
 	/* longest total: i % 7 == 6 and i odd (smc) or even, computed */
 	if (n == 1) {
 		uint64_t best = 0, t;
@@ -327,7 +303,7 @@ static void test_many(void)
 				if (t > best)
 					best = t;
 			}
-		CHECK_EQ(top[0].total_ns, best);
+		EXPECT_EQ(top[0].total_ns, best);
 	}
 	free(top);
 	el2stats_free(&s);
@@ -363,7 +339,7 @@ static void test_merged_percentiles(void)
 	int cpu, reason;
 	size_t i, n;
 
-	CHECK_EQ(el2stats_init(&s, 4), 0);
+	EXPECT_EQ(el2stats_init(&s, 4), 0);
 	for (i = 0; i < MERGED_N; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
@@ -371,7 +347,7 @@ static void test_merged_percentiles(void)
 		/* 100 ns to about 1 s, more of them short */
 		len[i] = 100 + (x % 1000000000) / (1 + x % 977);
 		el2stats_enter(&s, i % 4, ts, 1 + i % 5, 0);
-		CHECK_EQ(el2stats_exit(&s, i % 4, ts + len[i], 1 + i % 5), 0);
+		EXPECT_EQ(el2stats_exit(&s, i % 4, ts + len[i], 1 + i % 5), 0);
 		ts += len[i] + 1;
 	}
 	el2stats_finish(&s);
@@ -381,15 +357,15 @@ static void test_merged_percentiles(void)
 				if ((cpu < 0 || (int)i % 4 == cpu) &&
 				    (reason < 0 || 1 + (int)i % 5 == reason))
 					sel[n++] = len[i];
-			CHECK_EQ(el2stats_summarize(&s, cpu, reason, &sum), 0);
-			CHECK_EQ(sum.count, n);
+			EXPECT_EQ(el2stats_summarize(&s, cpu, reason, &sum), 0);
+			EXPECT_EQ(sum.count, n);
 			if (!n)
 				continue;
 			qsort(sel, n, sizeof(*sel), cmp_u64);
-			CHECK_EQ(sum.min_ns, sel[0]);
-			CHECK_EQ(sum.max_ns, sel[n - 1]);
-			CHECK_NEAR(sum.p50_ns, nearest_rank(sel, n, 50));
-			CHECK_NEAR(sum.p99_ns, nearest_rank(sel, n, 99));
+			EXPECT_EQ(sum.min_ns, sel[0]);
+			EXPECT_EQ(sum.max_ns, sel[n - 1]);
+			EXPECT_NEAR(sum.p50_ns, nearest_rank(sel, n, 50));
+			EXPECT_NEAR(sum.p99_ns, nearest_rank(sel, n, 99));
 		}
 	el2stats_free(&s);
 }
@@ -403,46 +379,40 @@ static void test_funcs_bounded(void)
 	uint32_t id;
 	long n;
 
-	CHECK_EQ(el2stats_init(&s, 1), 0);
+	EXPECT_EQ(el2stats_init(&s, 1), 0);
 	for (id = 0; id < EL2_FUNCS_MAX + 100; id++) {
 		el2stats_enter(&s, 0, ts, HVC, id);
-		CHECK_EQ(el2stats_exit(&s, 0, ts + 10 + id % 7, HVC), 0);
+		EXPECT_EQ(el2stats_exit(&s, 0, ts + 10 + id % 7, HVC), 0);
 		ts += 100;
 	}
 	/* a key already in the table still counts as itself */
 	el2stats_enter(&s, 0, ts, HVC, 5);
 	el2stats_exit(&s, 0, ts + 1000, HVC);
 	el2stats_finish(&s);
-	CHECK_EQ(s.nr_funcs, EL2_FUNCS_MAX);
-	CHECK_EQ(s.funcs_other.count, 100);
-	CHECK_EQ(s.funcs_other.max_ns, 16);
+	EXPECT_EQ(s.nr_funcs, EL2_FUNCS_MAX);
+	EXPECT_EQ(s.funcs_other.count, 100);
+	EXPECT_EQ(s.funcs_other.max_ns, 16);
 	n = el2stats_top_funcs(&s, 1, 1, &top);
-	CHECK_EQ(n, 1);
+	EXPECT_EQ(n, 1);
 	if (n == 1) {
-		CHECK_EQ(top[0].func_id, 5);
-		CHECK_EQ(top[0].count, 2);
-		CHECK_EQ(top[0].max_ns, 1000);
+		EXPECT_EQ(top[0].func_id, 5);
+		EXPECT_EQ(top[0].count, 2);
+		EXPECT_EQ(top[0].max_ns, 1000);
 	}
 	free(top);
-	CHECK_EQ(el2stats_top_funcs(&s, 0, 0, &top), EL2_FUNCS_MAX);
+	EXPECT_EQ(el2stats_top_funcs(&s, 0, 0, &top), EL2_FUNCS_MAX);
 	free(top);
 	el2stats_free(&s);
 }
 
 int main(void)
 {
-	test_histogram_buckets();
-	test_names();
-	test_readme_sequence();
-	test_unmatched();
-	test_many();
-	test_merged_percentiles();
-	test_funcs_bounded();
-	if (failures) {
-		printf("FAIL: el2stats_test: %d of %d checks failed\n", failures,
-		       checks);
-		return 1;
-	}
-	printf("PASS: el2stats_test: %d checks\n", checks);
-	return 0;
+	ck_run_void("histogram buckets", test_histogram_buckets);
+	ck_run_void("names", test_names);
+	ck_run_void("readme sequence", test_readme_sequence);
+	ck_run_void("unmatched", test_unmatched);
+	ck_run_void("many", test_many);
+	ck_run_void("merged percentiles", test_merged_percentiles);
+	ck_run_void("funcs bounded", test_funcs_bounded);
+	return ck_exit();
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "page_builder.h"
 #include "gen_formats.h"
 #include "hyp_events.h"
 #include "hyptrace/vtproto.h"

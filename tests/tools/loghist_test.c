@@ -15,50 +15,21 @@
  * fail, so that the bound check is known to bite.
  *
  * Built with tools/hyptrace/lib/loghist.c, -Itools/hyptrace/lib.
- * Prints one line per failed check (the first 20; and the first
- * quantile out of bounds of each set) and "PASS: ..." or "FAIL: ..." last.
+ * Reports in KTAP (tests/include/check.h): a test point per set, one
+ * diagnostic for the first quantile out of bounds of each.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "hyptrace/loghist.h"
 
 /* The bound the documentation states: 1/256 of the exact value */
 #define BOUND_DIV	256
 
-static int checks, failures;
 static double worst_error;		/* largest relative error seen */
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-#define CHECK_EQ(a, b) check_eq((uint64_t)(a), (uint64_t)(b), #a, __LINE__)
-
-static void fail_line(void)
-{
-	failures++;
-}
-
-static void check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		fail_line();
-		if (failures <= 20)
-			printf("line %d: %s is false\n", line, what);
-	}
-}
-
-static void check_eq(uint64_t got, uint64_t want, const char *what, int line)
-{
-	checks++;
-	if (got != want) {
-		fail_line();
-		if (failures <= 20)
-			printf("line %d: %s = %" PRIu64 ", want %" PRIu64 "\n",
-			       line, what, got, want);
-	}
-}
 
 /* xorshift64*: the same sets on every run */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -95,51 +66,52 @@ static void check_set(const char *name, const uint64_t *values, size_t n)
 	size_t i;
 	int bad = 0;
 
+	ck_begin();
 	if (!v) {
-		CHECK(!"out of memory");
+		ck_fail(__FILE__, __LINE__, "out of memory");
+		ck_end("quantiles of %s, %zu values", name, n);
 		return;
 	}
 	memcpy(v, values, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_u64);
 	for (i = 0; i < n; i++)
-		CHECK_EQ(loghist_add(&h, values[i]), 0);
-	CHECK_EQ(h.count, n);
-	CHECK_EQ(h.min, v[0]);
-	CHECK_EQ(h.max, v[n - 1]);
+		EXPECT_EQ(loghist_add(&h, values[i]), 0);
+	EXPECT_EQ(h.count, n);
+	EXPECT_EQ(h.min, v[0]);
+	EXPECT_EQ(h.max, v[n - 1]);
 	for (pct = 0; pct <= 100; pct++) {
 		uint64_t got = loghist_quantile(&h, pct);
 		uint64_t want = exact_quantile(v, n, pct);
 		uint64_t err = got > want ? got - want : want - got;
 
-		checks++;
+		ck.checks++;
 		if (want && (double)err / (double)want > worst_error)
 			worst_error = (double)err / (double)want;
 		/* in 128 bits: err * 256 overflows u64 for huge values */
-		if ((unsigned __int128)err * BOUND_DIV > want) {
-			fail_line();
-			if (!bad++)	/* one line a set */
-				printf("%s: p%u = %" PRIu64 ", exact %" PRIu64
-				       ": off by more than 1/%d\n", name, pct,
-				       got, want, BOUND_DIV);
-		}
+		if ((unsigned __int128)err * BOUND_DIV > want && !bad++)
+			/* one a set */
+			ck_fail(__FILE__, __LINE__, "%s: p%u = %" PRIu64
+				", exact %" PRIu64 ": off by more than 1/%d",
+				name, pct, got, want, BOUND_DIV);
 	}
 	loghist_free(&h);
-	CHECK_EQ(h.count, 0);
+	EXPECT_EQ(h.count, 0);
 	free(v);
+	ck_end("quantiles of %s, %zu values", name, n);
 }
 
 static void test_layout(void)
 {
 	unsigned int i, bad = 0;
 
-	CHECK_EQ(loghist_lo(0), 0);
-	CHECK_EQ(loghist_hi(0), 0);
-	CHECK_EQ(loghist_index(255), 255);
-	CHECK_EQ(loghist_index(256), 256);
-	CHECK_EQ(loghist_index(257), 256);
-	CHECK_EQ(loghist_index(UINT64_MAX), LOGHIST_BUCKETS - 1);
-	CHECK_EQ(loghist_hi(LOGHIST_BUCKETS - 1), UINT64_MAX);
-	CHECK_EQ(LOGHIST_ERR_DIV, BOUND_DIV);
+	EXPECT_EQ(loghist_lo(0), 0);
+	EXPECT_EQ(loghist_hi(0), 0);
+	EXPECT_EQ(loghist_index(255), 255);
+	EXPECT_EQ(loghist_index(256), 256);
+	EXPECT_EQ(loghist_index(257), 256);
+	EXPECT_EQ(loghist_index(UINT64_MAX), LOGHIST_BUCKETS - 1);
+	EXPECT_EQ(loghist_hi(LOGHIST_BUCKETS - 1), UINT64_MAX);
+	EXPECT_EQ(LOGHIST_ERR_DIV, BOUND_DIV);
 	for (i = 0; i < LOGHIST_BUCKETS; i++) {
 		uint64_t lo = loghist_lo(i), hi = loghist_hi(i);
 		int ok = loghist_index(lo) == i && loghist_index(hi) == i &&
@@ -147,21 +119,19 @@ static void test_layout(void)
 			 /* no wider than lo / 128: the bound's premise */
 			 (unsigned __int128)(hi - lo) * (BOUND_DIV / 2) <= lo;
 
-		checks++;
-		if (!ok) {
-			fail_line();
-			if (!bad++ && failures <= 20)
-				printf("bucket %u: [%" PRIu64 ", %" PRIu64
-				       "] is misplaced or too wide\n", i, lo, hi);
-		}
+		ck.checks++;
+		if (!ok && !bad++)
+			ck_fail(__FILE__, __LINE__, "bucket %u: [%" PRIu64
+				", %" PRIu64 "] is misplaced or too wide", i,
+				lo, hi);
 	}
 	/* every power of two and its neighbours land in range */
 	for (i = 0; i < 64; i++) {
 		uint64_t p = 1ULL << i;
 
-		CHECK(loghist_lo(loghist_index(p)) <= p);
-		CHECK(loghist_hi(loghist_index(p - 1)) >= p - 1);
-		CHECK(loghist_index(p + 1) < LOGHIST_BUCKETS);
+		EXPECT(loghist_lo(loghist_index(p)) <= p);
+		EXPECT(loghist_hi(loghist_index(p - 1)) >= p - 1);
+		EXPECT(loghist_index(p + 1) < LOGHIST_BUCKETS);
 	}
 }
 
@@ -221,9 +191,9 @@ static void test_merge(void)
 	unsigned int i, p, differ = 0;
 
 	/* into an empty one, from an empty one: nothing */
-	CHECK_EQ(loghist_merge(&sum, &whole), 0);
-	CHECK_EQ(sum.count, 0);
-	CHECK_EQ(loghist_quantile(&sum, 50), 0);
+	EXPECT_EQ(loghist_merge(&sum, &whole), 0);
+	EXPECT_EQ(sum.count, 0);
+	EXPECT_EQ(loghist_quantile(&sum, 50), 0);
 	for (i = 0; i < 100000; i++) {
 		uint64_t x = i % 3 ? rnd() % 3000 : rnd() >> (rnd() % 64);
 
@@ -232,27 +202,27 @@ static void test_merge(void)
 		loghist_add(&part[rnd() % 3], x);
 	}
 	for (p = 0; p < 4; p++)
-		CHECK_EQ(loghist_merge(&sum, &part[p]), 0);
-	CHECK_EQ(sum.count, whole.count);
-	CHECK_EQ(sum.min, whole.min);
-	CHECK_EQ(sum.max, whole.max);
+		EXPECT_EQ(loghist_merge(&sum, &part[p]), 0);
+	EXPECT_EQ(sum.count, whole.count);
+	EXPECT_EQ(sum.min, whole.min);
+	EXPECT_EQ(sum.max, whole.max);
 	for (i = 0; i < LOGHIST_BUCKETS; i++)
 		if (loghist_bucket_count(&sum, i) !=
 		    loghist_bucket_count(&whole, i))
 			differ++;
-	CHECK_EQ(differ, 0);
+	EXPECT_EQ(differ, 0);
 	for (p = 0; p <= 100; p++)
-		CHECK_EQ(loghist_quantile(&sum, p), loghist_quantile(&whole, p));
+		EXPECT_EQ(loghist_quantile(&sum, p), loghist_quantile(&whole, p));
 	/* a merged min and max tighten the midpoint as one histogram's do */
 	loghist_free(&sum);
 	loghist_add(&part[3], 1000001);
 	loghist_add(&sum, 1000003);
-	CHECK_EQ(loghist_merge(&sum, &part[3]), 0);
-	CHECK_EQ(sum.min, 1000001);
-	CHECK_EQ(sum.max, 1000003);
-	CHECK(loghist_quantile(&sum, 100) >= 1000001 &&
-	      loghist_quantile(&sum, 100) <= 1000003);
-	CHECK_EQ(loghist_bucket_count(&sum, LOGHIST_BUCKETS), 0);
+	EXPECT_EQ(loghist_merge(&sum, &part[3]), 0);
+	EXPECT_EQ(sum.min, 1000001);
+	EXPECT_EQ(sum.max, 1000003);
+	EXPECT(loghist_quantile(&sum, 100) >= 1000001 &&
+	       loghist_quantile(&sum, 100) <= 1000003);
+	EXPECT_EQ(loghist_bucket_count(&sum, LOGHIST_BUCKETS), 0);
 	for (p = 0; p < 4; p++)
 		loghist_free(&part[p]);
 	loghist_free(&whole);
@@ -261,15 +231,10 @@ static void test_merge(void)
 
 int main(void)
 {
-	test_layout();
-	test_distributions();
-	test_merge();
-	if (failures) {
-		printf("FAIL: loghist_test: %d of %d checks failed\n", failures,
-		       checks);
-		return 1;
-	}
-	printf("PASS: loghist_test: %d checks, quantiles within 1/%d (worst seen %.4f %%)\n",
-	       checks, BOUND_DIV, 100.0 * worst_error);
-	return 0;
+	ck_run_void("bucket layout", test_layout);
+	test_distributions();		/* a test point per set */
+	ck_run_void("merge", test_merge);
+	printf("# quantiles within 1/%d (worst seen %.4f %%)\n", BOUND_DIV,
+	       100.0 * worst_error);
+	return ck_exit();
 }

@@ -3,11 +3,12 @@
 # Runs every test of the hyptrace tool and ends with exactly one line
 # "tools: N passed, N failed"; exit status 1 on any failure.
 #
-#   - the C tests named in MY_TESTS: each "PASS name" / "FAIL name" line
-#     they print counts (a program that fails without a FAIL line counts as
-#     one failure);
-#   - the other *_test programs (OTHER_TESTS) and every t-*.sh script: one
-#     result each, by exit status, with their last line as the reason;
+#   - the C tests, MY_TESTS and the other *_test programs (OTHER_TESTS):
+#     each "ok N name" / "not ok N name" line of their KTAP output
+#     (tests/include/check.h) counts; a program that fails without a
+#     "not ok" line, or reports no test at all, counts as one failure;
+#   - every t-*.sh script: one result each, by exit status, with its last
+#     line as the reason;
 #   - a short run of each fuzzer in FUZZERS ("NAME:SECONDS:MAX_LEN ...",
 #     SECONDS replaced by FUZZ_TEST_TIME when that is set).
 #
@@ -18,11 +19,14 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 passed=0
 failed=0
 
-count() {	# count <name> <exit status> <output file>
-	p=$(grep -c '^PASS ' "$3")
-	f=$(grep -c '^FAIL ' "$3")
+count() {	# count <name> <exit status> <KTAP output file>
+	p=$(grep -c '^ok ' "$3")
+	f=$(grep -c '^not ok ' "$3")
 	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL $1: exit status $2"
+		f=1
+	elif [ $((p + f)) -eq 0 ]; then
+		echo "FAIL $1: no test reported"
 		f=1
 	fi
 	passed=$((passed + p))
@@ -49,7 +53,7 @@ if ! $1 > "$BUILD/build.log" 2>&1; then
 	one build 1 "see $BUILD/build.log (tests that built still run)"
 fi
 
-for t in $MY_TESTS; do
+for t in $MY_TESTS $OTHER_TESTS; do
 	echo "== $t"
 	if [ ! -x "$BUILD/$t" ]; then
 		one "$t" 1 "did not build"
@@ -59,18 +63,6 @@ for t in $MY_TESTS; do
 	rc=$?
 	cat "$out"
 	count "$t" $rc "$out"
-done
-
-for t in $OTHER_TESTS; do
-	echo "== $t"
-	if [ ! -x "$BUILD/$t" ]; then
-		one "$t" 1 "did not build"
-		continue
-	fi
-	"$BUILD/$t" > "$out" 2>&1
-	rc=$?
-	tail -n 20 "$out"
-	one "$t" $rc "$(tail -n 1 "$out")"
 done
 
 # FUZZERS: NAME:SECONDS:MAX_LEN each; FUZZ_TEST_TIME, if set, for all

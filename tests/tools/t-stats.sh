@@ -63,7 +63,8 @@ if [ ! -x "$UNIT" ]; then
 	UNIT=$W/el2stats_test
 	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-I"$TOP/tools/hyptrace/include" -I"$TOP/shared" -o "$UNIT" \
+		-I"$TOP/tests/include" -I"$TOP/tools/hyptrace/include" -I"$TOP/shared" \
+		-o "$UNIT" \
 		"$HERE/el2stats_test.c" "$TOP/tools/hyptrace/lib/el2stats.c" \
 		"$TOP/tools/hyptrace/lib/loghist.c" \
 		"$TOP/tools/hyptrace/lib/el2names.c" 2>"$W/unit-build.log" ||
@@ -83,7 +84,8 @@ LH_INC=$TOP/tools/hyptrace/include
 build_loghist_test() {
 	gcc -std=gnu11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-I"$2" -o "$1" "$HERE/loghist_test.c" "$2/loghist.c" \
+		-I"$TOP/tests/include" -I"$2" -o "$1" "$HERE/loghist_test.c" \
+		"$2/loghist.c" \
 		2>"$1.build.log"
 }
 

@@ -7,6 +7,7 @@
  * trace_remote lines for the hypervisor's events.
  */
 #include "check.h"
+#include "page_builder.h"
 #include "hyptrace/format.h"
 #include "gen_formats.h"
 #include "hyp_events.h"

@@ -7,6 +7,7 @@
  * the page its own allocation).
  */
 #include "check.h"
+#include "page_builder.h"
 #include "hyptrace/page.h"
 
 static char err[256];

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "page_builder.h"
 #include "hyp_events.h"
 #include "mkdat.h"
 

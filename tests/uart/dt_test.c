@@ -15,6 +15,7 @@
 #include "dt_tree.h"
 #include "hyp.h"
 #include "print.h"
+#include "check.h"
 
 /* uart.c is linked for its driver table; nothing here touches a device */
 u64 fake_read_cntfrq_el0(void)
@@ -58,7 +59,7 @@ void hyp_panic(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	printf("FAILED: hyp_panic: ");
+	printf("Bail out! hyp_panic: ");
 	vprintf(fmt, ap);
 	printf("\n");
 	va_end(ap);
@@ -109,7 +110,6 @@ static const struct dt_case cases[] = {
 	{ NULL, NULL, 0, 0, 0, "no stdout-path" },
 };
 
-static int failed;
 
 static void *load(const char *file, size_t room)
 {
@@ -155,16 +155,15 @@ static void run(void *fdt, const struct dt_case *c, const char *prop)
 		     con.uart.io_width == c->width;
 	else
 		ok = why && !con.uart.drv;
-	printf("%s: %s \"%s\" (%s): ", ok ? "ok" : "FAILED", prop,
-	       c->stdout_path ?: "none", c->what);
+	ck_begin();
 	if (why)
-		printf("no console: %s\n", why);
+		printf("# no console: %s\n", why);
 	else
-		printf("%s at 0x%llx, reg-shift %u, reg-io-width %u\n",
+		printf("# %s at 0x%llx, reg-shift %u, reg-io-width %u\n",
 		       con.uart.drv->name, (unsigned long long)con.uart.base,
 		       con.uart.reg_shift, con.uart.io_width);
-	if (!ok)
-		failed = 1;
+	EXPECT(ok, "not the console expected");
+	ck_end("%s \"%s\" (%s)", prop, c->stdout_path ?: "none", c->what);
 }
 
 int main(int argc, char **argv)
@@ -181,6 +180,5 @@ int main(int argc, char **argv)
 		run(fdt, &cases[i], "stdout-path");
 	/* The property's older name, as Linux still reads it */
 	run(fdt, &cases[0], "linux,stdout-path");
-	printf("dt: %s\n", failed ? "FAILED" : "passed");
-	return failed;
+	return ck_exit();
 }

@@ -23,6 +23,7 @@
 #include "hyp.h"
 #include "print.h"
 #include "../../shared/hyptrace_abi.h"
+#include "check.h"
 
 #define TEXT		(HYP_LOG_SIZE - 64)	/* the ring's bytes */
 #define LIVE		(TEXT - 1)		/* of them, readable while written */
@@ -30,7 +31,6 @@
 
 struct hyp_layout hyp_layout;
 static u64 cleaned_start, cleaned_end;
-static int failed;
 
 void *hyp_mem_alloc(u64 size, u64 align)
 {
@@ -57,11 +57,12 @@ void hyp_printf(const char *fmt, ...)
 		hyp_log_putc(*p);
 }
 
+/* One test point: @what */
 static void expect(int ok, const char *what)
 {
-	printf("%s: %s\n", ok ? "ok" : "FAILED", what);
-	if (!ok)
-		failed = 1;
+	ck_begin();
+	EXPECT(ok, "%s", what);
+	ck_end("%s", what);
 }
 
 /* The byte written at @pos: differs from those a lap or two before it */
@@ -107,7 +108,7 @@ static bool word_is_pattern(const u64 *res, u64 base)
 static void hung(int sig)
 {
 	static const char msg[] =
-		"FAILED: the reader and writer did not get through in time\nlog: FAILED\n";
+		"Bail out! the reader and writer did not get through in time\n";
 
 	(void)sig;
 	if (write(1, msg, sizeof(msg) - 1) < 0)
@@ -191,7 +192,7 @@ int main(void)
 			laps++;
 	}
 	pthread_join(t, NULL);
-	printf("  %llu reads while writing %llu bytes, lapped %llu times\n",
+	printf("# %llu reads while writing %llu bytes, lapped %llu times\n",
 	       (unsigned long long)reads, (unsigned long long)written,
 	       (unsigned long long)laps);
 	expect(all_ok, "a reader lapped by the writer never returns a byte from another position");
@@ -224,6 +225,5 @@ int main(void)
 	hyp_log_init();
 	expect(!hyp_log_last_boot_kept(), "a damaged log is not kept");
 
-	printf("log: %s\n", failed ? "FAILED" : "passed");
-	return failed;
+	return ck_exit();
 }

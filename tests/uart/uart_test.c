@@ -21,6 +21,7 @@
 #include "io.h"
 #include "print.h"
 #include "uart.h"
+#include "check.h"
 
 #define BASE		0x9000000UL
 #define FREQ		1000000ULL	/* 1 MHz: a 1 ms wait is 1000 ticks */
@@ -62,7 +63,6 @@ static unsigned long status_reads;
 static unsigned long stray;	/* accesses elsewhere, or of the wrong width */
 static unsigned long writes_while_full;
 static long full_for = -1;	/* "full" this many more reads; -1: forever */
-static int failed;
 
 u64 fake_read_cntfrq_el0(void)
 {
@@ -110,12 +110,12 @@ static void print(const char *s)
 		uart_putc(*s++);
 }
 
+/* One test point: @what, for the device under test */
 static void expect(int ok, const char *what)
 {
-	printf("%s: %s%s%s\n", ok ? "ok" : "FAILED", dev ? dev->what : "",
-	       dev ? ": " : "", what);
-	if (!ok)
-		failed = 1;
+	ck_begin();
+	EXPECT(ok, "%s", what);
+	ck_end("%s%s%s", dev ? dev->what : "", dev ? ": " : "", what);
 }
 
 static void reset_out(void)
@@ -128,7 +128,7 @@ static void reset_out(void)
 static void hung(int sig)
 {
 	static const char msg[] =
-		"FAILED: uart_putc still waiting after 5 s on a FIFO that never drains\nuart: FAILED\n";
+		"Bail out! uart_putc still waiting after 5 s on a FIFO that never drains\n";
 
 	(void)sig;
 	if (write(1, msg, sizeof(msg) - 1) < 0)
@@ -202,6 +202,5 @@ int main(void)
 	print("nobody\n");
 	expect(!stray, "no console: no register touched");
 
-	printf("drivers: %s\n", failed ? "FAILED" : "passed");
-	return failed;
+	return ck_exit();
 }

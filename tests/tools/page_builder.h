@@ -1,48 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Pass/fail reporting for the tool's C tests, in the form run_tests.sh
- * counts ("PASS name" / "FAIL name"), and a builder for ring-buffer pages
- * written by hand, record by record, for tests that need exact bytes.
+ * A builder for ring-buffer pages written by hand, record by record, for
+ * the tool's tests that need exact bytes.
  */
-#ifndef HYPTRACE_TESTS_TOOLS_CHECK_H
-#define HYPTRACE_TESTS_TOOLS_CHECK_H
+#ifndef HYPTRACE_TESTS_TOOLS_PAGE_BUILDER_H
+#define HYPTRACE_TESTS_TOOLS_PAGE_BUILDER_H
 
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static int ck_passed, ck_failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  check failed %s:%d: %s: ", __FILE__,	\
-			       __LINE__, #cond);			\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			return 1;					\
-		}							\
-	} while (0)
-
-static inline void ck_run(const char *name, int (*fn)(void))
-{
-	if (fn()) {
-		printf("FAIL %s\n", name);
-		ck_failed++;
-	} else {
-		printf("PASS %s\n", name);
-		ck_passed++;
-	}
-	fflush(stdout);
-}
-
-static inline int ck_exit(void)
-{
-	return ck_failed ? 1 : 0;
-}
-
-/* ---- building a page by hand ---- */
 
 struct pb {
 	uint8_t page[4096];
@@ -100,4 +65,4 @@ static inline void pb_commit(struct pb *b, uint64_t flags, uint64_t lost)
 		memcpy(b->page + 16 + b->pos, &lost, 8);
 }
 
-#endif /* HYPTRACE_TESTS_TOOLS_CHECK_H */
+#endif /* HYPTRACE_TESTS_TOOLS_PAGE_BUILDER_H */
