@@ -54,7 +54,7 @@
  * takes is EL1's own. So are the nXS TLBI forms (see tlbi_perform()).
  */
 #include "hyp.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"

@@ -36,7 +36,7 @@
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 #define PAR_F		BIT(0)		/* the translation failed */
 #define PAR_PA		GENMASK(47, 12)	/* with F 0: the output address */

@@ -28,7 +28,7 @@
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 #define ESR_ABT_SAS	GENMASK(23, 22)	/* with ISV: log2 of the size */
 #define ESR_ABT_SSE	BIT(21)		/* with ISV: the load sign-extends */

@@ -41,7 +41,7 @@
 #include "print.h"
 #include "stage2.h"
 #include "sysregs.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 #define S2_MEMATTR(a)		((u64)(a) << 2)
 #define S2_MEMATTR_NORMAL_WB	S2_MEMATTR(0xf)	/* outer and inner write-back */

@@ -30,7 +30,7 @@
 #include "stage2.h"
 #include "sysregs.h"
 #include "tlb.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 /* Two splits of a 1 GiB block down to a page each */
 #define S2_SPARE_TABLES	4

@@ -10,7 +10,7 @@
  * EL2 itself is a bug in the hypervisor and ends in a register dump.
  */
 #include "hyp.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 #include "mmio_trace.h"
 #include "print.h"
 #include "psci.h"

@@ -31,7 +31,7 @@
 #include "fw_trace.h"
 #include "hyp.h"
 #include "trap.h"
-#include "../../shared/smccc.h"
+#include "shared/smccc.h"
 
 #define SMCCC_OWNER_SIP			2
 #define SMCCC_OWNER_OEM			3

@@ -27,7 +27,7 @@
 #include "fw_trace.h"
 #include "psci.h"
 #include "trap.h"
-#include "../../shared/smccc.h"
+#include "shared/smccc.h"
 
 #define FW_SUMMARY_NS		100000000ULL	/* 100 ms */
 

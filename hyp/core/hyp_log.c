@@ -22,8 +22,8 @@
 #include "hyp.h"
 #include <string.h>
 #include "print.h"
-#include "../../shared/atomic.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/atomic.h"
+#include "shared/hyptrace_abi.h"
 
 #define HYP_LOG_MAGIC		0x31474f4c50594855UL	/* "UHYPLOG1" */
 #define HYP_LOG_VERSION		1U

@@ -19,9 +19,9 @@
 #include "print.h"
 #include "spinlock.h"
 #include "trace_persist.h"
-#include "../../shared/hyptrace_abi.h"
-#include "../../shared/rb_page_check.h"
-#include "../../shared/trace_desc.h"
+#include "shared/hyptrace_abi.h"
+#include "shared/rb_page_check.h"
+#include "shared/trace_desc.h"
 
 /* One page that passed, while the pages of a CPU are put in order */
 struct lb_page {

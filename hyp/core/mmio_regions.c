@@ -23,7 +23,7 @@
 #include "print.h"
 #include "spinlock.h"
 #include "stage2.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 struct mmio_region {
 	u64 base;

@@ -20,7 +20,7 @@
 #include "trace.h"
 #include "trace_persist.h"
 #include "trap.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 struct hyp_layout hyp_layout;
 /*

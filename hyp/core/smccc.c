@@ -11,7 +11,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
-#include "../../shared/smccc.h"
+#include "shared/smccc.h"
 
 /* The Arm architecture service: version, features, SoC ID */
 static void arch_answer(struct trap_frame *frame, u32 fid)

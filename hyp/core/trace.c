@@ -13,8 +13,8 @@
 #include "spinlock.h"
 #include "trace.h"
 #include "trace_persist.h"
-#include "../../shared/hyptrace_abi.h"
-#include "../../shared/trace_desc.h"
+#include "shared/hyptrace_abi.h"
+#include "shared/trace_desc.h"
 
 /*
  * Writer-private page bookkeeping for every CPU together, 24 bytes a page,

@@ -21,7 +21,7 @@
 #include "spinlock.h"
 #include "sysregs.h"
 #include "trace.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 /* Until the host speaks, events carry the raw counter: mult 1, shift 0. */
 static struct hyp_clock clock_banks[2] = {

@@ -14,7 +14,7 @@
 #include "hyp.h"
 #include "trace.h"
 #include "trace_persist.h"
-#include "../../shared/trace_desc.h"
+#include "shared/trace_desc.h"
 
 #define TRACE_PERSIST_MAGIC	0x5453525043525448UL	/* "HTRCPRST" */
 #define TRACE_PERSIST_VERSION	1U

@@ -9,7 +9,7 @@
 #include "trace.h"
 #include "trace_persist.h"
 #include "trap.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 {

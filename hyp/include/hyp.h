@@ -11,7 +11,7 @@
 #include "mem_ranges.h"
 #include "types.h"
 #include "uart.h"
-#include "../../shared/ring_buffer.h"
+#include "shared/ring_buffer.h"
 
 #define HYP_VERSION		"0.1"
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)

@@ -3,7 +3,7 @@
 #ifndef HYP_PSCI_H
 #define HYP_PSCI_H
 
-#include "../../shared/psci.h"
+#include "shared/psci.h"
 
 #ifndef __ASSEMBLY__
 struct hyp_cpu;

@@ -17,8 +17,8 @@
 #define HYP_TRACE_H
 
 #include "hyp.h"
-#include "../../shared/hyp_events.h"
-#include "../../shared/ring_buffer.h"
+#include "shared/hyp_events.h"
+#include "shared/ring_buffer.h"
 
 /*
  * Counter to CLOCK_BOOTTIME nanoseconds, as the host module last said. The

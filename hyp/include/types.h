@@ -10,7 +10,7 @@
 #pragma GCC visibility push(hidden)
 
 /* u8..s64, as the code shared with the host module spells them */
-#include "../../shared/rb_types.h"
+#include "shared/rb_types.h"
 
 typedef u64 phys_addr_t;
 

@@ -17,7 +17,7 @@
 #include "print.h"
 #include "sysregs.h"
 #include "trace.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 #define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */
 #define DTB_MAX_SIZE		SZ_2M		/* booting.rst */

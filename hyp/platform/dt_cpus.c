@@ -22,7 +22,7 @@
 #include "hyp.h"
 #include "print.h"
 #include "sysregs.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 bool hyp_no_firmware;
 

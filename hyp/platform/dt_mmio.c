@@ -18,7 +18,7 @@
 #include "hyp.h"
 #include "mmio_trace.h"
 #include "print.h"
-#include "../../shared/hyptrace_abi.h"
+#include "shared/hyptrace_abi.h"
 
 #define MMIO_COMPAT		"compat="
 #define MMIO_SPEC_MAX		64	/* of a compatible string, or a quote */

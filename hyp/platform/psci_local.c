@@ -12,7 +12,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
-#include "../../shared/smccc.h"
+#include "shared/smccc.h"
 
 #define PSCI_VERSION_1_0		0x10000U	/* major 1, minor 0 */
 /* MIGRATE_INFO_TYPE: no Trusted OS, so nothing to migrate */

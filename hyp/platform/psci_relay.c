@@ -11,7 +11,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
-#include "../../shared/smccc.h"
+#include "shared/smccc.h"
 
 /* Calls passed to firmware unchanged (PSCI_FEATURES answers for these) */
 static bool is_forwarded(u32 fid)
