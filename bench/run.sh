@@ -317,7 +317,7 @@ if ran main; then
 		head -n 1 | cut -d' ' -f1)
 	[ -n "$boot_ns" ] || die "no boot time line from the hypervisor in $OUT/main.log"
 	row 5d "instructions from hypervisor entry to Linux entry (±16: counter tick)" \
-		"$(pretty "$boot_ns")" "–" ""
+		"$(pretty "$boot_ns")" "–" "$REF_5D"
 fi
 
 # 6: host callgrind
