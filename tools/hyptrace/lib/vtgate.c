@@ -29,10 +29,23 @@ void vtgate_init(struct vt_gate *g, int listen_fd, const struct vta_key *key,
 /*
  * Slot @i is done with: closed without waiting for the client to read
  * what it was told (a client that never reads must not hold the door).
+ * But not with its bytes unread: a TCP socket closed with data in its
+ * receive queue answers with a reset, which throws away what it had not
+ * sent yet, the "error" just written among it (QEMU's user network turns
+ * that into a plain end, and the client sees half a message). So the
+ * end of our side is queued behind the message first, and what the client
+ * sent meanwhile (a hostile one keeps sending) is read away; the socket is
+ * non-blocking, and the reads are bounded.
  */
 static void drop(struct vt_gate *g, unsigned int i)
 {
-	close(g->slot[i].fd);
+	int fd = g->slot[i].fd, n;
+	char sink[512];
+
+	shutdown(fd, SHUT_WR);
+	for (n = 0; n < 64 && read(fd, sink, sizeof(sink)) > 0; n++)
+		;
+	close(fd);
 	g->slot[i] = g->slot[--g->n];
 }
 
