@@ -142,7 +142,8 @@ static void adopt_early(struct hyptrace *ht)
 /*
  * Load a buffer of @size bytes per CPU, with @ht->lock held: never NULL, an
  * ERR_PTR on failure (trace_remote would dereference NULL), and nothing left
- * loaded then.
+ * loaded then. The front ends load through the live source
+ * (hyptrace_live_load_locked()), which starts its readers' places over.
  */
 struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 						  unsigned long size)
@@ -196,7 +197,6 @@ struct rb_trace_desc *hyptrace_buffer_load_locked(struct hyptrace *ht,
 	ht->lost = false;
 	if (adopted)
 		adopt_early(ht);
-	hyptrace_raw_loaded(ht);
 	return ht->desc;
 
 unload:

@@ -46,7 +46,7 @@ static struct fb_state {
 	.size = FB_DEFAULT_SIZE,
 };
 
-struct hyptrace *fb_ht;
+static struct hyptrace *fb_ht;
 
 static int fb_load(struct hyptrace *ht)
 {
@@ -55,7 +55,7 @@ static int fb_load(struct hyptrace *ht)
 	lockdep_assert_held(&ht->lock);
 	if (ht->desc)
 		return 0;
-	desc = hyptrace_buffer_load_locked(ht, fb.size);
+	desc = hyptrace_live_load_locked(ht, fb.size);
 	return PTR_ERR_OR_ZERO(desc);
 }
 
@@ -93,48 +93,26 @@ static void fb_put(struct hyptrace *ht)
 	fb_try_unload(ht);
 }
 
-/* A text reader of @src closes: the live buffer may go (fb_put()) */
-static void fb_live_put(struct hyptrace_source *src)
+/* A text reader of the live buffer opens: it is loaded on first use */
+static int fb_live_get(void)
 {
 	struct hyptrace *ht = fb_ht;
+	int ret;
 
-	if (src->read_only)
-		return;
 	mutex_lock(&ht->lock);
-	fb_put(ht);
+	ret = fb_get(ht);
 	mutex_unlock(&ht->lock);
-}
-
-/**
- * fb_reader_get() - a text reader of @src opens
- * @src:	its source
- * @cpu:	its CPU, or HYPTRACE_ALL_CPUS
- *
- * The live buffer is loaded on first use, as trace_remote does.
- * Return: 0, or an errno for the open.
- */
-int fb_reader_get(struct hyptrace_source *src, int cpu)
-{
-	struct hyptrace *ht = fb_ht;
-	int ret = 0;
-
-	if (!src->read_only) {
-		mutex_lock(&ht->lock);
-		ret = fb_get(ht);
-		mutex_unlock(&ht->lock);
-	}
-	if (ret)
-		return ret;
-	ret = src->ops->open(src, cpu, false);
-	if (ret)
-		fb_live_put(src);
 	return ret;
 }
 
-void fb_reader_put(struct hyptrace_source *src, int cpu)
+/* A text reader of the live buffer closes: it may go (fb_put()) */
+static void fb_live_put(void)
 {
-	src->ops->release(src, cpu, false);
-	fb_live_put(src);
+	struct hyptrace *ht = fb_ht;
+
+	mutex_lock(&ht->lock);
+	fb_put(ht);
+	mutex_unlock(&ht->lock);
 }
 
 static int fb_raw_attach(struct hyptrace *ht, unsigned int cpu)
@@ -177,8 +155,13 @@ static ssize_t tracing_on_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
 }
 
-static ssize_t tracing_on_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
+/*
+ * A number written to a control file (i_private: @ht): @set takes it, with
+ * @ht->lock held, and returns 0 or -errno.
+ */
+static ssize_t fb_write_number(struct file *file, const char __user *ubuf,
+			       size_t count,
+			       int (*set)(struct hyptrace *ht, unsigned long val))
 {
 	struct hyptrace *ht = file_inode(file)->i_private;
 	unsigned long val;
@@ -187,10 +170,18 @@ static ssize_t tracing_on_write(struct file *file, const char __user *ubuf,
 	ret = kstrtoul_from_user(ubuf, count, 10, &val);
 	if (ret)
 		return ret;
-
 	mutex_lock(&ht->lock);
+	ret = set(ht, val);
+	mutex_unlock(&ht->lock);
+	return ret ? ret : count;
+}
+
+static int tracing_on_set(struct hyptrace *ht, unsigned long val)
+{
+	int ret;
+
 	if (!!val == fb.tracing_on)
-		goto out;
+		return 0;
 	if (val) {
 		ret = fb_load(ht);
 		if (!ret)
@@ -203,9 +194,13 @@ static ssize_t tracing_on_write(struct file *file, const char __user *ubuf,
 			fb.tracing_on = false;
 	}
 	fb_try_unload(ht);
-out:
-	mutex_unlock(&ht->lock);
-	return ret ? ret : count;
+	return ret;
+}
+
+static ssize_t tracing_on_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	return fb_write_number(file, ubuf, count, tracing_on_set);
 }
 
 static const struct file_operations tracing_on_fops = {
@@ -230,27 +225,21 @@ static int buffer_size_kb_open(struct inode *inode, struct file *file)
 }
 
 /* Per CPU, in KiB; it applies at the next load, as trace_remote's does */
+static int buffer_size_kb_set(struct hyptrace *ht, unsigned long val)
+{
+	if (!val || check_shl_overflow(val, 10, &val))
+		return -EINVAL;
+	if (ht->desc)
+		return -EBUSY;
+	fb.size = val;
+	return 0;
+}
+
 static ssize_t buffer_size_kb_write(struct file *file,
 				    const char __user *ubuf, size_t count,
 				    loff_t *ppos)
 {
-	struct hyptrace *ht = file_inode(file)->i_private;
-	unsigned long val;
-	int ret;
-
-	ret = kstrtoul_from_user(ubuf, count, 10, &val);
-	if (ret)
-		return ret;
-	if (!val || check_shl_overflow(val, 10, &val))
-		return -EINVAL;
-
-	mutex_lock(&ht->lock);
-	if (ht->desc)
-		ret = -EBUSY;
-	else
-		fb.size = val;
-	mutex_unlock(&ht->lock);
-	return ret ? ret : count;
+	return fb_write_number(file, ubuf, count, buffer_size_kb_set);
 }
 
 static const struct file_operations buffer_size_kb_fops = {
@@ -261,75 +250,24 @@ static const struct file_operations buffer_size_kb_fops = {
 	.release	= single_release,
 };
 
-/*
- * A write to trace or per_cpu/cpuN/trace empties it (fallback_read.c);
- * the last boot's stays as it is (read-only).
- */
-ssize_t fb_trace_write(struct file *file, const char __user *ubuf,
-		       size_t count, loff_t *ppos)
+/* A write to the live buffer's trace or per_cpu/cpuN/trace empties it */
+static int fb_live_reset(int cpu)
 {
-	const struct hyptrace_src_cpu *sc = file_inode(file)->i_private;
 	struct hyptrace *ht = fb_ht;
 	int ret;
 
-	if (sc->src->read_only)
-		return count;
 	mutex_lock(&ht->lock);
-	ret = fb_reset(ht, sc->cpu);
+	ret = fb_reset(ht, cpu);
 	mutex_unlock(&ht->lock);
-	return ret ? ret : count;
+	return ret;
 }
 
-/* per_cpu/cpuN under @per_cpu, with this front end's readers of @sc's CPU */
-static struct dentry *fb_cpu_dir(struct dentry *per_cpu,
-				 struct hyptrace_src_cpu *sc)
-{
-	struct dentry *dir;
-	char name[16];
-
-	if (!cpu_possible(sc->cpu))
-		return NULL;
-	snprintf(name, sizeof(name), "cpu%d", sc->cpu);
-	dir = debugfs_create_dir(name, per_cpu);
-	fb_file("trace", 0640, dir, sc, &fb_trace_fops);
-	fb_file("trace_pipe", 0440, dir, sc, &fb_trace_pipe_fops);
-	return dir;
-}
-
-/* debugfs keeps no reference for us */
-static void fb_put_dir(struct dentry *dir)
-{
-}
-
-/* debugfs reports its own failures, and takes an error as a parent */
-static int fb_create_file(const char *name, umode_t mode,
-			  struct dentry *parent, void *data,
-			  const struct file_operations *fops)
-{
-	fb_file(name, mode, parent, data, fops);
-	return 0;
-}
-
-/**
- * fb_source_files() - the files every source has, under @root
- * @src:	the source they read
- * @root:	its directory
- *
- * trace, trace_pipe, trace_clock and per_cpu/; the caller adds the rest.
- * Return: 0, or -errno.
- */
-int fb_source_files(struct hyptrace_source *src, struct dentry *root)
-{
-	struct dentry *per_cpu;
-
-	fb_file("trace", 0640, root, &src->all, &fb_trace_fops);
-	fb_file("trace_pipe", 0440, root, &src->all, &fb_trace_pipe_fops);
-	fb_file("trace_clock", 0440, root, NULL, &hyptrace_trace_clock_fops);
-	per_cpu = debugfs_create_dir("per_cpu", root);
-	if (IS_ERR(per_cpu))
-		return PTR_ERR(per_cpu);
-	return hyptrace_cpu_files(&hyptrace_debugfs_frontend, per_cpu, src);
-}
+/* The live buffer's text readers ask this front end to load and empty it */
+static const struct fb_text_owner fb_live_owner = {
+	.get	= fb_live_get,
+	.put	= fb_live_put,
+	.reset	= fb_live_reset,
+};
 
 /*
  * The early buffer is loaded now, so that the first read of trace shows
@@ -355,7 +293,7 @@ static int fb_init(struct hyptrace *ht)
 	int ret;
 
 	fb_ht = ht;
-	ret = fb_read_init(src, hyptrace_cpu_lock);
+	ret = fb_read_init(src, hyptrace_cpu_lock, &fb_live_owner);
 	if (ret)
 		return ret;
 
@@ -383,7 +321,7 @@ static int fb_init(struct hyptrace *ht)
 		fb_file("hyp_log_last_boot", 0440, root,
 			HYPTRACE_HYP_LOG_PRIVATE(HYPTRACE_HYP_LOG_LAST_BOOT),
 			&hyptrace_hyp_log_fops);
-	ret = fb_source_files(src, root);
+	ret = fb_source_files(&hyptrace_debugfs_frontend, src, root);
 	if (!ret)
 		ret = fb_events_create(ht, root);
 	if (ret) {

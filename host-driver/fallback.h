@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the three files of the fallback front end offer each other:
+ * What the files of the fallback front end offer each other:
  *
  *   fallback.c		the debugfs tree, the control files, load and unload
  *   fallback_events.c	events/: enable, id, format, header_page, ...
- *   fallback_read.c	the pages the module keeps, trace and trace_pipe
  *   last_boot_fallback.c	the last boot's, read-only, in last_boot/
+ *   fallback_files.c	a source's files: trace, trace_pipe, per_cpu/cpuN/
+ *   fallback_read.c	the pages the module keeps, trace and trace_pipe
+ *
+ * Each calls only files below it in this list (scripts/check-circles.sh);
+ * fallback_read.c reaches fallback.c only through struct fb_text_owner.
  */
 #ifndef HYPTRACE_HOST_FALLBACK_H
 #define HYPTRACE_HOST_FALLBACK_H
@@ -33,31 +37,52 @@ static inline void fb_file(const char *name, umode_t mode,
 	debugfs_create_file_unsafe(name, mode, parent, data, fops);
 }
 
+struct hyptrace_frontend_ops;
 struct hyptrace_source;
 struct mutex;
 struct rb_data_page;
-
-/* fallback.c */
-extern struct hyptrace *fb_ht;
-int fb_reader_get(struct hyptrace_source *src, int cpu);
-void fb_reader_put(struct hyptrace_source *src, int cpu);
-ssize_t fb_trace_write(struct file *file, const char __user *ubuf,
-		       size_t count, loff_t *ppos);
-int fb_source_files(struct hyptrace_source *src, struct dentry *root);
 
 /* fallback_events.c */
 int fb_events_create(struct hyptrace *ht, struct dentry *root);
 int fb_events_create_ro(struct dentry *root);	/* no enable files */
 
+/**
+ * struct fb_text_owner - what the text readers of a written source (the
+ *	live buffer) ask of the front end that owns it (fallback.c)
+ * @get:	a reader opens: load the buffer on first use; 0 or an errno
+ *		for the open
+ * @put:	the reader that @get let in closes
+ * @reset:	a write to trace of @cpu (HYPTRACE_ALL_CPUS: every CPU)
+ *		empties it: 0 or -errno
+ *
+ * The text readers call back into fallback.c only through these.
+ */
+struct fb_text_owner {
+	int (*get)(void);
+	void (*put)(void);
+	int (*reset)(int cpu);
+};
+
 /* fallback_read.c: i_private of the readers is a struct hyptrace_src_cpu */
 extern const struct file_operations fb_trace_fops;
 extern const struct file_operations fb_trace_pipe_fops;
 int fb_read_init(struct hyptrace_source *src,
-		 struct mutex *(*cpu_lock)(unsigned int cpu));
+		 struct mutex *(*cpu_lock)(unsigned int cpu),
+		 const struct fb_text_owner *owner);
+
 void fb_read_drop(struct hyptrace_source *src, unsigned int cpu);
 bool fb_read_empty(struct hyptrace_source *src);	/* takes the locks */
 int fb_raw_page(struct hyptrace *ht, unsigned int cpu,
 		struct rb_data_page *dst);
+
+/* fallback_files.c: a source's files; the front end's cpu_dir and others */
+int fb_source_files(const struct hyptrace_frontend_ops *fe,
+		    struct hyptrace_source *src, struct dentry *root);
+struct hyptrace_src_cpu;
+struct dentry *fb_cpu_dir(struct dentry *per_cpu, struct hyptrace_src_cpu *sc);
+void fb_put_dir(struct dentry *dir);
+int fb_create_file(const char *name, umode_t mode, struct dentry *parent,
+		   void *data, const struct file_operations *fops);
 
 /* last_boot_fallback.c */
 int fb_show_last_boot(struct hyptrace_source *src);

@@ -12,6 +12,7 @@
  */
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/stddef.h>
 #include <linux/trace_events.h>
@@ -20,14 +21,15 @@
 #include "hyp_events.h"
 #include "fallback.h"
 
-/* Which events the hypervisor writes; under fb_ht->lock */
+/* Which events the hypervisor writes, and the lock that orders the writes */
 static bool fb_enabled[HYP_NR_EVENTS];
+static DEFINE_MUTEX(fb_events_lock);
 
 static int fb_enable_event(const struct hyptrace_event *ev, bool enable)
 {
 	int ret;
 
-	lockdep_assert_held(&fb_ht->lock);
+	lockdep_assert_held(&fb_events_lock);
 	if (fb_enabled[ev->id - 1] == enable)
 		return 0;
 	ret = hyptrace_call(HYPTRACE_CALL_TRACE_ENABLE_EVENT, ev->id, enable,
@@ -47,20 +49,36 @@ static ssize_t event_enable_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
 }
 
-static ssize_t event_enable_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
+/*
+ * A write to an enable file: @ev on or off, or every event (@ev NULL),
+ * where the first failure is returned and the others still tried.
+ */
+static ssize_t enable_write(const struct hyptrace_event *ev,
+			    const char __user *ubuf, size_t count)
 {
-	const struct hyptrace_event *ev = file_inode(file)->i_private;
+	int ret, first = 0;
 	u8 enable;
-	int ret;
+	size_t i;
 
 	ret = kstrtou8_from_user(ubuf, count, 10, &enable);
 	if (ret)
 		return ret;
-	mutex_lock(&fb_ht->lock);
-	ret = fb_enable_event(ev, enable);
-	mutex_unlock(&fb_ht->lock);
-	return ret ? ret : count;
+	mutex_lock(&fb_events_lock);
+	for (i = 0; i < hyptrace_nr_events; i++) {
+		if (ev && ev != &hyptrace_events[i])
+			continue;
+		ret = fb_enable_event(&hyptrace_events[i], enable);
+		if (!first)
+			first = ret;
+	}
+	mutex_unlock(&fb_events_lock);
+	return first ? first : count;
+}
+
+static ssize_t event_enable_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	return enable_write(file_inode(file)->i_private, ubuf, count);
 }
 
 static const struct file_operations event_enable_fops = {
@@ -108,7 +126,7 @@ static ssize_t all_enable_read(struct file *file, char __user *ubuf,
 	char buf[] = "0\n";
 	size_t i;
 
-	mutex_lock(&fb_ht->lock);
+	mutex_lock(&fb_events_lock);
 	for (i = 0; i < HYP_NR_EVENTS; i++) {
 		char c = fb_enabled[i] ? '1' : '0';
 
@@ -118,29 +136,14 @@ static ssize_t all_enable_read(struct file *file, char __user *ubuf,
 		}
 		buf[0] = c;
 	}
-	mutex_unlock(&fb_ht->lock);
+	mutex_unlock(&fb_events_lock);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
 }
 
-/* Every event; the first failure is returned, the others still tried */
 static ssize_t all_enable_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	int ret, first = 0;
-	u8 enable;
-	size_t i;
-
-	ret = kstrtou8_from_user(ubuf, count, 10, &enable);
-	if (ret)
-		return ret;
-	mutex_lock(&fb_ht->lock);
-	for (i = 0; i < hyptrace_nr_events; i++) {
-		ret = fb_enable_event(&hyptrace_events[i], enable);
-		if (!first)
-			first = ret;
-	}
-	mutex_unlock(&fb_ht->lock);
-	return first ? first : count;
+	return enable_write(NULL, ubuf, count);
 }
 
 static const struct file_operations all_enable_fops = {

@@ -94,13 +94,19 @@ struct fb_event {
 /* A source's text readers: @src->text */
 struct fb_text {
 	char reader[24];		/* names them in a damage report */
+	const struct fb_text_owner *owner;	/* NULL: read-only */
 	struct fb_cpu cpu[];
 };
+
+static struct fb_text *fb_text_of(struct hyptrace_source *src)
+{
+	return src->text;
+}
 
 static struct fb_cpu *fb_cpu_of(struct hyptrace_source *src,
 				unsigned int cpu)
 {
-	return &((struct fb_text *)src->text)->cpu[cpu];
+	return &fb_text_of(src)->cpu[cpu];
 }
 
 /**
@@ -108,11 +114,14 @@ static struct fb_cpu *fb_cpu_of(struct hyptrace_source *src,
  * @src:	the source
  * @cpu_lock:	its per-CPU lock, if its other readers take one (NULL: the
  *		text readers have their own)
+ * @owner:	the front end's part in a source that is written (the live
+ *		buffer); NULL for a read-only one
  *
  * Return: 0, or -ENOMEM.
  */
 int fb_read_init(struct hyptrace_source *src,
-		 struct mutex *(*cpu_lock)(unsigned int cpu))
+		 struct mutex *(*cpu_lock)(unsigned int cpu),
+		 const struct fb_text_owner *owner)
 {
 	struct fb_text *text;
 	unsigned int cpu;
@@ -121,6 +130,7 @@ int fb_read_init(struct hyptrace_source *src,
 	if (!text)
 		return -ENOMEM;
 	snprintf(text->reader, sizeof(text->reader), "%strace", src->name);
+	text->owner = owner;
 	for (cpu = 0; cpu < src->nr_cpus; cpu++) {
 		struct fb_cpu *fc = &text->cpu[cpu];
 
@@ -263,7 +273,7 @@ static bool fb_event_at(struct hyptrace_source *src, unsigned int cpu,
 		pos->ts = w.ts;
 	}
 	if (w.fault) {
-		hyptrace_page_damaged(cpu, ((struct fb_text *)src->text)->reader,
+		hyptrace_page_damaged(cpu, fb_text_of(src)->reader,
 				      w.fault, w.off, p->len);
 		p->len = w.off;
 	}
@@ -438,9 +448,11 @@ struct fb_iter {
 	bool have_cur;
 };
 
+/* A reader opens: the owner loads the live buffer on first use */
 static int fb_iter_open(struct inode *inode, struct fb_iter **out)
 {
 	const struct hyptrace_src_cpu *sc = inode->i_private;
+	const struct fb_text_owner *owner;
 	struct fb_iter *it;
 	int ret;
 
@@ -449,7 +461,13 @@ static int fb_iter_open(struct inode *inode, struct fb_iter **out)
 		return -ENOMEM;
 	it->src = sc->src;
 	it->cpu = sc->cpu;
-	ret = fb_reader_get(it->src, it->cpu);
+	owner = fb_text_of(it->src)->owner;
+	ret = owner ? owner->get() : 0;
+	if (!ret) {
+		ret = it->src->ops->open(it->src, it->cpu, false);
+		if (ret && owner)
+			owner->put();
+	}
 	if (ret) {
 		kfree(it);
 		return ret;
@@ -461,7 +479,11 @@ static int fb_iter_open(struct inode *inode, struct fb_iter **out)
 
 static void fb_iter_close(struct fb_iter *it)
 {
-	fb_reader_put(it->src, it->cpu);
+	const struct fb_text_owner *owner = fb_text_of(it->src)->owner;
+
+	it->src->ops->release(it->src, it->cpu, false);
+	if (owner)
+		owner->put();
 	kfree(it->pos);
 	kfree(it);
 }
@@ -748,6 +770,20 @@ static int fb_trace_release(struct inode *inode, struct file *file)
 	seq_release(inode, file);
 	fb_iter_close(it);
 	return 0;
+}
+
+/* A write to trace empties it (its owner does); a read-only one stays */
+static ssize_t fb_trace_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	const struct hyptrace_src_cpu *sc = file_inode(file)->i_private;
+	const struct fb_text_owner *owner = fb_text_of(sc->src)->owner;
+	int ret;
+
+	if (!owner)
+		return count;
+	ret = owner->reset(sc->cpu);
+	return ret ? ret : count;
 }
 
 const struct file_operations fb_trace_fops = {

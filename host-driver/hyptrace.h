@@ -5,6 +5,7 @@
  *   main.c	finds the hypervisor, maps its carve-out, starts the front end
  *   hvc.c	issues one hypercall and turns its status into an errno
  *   buffer.c	loads the hypervisor's buffers and checks their descriptor
+ *		(the front ends load the live one through source_live.c)
  *   source.h	a source of pages, the live buffer or the last boot's
  *   source_live.c	the live buffer's pages by reader-page swap, and
  *		who consumes which CPU
@@ -24,14 +25,19 @@
  * and one of two front ends (frontend.h), chosen at build time (compat.h):
  *   remote.c	with trace_remote: its callbacks, the files under
  *		/sys/kernel/tracing/remotes/hypervisor/ (remote.h)
+ *   remote_events.c	events.c's table as trace_remote takes it
  *   remote_readers.c	trace and trace_pipe copy the counters as they open
  *   shadow_set.c	the meta pages trace_remote reads, for both remotes
  *		(shadow.h); shadow.c the live buffer's counters in them
  *   fallback*.c without it: the same files in debugfs, under
  *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
- *		fallback_events.c events/, fallback_read.c the text readers
- *		over either source)
+ *		fallback_events.c events/, fallback_files.c a source's files,
+ *		fallback_read.c the text readers over either source)
  *   last_boot_remote.c, last_boot_fallback.c: the last boot's, read-only
+ *
+ * No file calls back into a file that calls it (scripts/check-circles.sh):
+ * the core reaches the front end only through ht->fe, a front end's text
+ * readers their owner only through struct fb_text_owner (fallback.h).
  */
 #ifndef HYPTRACE_HOST_HYPTRACE_H
 #define HYPTRACE_HOST_HYPTRACE_H
@@ -121,7 +127,8 @@ int hyptrace_tracing_enable(bool enable);
 
 /* source_live.c: the live buffer's pages (source.h) */
 int hyptrace_raw_init(struct hyptrace *ht);
-void hyptrace_raw_loaded(struct hyptrace *ht);
+struct rb_trace_desc *hyptrace_live_load_locked(struct hyptrace *ht,
+						unsigned long size);
 void hyptrace_raw_reset(unsigned int cpu);
 bool hyptrace_raw_claim_tracefs(unsigned int cpu);
 int hyptrace_raw_claim_raw(struct hyptrace *ht, unsigned int cpu);

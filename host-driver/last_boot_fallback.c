@@ -65,7 +65,7 @@ int fb_show_last_boot(struct hyptrace_source *src)
 	struct dentry *top, *root;
 	int ret;
 
-	ret = fb_read_init(src, NULL);
+	ret = fb_read_init(src, NULL, NULL);
 	top = debugfs_lookup(FB_DIR, NULL);
 	if (ret || IS_ERR_OR_NULL(top)) {
 		pr_err("last boot: not shown: %s\n", ret ? "no memory" :
@@ -83,7 +83,7 @@ int fb_show_last_boot(struct hyptrace_source *src)
 	}
 	fb_file("tracing_on", 0640, root, NULL, &lbf_tracing_on_fops);
 	fb_file("release", 0640, root, NULL, &hyptrace_lb_release_fops);
-	ret = fb_source_files(src, root);
+	ret = fb_source_files(hyptrace_last_boot(src)->ht->fe, src, root);
 	if (!ret)
 		ret = fb_events_create_ro(root);
 	if (ret) {

@@ -223,7 +223,8 @@ static int lb_init_tracefs(struct dentry *d, void *priv)
 	    !tracefs_create_file("release", 0640, d, NULL,
 				 &hyptrace_lb_release_fops))
 		return -ENOMEM;
-	return hyptrace_cpu_files(&hyptrace_remote_frontend, d, &lb->src);
+	/* The front end is remote.c's: reached through main.c's pointer */
+	return hyptrace_cpu_files(lb->ht->fe, d, &lb->src);
 }
 
 static struct trace_remote_callbacks lb_callbacks = {

@@ -92,7 +92,7 @@ static struct trace_buffer_desc *hyptrace_load(unsigned long size, void *priv)
 	struct rb_trace_desc *desc, *shadowed;
 
 	mutex_lock(&ht->lock);
-	desc = hyptrace_buffer_load_locked(ht, size);
+	desc = hyptrace_live_load_locked(ht, size);
 	if (!IS_ERR(desc)) {
 		shadowed = hyptrace_shadow_alloc(desc, ht->desc_len);
 		if (!shadowed) {
@@ -309,28 +309,6 @@ static void remote_adopt(struct hyptrace *ht)
 		return;
 	}
 	filp_close(f, NULL);
-}
-
-/*
- * events.c's table as trace_remote takes it, into @events (HYP_NR_EVENTS
- * of them, each remote its own: trace_remote writes .remote), those of
- * @enabled (bit n = id n) shown on.
- */
-void hyptrace_remote_events_fill(struct remote_event *events, u64 enabled)
-{
-	size_t i;
-
-	for (i = 0; i < HYP_NR_EVENTS; i++) {
-		const struct hyptrace_event *ev = &hyptrace_events[i];
-
-		strscpy(events[i].name, ev->name);
-		events[i].id = ev->id;
-		events[i].fields = ev->fields;
-		/* trace_remote only reads the format through its char * */
-		events[i].print_fmt = (char *)ev->print_fmt;
-		events[i].print = ev->print;
-		events[i].enabled = !!(enabled & BIT_ULL(ev->id));
-	}
 }
 
 static int remote_init(struct hyptrace *ht)

@@ -8,7 +8,7 @@
 struct hyptrace_source;
 struct remote_event;
 
-/* remote.c: events.c's table as trace_remote takes it */
+/* remote_events.c: events.c's table as trace_remote takes it */
 void hyptrace_remote_events_fill(struct remote_event *events, u64 enabled);
 
 /* last_boot_remote.c: the front end's show_last_boot */

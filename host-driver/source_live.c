@@ -44,6 +44,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -129,11 +130,25 @@ static void raw_cpu_rewind(struct raw_cpu *rc)
 	rc->lost_total = 0;
 }
 
-/* A new buffer: nobody owns any CPU yet. No raw file is open (load checks). */
-void hyptrace_raw_loaded(struct hyptrace *ht)
+/**
+ * hyptrace_live_load_locked() - load the live buffer, for a front end
+ * @ht:		the hypervisor, its lock held
+ * @size:	bytes per CPU
+ *
+ * As hyptrace_buffer_load_locked(), and the source starts over with the
+ * new buffer: nobody owns any CPU yet, nothing of it was read. No raw
+ * file is open (the load refuses while one is).
+ *
+ * Return: the descriptor, or an ERR_PTR (never NULL).
+ */
+struct rb_trace_desc *hyptrace_live_load_locked(struct hyptrace *ht,
+						unsigned long size)
 {
+	struct rb_trace_desc *desc = hyptrace_buffer_load_locked(ht, size);
 	unsigned int cpu;
 
+	if (IS_ERR(desc))
+		return desc;
 	for (cpu = 0; cpu < ht->nr_cpus; cpu++) {
 		struct rb_desc_cpu *e = hyptrace_desc_cpu(ht, cpu);
 
@@ -141,6 +156,7 @@ void hyptrace_raw_loaded(struct hyptrace *ht)
 		raw_cpus[cpu].meta = hyptrace_meta(e);
 		raw_cpu_rewind(&raw_cpus[cpu]);
 	}
+	return desc;
 }
 
 /*
