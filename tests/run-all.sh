@@ -179,8 +179,8 @@ main() {
 		# in the next engineer's review
 		run_test check-style "$logs/check-style.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP" check-style
-		# no file of tools/hyptrace calls back into one that calls it
-		# (from nm of its objects; hyp/ and host-driver/ printed only)
+		# no file of tools/hyptrace or host-driver/ calls back into one
+		# that calls it (from nm of their objects; hyp/ printed only)
 		run_test check-circles "$logs/check-circles.out" \
 			sh "$HYPTRACE_TOP/scripts/check-circles.sh" "$HYPTRACE_BUILD"
 	fi
