@@ -7,6 +7,10 @@
 # the symbol of each step named; --info prints it but exits 0; a weak
 # reference is a use, not a definition; the objects in an archive count
 # as files; and the tool itself (its native build's objects) has none.
+# Then scripts/check-circles.sh over a build directory made here: a
+# circle in host-driver/'s objects fails it, whether in the module's
+# build or in 59-hostile-page's copy without trace_remote, unless that
+# copy's sources are not the tree's (left from an older run).
 #
 # Run by run_tests.sh (BUILD, HYPTRACE set). Last line PASS/FAIL.
 
@@ -77,5 +81,36 @@ if [ "$rc" -eq 0 ] && grep -q 'tools/hyptrace: .* 0 circle' "$T/tool"; then
 else
 	bad "tools/hyptrace: exit $rc: $(head -n 5 "$T/tool")"
 fi
+
+# check_sh WANT_RC WHAT: scripts/check-circles.sh over $T/build exits WANT_RC
+check_sh() {
+	sh "$TOP/scripts/check-circles.sh" "$T/build" >"$T/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq "$1" ]; then
+		ok "check-circles.sh, $2: exit $rc"
+	else
+		bad "check-circles.sh, $2: exit $rc, not $1: $(tail -n 4 "$T/out")"
+	fi
+}
+
+# Its last step, the tool's objects: where make -C tests/tools built them
+mkdir -p "$T/build/tools" && ln -s "$BUILD/hyptrace" "$T/build/tools/native" ||
+	die "cannot make $T/build"
+mod=$T/build/modules/host-driver
+mkdir -p "$mod" && cp "$T/a.o" "$T/b.o" "$T/c_back.o" "$mod/" ||
+	die "cannot make $mod"
+check_sh 1 "a circle in host-driver/"
+grep -q '^circle of 3 files: a.o b.o c_back.o$' "$T/out" &&
+	ok "host-driver/: the circle named" || bad "host-driver/: $(cat "$T/out")"
+rm -r "$T/build/modules"
+
+fb=$T/build/fallback-module/host-driver
+mkdir -p "$fb" && cp "$T/a.o" "$T/b.o" "$T/c_back.o" "$TOP"/host-driver/*.[ch] \
+	"$TOP/host-driver/Kbuild" "$fb/" || die "cannot make $fb"
+check_sh 1 "a circle in host-driver/ without trace_remote"
+printf '/* changed since */\n' >>"$fb/main.c"
+check_sh 0 "the same objects from older sources"
+grep -q 'built from older sources.*not checked' "$T/out" &&
+	ok "older sources: said so" || bad "older sources: $(cat "$T/out")"
 
 finish
