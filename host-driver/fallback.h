@@ -3,8 +3,8 @@
  * What the files of the fallback front end offer each other:
  *
  *   fallback.c		the debugfs tree, the control files, load and unload
- *   fallback_events.c	events/: enable, id, format, header_page, ...
  *   last_boot_fallback.c	the last boot's, read-only, in last_boot/
+ *   fallback_events.c	events/: enable, id, format, header_page, ...
  *   fallback_files.c	a source's files: trace, trace_pipe, per_cpu/cpuN/
  *   fallback_read.c	the pages the module keeps, trace and trace_pipe
  *
@@ -39,6 +39,7 @@ static inline void fb_file(const char *name, umode_t mode,
 
 struct hyptrace_frontend_ops;
 struct hyptrace_source;
+struct hyptrace_src_cpu;
 struct mutex;
 struct rb_data_page;
 
@@ -69,7 +70,6 @@ extern const struct file_operations fb_trace_pipe_fops;
 int fb_read_init(struct hyptrace_source *src,
 		 struct mutex *(*cpu_lock)(unsigned int cpu),
 		 const struct fb_text_owner *owner);
-
 void fb_read_drop(struct hyptrace_source *src, unsigned int cpu);
 bool fb_read_empty(struct hyptrace_source *src);	/* takes the locks */
 int fb_raw_page(struct hyptrace *ht, unsigned int cpu,
@@ -78,7 +78,6 @@ int fb_raw_page(struct hyptrace *ht, unsigned int cpu,
 /* fallback_files.c: a source's files; the front end's cpu_dir and others */
 int fb_source_files(const struct hyptrace_frontend_ops *fe,
 		    struct hyptrace_source *src, struct dentry *root);
-struct hyptrace_src_cpu;
 struct dentry *fb_cpu_dir(struct dentry *per_cpu, struct hyptrace_src_cpu *sc);
 void fb_put_dir(struct dentry *dir);
 int fb_create_file(const char *name, umode_t mode, struct dentry *parent,

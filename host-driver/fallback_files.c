@@ -45,7 +45,8 @@ int fb_create_file(const char *name, umode_t mode, struct dentry *parent,
 
 /**
  * fb_source_files() - the files every source has, under @root
- * @fe:		the front end (this one), which makes per_cpu/cpuN
+ * @fe:		this front end's operations, which make per_cpu/cpuN (from
+ *		ht->fe: fallback.c names the files here, never the reverse)
  * @src:	the source they read
  * @root:	its directory
  *
