@@ -74,6 +74,9 @@ static void trace_publish_events(void)
 			events |= 1ULL << id;
 	if (events & (HYP_EVENT_BIT(hyp_enter) | HYP_EVENT_BIT(hyp_exit)))
 		events |= HYP_TRACE_CALLS_BIT;
+	/* Fixed since dt.c read the tree: a traced call's reason (traps.c) */
+	if ((events & HYP_TRACE_CALLS_BIT) && hyp_layout.psci_local)
+		events |= HYP_TRACE_PSCI_LOCAL_BIT;
 	for (i = 0; i < hyp_layout.nr_cpus; i++)
 		WRITE_ONCE(hyp_cpus[i].trace_events, events);
 }
