@@ -352,14 +352,14 @@ rb_reserve_with(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
 	ev = (rb_word_t *)(cpu->tail_data + write);
 	/* One base for header and payload: their offsets go in the stores */
 	RB_OPAQUE(ev);
+	if (len & 7)
+		ev[size / 8 - 1] = 0;	/* no stale bytes in the padding */
 	if (words > 0)
 		rb_store_pair(ev, rb_data_header(delta, size), w0);
 	else
 		ev[0] = rb_data_header(delta, size);
-	if (words > 1)
+	if (words > 1)			/* over the padding's zeros, if 9..15 */
 		ev[2] = w1;
-	if (len & 7)
-		ev[size / 8 - 1] = 0;	/* no stale bytes in the padding */
 	cpu->write = end;
 	cpu->last_ts = ts;
 	return (void *)(ev + 1);
