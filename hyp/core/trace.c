@@ -37,8 +37,8 @@ struct trace_early {
  * hyp_cpu.trace_rb, and what a trace site tests is hyp_cpu.trace_events,
  * which trace_publish_events() derives from @on and @event_wanted.
  */
+static struct spinlock trace_lock;
 static struct trace_buffer {
-	struct spinlock lock;
 	/* The live buffer */
 	bool loaded;
 	bool on;
@@ -243,9 +243,9 @@ static bool trace_adopt_early(struct trace_buffer *tb, u64 *res)
 {
 	bool adopted;
 
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	adopted = trace_adopt(&tb->early, res);
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	return adopted;
 }
 
@@ -261,9 +261,9 @@ s64 trace_load(u64 size, u64 flags, u64 *res)
 	if (!size)
 		return HYPTRACE_RET_INVALID;
 	trace_clock_bind_cpus();
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	ret = trace_buffer_load(tb, size, flags, res);
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	return ret;
 }
 
@@ -288,12 +288,12 @@ s64 trace_unload(void)
 	struct trace_buffer *tb = &trace_buffer;
 	s64 ret = HYPTRACE_RET_NOT_LOADED;
 
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	if (tb->loaded) {
 		trace_buffer_unload(tb);
 		ret = HYPTRACE_RET_SUCCESS;
 	}
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	return ret;
 }
 
@@ -319,12 +319,12 @@ s64 trace_enable(u64 enable)
 
 	if (enable > 1)
 		return HYPTRACE_RET_INVALID;
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	if (tb->loaded)
 		trace_buffer_enable(tb, enable);
 	else if (enable)
 		ret = HYPTRACE_RET_NOT_LOADED;
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	return ret;
 }
 
@@ -336,10 +336,10 @@ void trace_persist_release(void)
 {
 	struct trace_buffer *tb = &trace_buffer;
 
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	if (!tb->loaded)
 		trace_persist_clear();
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 }
 
 /*
@@ -352,10 +352,10 @@ static s64 trace_cpu_call(u64 cpu, s64 (*op)(struct rb_cpu *rb, u64 arg),
 	struct trace_buffer *tb = &trace_buffer;
 	s64 ret = HYPTRACE_RET_NOT_LOADED;
 
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	if (tb->loaded)
 		ret = op(&hyp_cpus[cpu].trace_rb, arg);
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	return ret;
 }
 
@@ -420,10 +420,10 @@ s64 trace_enable_event(u64 id, u64 enable)
 
 	if (!trace_event_valid(id, enable))
 		return HYPTRACE_RET_INVALID;
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	tb->event_wanted[id] = enable;
 	trace_publish_events(tb);
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	return HYPTRACE_RET_SUCCESS;
 }
 
@@ -449,11 +449,11 @@ s64 trace_early_start(u64 events, u64 size)
 	if (ret)
 		return ret;
 	nr_pages = hyp_cpus[0].trace_rb.nr_slots + 1;
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	/* Freed with the bookkeeping at unload: allocated after its mark */
 	stamps = hyp_mem_alloc(hyp_layout.nr_cpus * nr_pages * sizeof(*stamps),
 			       SZ_4K);
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	if (!stamps) {
 		trace_unload();
 		return HYPTRACE_RET_NO_MEMORY;
@@ -554,9 +554,9 @@ bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
 	unsigned int i;
 	u32 moved;
 
-	spin_lock(&tb->lock);
+	spin_lock(&trace_lock);
 	if (!tb->early.unaligned) {
-		spin_unlock(&tb->lock);
+		spin_unlock(&trace_lock);
 		return false;
 	}
 	map.zero = offset < 0 ? (u64)-offset : 0;
@@ -579,7 +579,7 @@ bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
 		if (was_on[i])
 			rb_enable(&hyp_cpus[i].trace_rb);
 	tb->early.unaligned = false;
-	spin_unlock(&tb->lock);
+	spin_unlock(&trace_lock);
 	res[0] = (u64)offset;
 	res[1] = map.squeezed ? map.zero - map.min_first : 0;
 	res[2] = most_late;
