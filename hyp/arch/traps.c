@@ -40,11 +40,9 @@ static const char *const vector_names[] = {
  */
 static inline __always_inline void
 trace_call(struct trap_frame *frame, struct hyp_cpu *cpu, u64 events,
-	   enum smccc_conduit conduit, u64 word)
+	   const struct hyp_clock *clk, enum smccc_conduit conduit, u64 word)
 {
-	const struct hyp_clock *clk;
-
-	hyp_trace_call_enter(cpu, events, word);
+	hyp_trace_call_enter(cpu, events, clk, word);
 	smccc_handle_call(frame, conduit);
 	events = hyp_trace_reload(cpu, &clk);
 	hyp_trace_call_exit(cpu, events, clk, word, (s64)frame->regs[0]);
@@ -65,31 +63,34 @@ trace_call(struct trap_frame *frame, struct hyp_cpu *cpu, u64 events,
  * whether it does is a bit of @events (trace.c sets it with the mask).
  */
 static noinline void trace_hvc(struct trap_frame *frame, struct hyp_cpu *cpu,
-			       u64 events, u32 fid)
+			       u64 events, const struct hyp_clock *clk, u32 fid)
 {
 	u64 low = hyp_call_word_low(HYP_REASON_HVC);
 
 	if (__builtin_expect(events & HYP_TRACE_PSCI_LOCAL_BIT, 0) &&
 	    is_psci_fid(fid))
 		low = hyp_call_word_low(HYP_REASON_PSCI_LOCAL);
-	trace_call(frame, cpu, events, CONDUIT_HVC, hyp_call_word(low, fid));
+	trace_call(frame, cpu, events, clk, CONDUIT_HVC,
+		   hyp_call_word(low, fid));
 }
 
 static noinline void trace_smc(struct trap_frame *frame, struct hyp_cpu *cpu,
 			       u64 events)
 {
-	trace_call(frame, cpu, events, CONDUIT_SMC,
+	trace_call(frame, cpu, events, READ_ONCE(cpu->trace_clock),
+		   CONDUIT_SMC,
 		   hyp_call_word(hyp_call_word_low(HYP_REASON_SMC),
 				 (u32)frame->regs[0]));
 }
 
 /*
  * One load and one bit test both events before a call goes its untraced
- * way; the traced way tests hyp_enter in the word it gets, and keeps @cpu.
+ * way; the traced way tests hyp_enter in the word it gets, and keeps @cpu
+ * and, with the same ldp, the clock in @clk.
  */
-static u64 trace_calls(struct hyp_cpu *cpu)
+static u64 trace_calls(struct hyp_cpu *cpu, const struct hyp_clock **clk)
 {
-	u64 events = READ_ONCE(cpu->trace_events);
+	u64 events = hyp_trace_reload(cpu, clk);
 
 	return events & HYP_TRACE_CALLS_BIT ? events : 0;
 }
@@ -303,8 +304,27 @@ static noinline void handle_other(struct trap_frame *frame,
 	hyp_panic_frame(frame, what ? what : "unexpected exception");
 }
 
+/*
+ * Out of line: only this path needs @frame after the call, and inline it
+ * made handle_trap() save a register for every HVC too.
+ */
+static noinline void handle_smc(struct trap_frame *frame)
+{
+	struct hyp_cpu *cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
+	const struct hyp_clock *clk;
+	u64 events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
+
+	if (events)
+		trace_smc(frame, cpu, events);
+	else
+		smccc_handle_call(frame, CONDUIT_SMC);
+	/* ELR points at the SMC itself: step over it here only */
+	frame->elr += 4;
+}
+
 void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 {
+	const struct hyp_clock *clk;
 	struct hyp_cpu *cpu;
 	u64 events;
 
@@ -313,24 +333,17 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 		case ESR_EC_HVC64:
 			/* ELR already points past the HVC */
 			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
-			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
+			events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
 			/* Tested once traced: trace_hvc() saves nothing then */
 			if (events && (u32)frame->regs[0] !=
 				      HYPTRACE_CALL_TRACE_SWAP_READER)
-				trace_hvc(frame, cpu, events,
+				trace_hvc(frame, cpu, events, clk,
 					  (u32)frame->regs[0]);
 			else
 				smccc_handle_call(frame, CONDUIT_HVC);
 			return;
 		case ESR_EC_SMC64:
-			/* ELR points at the SMC itself: step over it here only */
-			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
-			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
-			if (events)
-				trace_smc(frame, cpu, events);
-			else
-				smccc_handle_call(frame, CONDUIT_SMC);
-			frame->elr += 4;
+			handle_smc(frame);
 			return;
 		}
 	}

@@ -183,23 +183,27 @@ static inline u64 hyp_call_word(u64 low, u32 fid)
 	return (u64)fid << HYP_CALL_WORD_FUNC_ID | low;
 }
 
-/* A call's hyp_enter, @word from hyp_call_word() */
+/*
+ * A call's hyp_enter, @word from hyp_call_word(); @events and @clk as
+ * handle_trap() read them, with one ldp (hyp_trace_reload()).
+ */
 static inline __always_inline void
-hyp_trace_call_enter(struct hyp_cpu *cpu, u64 events, u64 word)
+hyp_trace_call_enter(struct hyp_cpu *cpu, u64 events,
+		     const struct hyp_clock *clk, u64 word)
 {
 	struct rb_cpu *rb = &cpu->trace_rb;
 
 	if (!HYP_TRACE_SITES || !(events & HYP_EVENT_BIT(hyp_enter)))
 		return;
 	if (rb_reserve_word(rb, sizeof(struct hyp_event_hyp_enter),
-			    hyp_clock_ns_on(cpu), word))
+			    hyp_clock_at(clk, read_cntvct()), word))
 		rb_commit(rb);
 }
 
 /*
  * Its hyp_exit, with the call's return value. @events and @clk are @cpu's
  * trace_events and trace_clock read again after the call (the call may
- * have changed them), by one ldp (hyp_trace_reload()).
+ * have changed them).
  */
 static inline __always_inline void
 hyp_trace_call_exit(struct hyp_cpu *cpu, u64 events,
