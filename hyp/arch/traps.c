@@ -75,10 +75,9 @@ static noinline void trace_hvc(struct trap_frame *frame, struct hyp_cpu *cpu,
 }
 
 static noinline void trace_smc(struct trap_frame *frame, struct hyp_cpu *cpu,
-			       u64 events)
+			       u64 events, const struct hyp_clock *clk)
 {
-	trace_call(frame, cpu, events, READ_ONCE(cpu->trace_clock),
-		   CONDUIT_SMC,
+	trace_call(frame, cpu, events, clk, CONDUIT_SMC,
 		   hyp_call_word(hyp_call_word_low(HYP_REASON_SMC),
 				 (u32)frame->regs[0]));
 }
@@ -315,7 +314,7 @@ static noinline void handle_smc(struct trap_frame *frame)
 	u64 events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
 
 	if (events)
-		trace_smc(frame, cpu, events);
+		trace_smc(frame, cpu, events, clk);
 	else
 		smccc_handle_call(frame, CONDUIT_SMC);
 	/* ELR points at the SMC itself: step over it here only */
@@ -334,7 +333,12 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 			/* ELR already points past the HVC */
 			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
 			events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
-			/* Tested once traced: trace_hvc() saves nothing then */
+			/*
+			 * The reader's swaps go untraced (trace_hvc()):
+			 * tested here, after the mask, so that an untraced
+			 * call pays nothing for it and trace_hvc() has no
+			 * early return to save registers around.
+			 */
 			if (events && (u32)frame->regs[0] !=
 				      HYPTRACE_CALL_TRACE_SWAP_READER)
 				trace_hvc(frame, cpu, events, clk,
