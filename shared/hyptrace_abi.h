@@ -88,7 +88,8 @@
  *	epoch_ns + ((c - epoch_counter) * mult >> shift), on every CPU at once.
  *	mult must be non-zero and shift below 64 (else INVALID). CLOCK_STEP,
  *	and the clock stays as it was, if the new clock does not run at one
- *	second per CNTFRQ_EL0 counter ticks within 1/HYPTRACE_CLOCK_RATE_SLACK,
+ *	second per CNTFRQ_EL0 counter ticks within 1/HYPTRACE_CLOCK_RATE_SLACK
+ *	(or takes 2^31 ns or more per tick, which no rate check can pass),
  *	or if, read at the current counter value, it is behind the clock it
  *	replaces or ahead of it by more than HYPTRACE_CLOCK_MAX_STEP_NS: time
  *	never goes backwards nor leaps. The first update after a TRACE_LOAD

@@ -293,6 +293,20 @@ void *rb_reserve_refused(struct rb_cpu *cpu);
 typedef u64 __attribute__((__may_alias__)) rb_word_t;
 typedef u8 __attribute__((__may_alias__)) rb_byte_t;
 
+/*
+ * One stp of @a and @b at @p: the compiler, storing them apart, moves the
+ * base past the first by write-back when more stores follow.
+ */
+static inline void rb_store_pair(rb_word_t *p, u64 a, u64 b)
+{
+#if defined(__aarch64__) && !defined(HOST_TEST)
+	asm("stp %1, %2, %0" : "=Ump" (*(rb_word_t (*)[2])p) : "r" (a), "r" (b));
+#else
+	p[0] = a;
+	p[1] = b;
+#endif
+}
+
 /* Record size on the page for a payload of @len bytes (no time extend). */
 static inline u64 rb_event_size(u64 len)
 {
@@ -306,12 +320,14 @@ static inline u64 rb_data_header(u64 delta, u64 size)
 }
 
 /*
- * Reserve room for one event of @len payload bytes at time @ts on this CPU's
- * buffer. Returns an 8-byte aligned payload pointer, or NULL if the event is
- * refused (disabled, nested, too big, or ring full in no-overwrite mode).
- * Must be followed by rb_commit() on the same CPU, without migrating.
+ * rb_reserve(), and with @words 1 or 2 the payload's first words as well:
+ * @w0 stored with the header by one pair store, @w1 after it (@len >= 8
+ * a word), before the fast and slow paths meet, so that no pointer need
+ * be kept for them.
  */
-static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
+static inline __attribute__((__always_inline__)) void *
+rb_reserve_with(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
+		u64 w0, u64 w1)
 {
 	u64 size = rb_event_size(len);
 	u64 write, delta, end;
@@ -324,18 +340,56 @@ static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
 	delta = ts - cpu->last_ts;
 	end = write + size;
 	if (__builtin_expect((delta >> RB_TS_SHIFT) != 0 ||
-			     end > RB_PAGE_CAPACITY, 0))
-		return rb_reserve_slow(cpu, len, ts);
+			     end > RB_PAGE_CAPACITY, 0)) {
+		ev = rb_reserve_slow(cpu, len, ts);
+		if (words > 0 && ev)
+			ev[0] = w0;
+		if (words > 1 && ev)
+			ev[1] = w1;
+		return ev;
+	}
 
 	ev = (rb_word_t *)(cpu->tail_data + write);
 	/* One base for header and payload: their offsets go in the stores */
 	RB_OPAQUE(ev);
-	ev[0] = rb_data_header(delta, size);
 	if (len & 7)
 		ev[size / 8 - 1] = 0;	/* no stale bytes in the padding */
+	if (words > 0)
+		rb_store_pair(ev, rb_data_header(delta, size), w0);
+	else
+		ev[0] = rb_data_header(delta, size);
+	if (words > 1)			/* over the padding's zeros, if 9..15 */
+		ev[2] = w1;
 	cpu->write = end;
 	cpu->last_ts = ts;
 	return (void *)(ev + 1);
+}
+
+/*
+ * Reserve room for one event of @len payload bytes at time @ts on this CPU's
+ * buffer. Returns an 8-byte aligned payload pointer, or NULL if the event is
+ * refused (disabled, nested, too big, or ring full in no-overwrite mode).
+ * Must be followed by rb_commit() on the same CPU, without migrating.
+ */
+static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
+{
+	return rb_reserve_with(cpu, len, ts, 0, 0, 0);
+}
+
+/*
+ * rb_reserve() for a payload of at least 8 bytes (16 for @w1) whose first
+ * words the caller holds: stored already when this returns.
+ */
+static inline void *rb_reserve_word(struct rb_cpu *cpu, u32 len, u64 ts,
+				    u64 w0)
+{
+	return rb_reserve_with(cpu, len, ts, 1, w0, 0);
+}
+
+static inline void *rb_reserve_words(struct rb_cpu *cpu, u32 len, u64 ts,
+				     u64 w0, u64 w1)
+{
+	return rb_reserve_with(cpu, len, ts, 2, w0, w1);
 }
 
 /* Publish the event reserved last: page commit, then meta entries. */

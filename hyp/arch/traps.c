@@ -34,20 +34,18 @@ static const char *const vector_names[] = {
 /*
  * @cpu and @events are what handle_trap() read to decide the call is
  * traced: hyp_enter is tested in @events, and hyp_exit in the word read
- * again through the same pointer (the call may have changed it).
+ * again through the same pointer (the call may have changed it). The two
+ * events' common payload is one word (hyp_call_word()), the one value
+ * kept for them across the handler.
  */
 static inline __always_inline void
 trace_call(struct trap_frame *frame, struct hyp_cpu *cpu, u64 events,
-	   enum smccc_conduit conduit, enum hyp_reason reason)
+	   const struct hyp_clock *clk, enum smccc_conduit conduit, u64 word)
 {
-	u32 fid = (u32)frame->regs[0];
-
-	hyp_trace_cpu(cpu, events, hyp_enter, .reason = reason,
-		      .func_id = fid);
+	hyp_trace_call_enter(cpu, events, clk, word);
 	smccc_handle_call(frame, conduit);
-	hyp_trace_cpu(cpu, READ_ONCE(cpu->trace_events), hyp_exit,
-		      .reason = reason, .func_id = fid,
-		      .ret = (s64)frame->regs[0]);
+	events = hyp_trace_reload(cpu, &clk);
+	hyp_trace_call_exit(cpu, events, clk, word, (s64)frame->regs[0]);
 }
 
 /*
@@ -55,41 +53,43 @@ trace_call(struct trap_frame *frame, struct hyp_cpu *cpu, u64 events,
  * for the events, and a traced one keeps neither conduit nor reason in a
  * register across the handler.
  *
- * The trace reader's own page swaps are not traced: each would leave two
- * events for the next swap to collect, and a reader that waits for pages
- * would read little but itself (ftrace keeps its ring-buffer reader out of
- * its own trace for the same reason).
+ * handle_trap() does not come here for the trace reader's own page swaps:
+ * each would leave two events for the next swap to collect, and a reader
+ * that waits for pages would read little but itself (ftrace keeps its
+ * ring-buffer reader out of its own trace for the same reason).
  *
  * A PSCI call the hypervisor answers itself (psci_local.c) is traced with
- * its own reason, psci_local, so that the trace says who answered it.
+ * its own reason, psci_local, so that the trace says who answered it;
+ * whether it does is a bit of @events (trace.c sets it with the mask).
  */
 static noinline void trace_hvc(struct trap_frame *frame, struct hyp_cpu *cpu,
-			       u64 events)
+			       u64 events, const struct hyp_clock *clk, u32 fid)
 {
-	u32 fid = (u32)frame->regs[0];
+	u64 low = hyp_call_word_low(HYP_REASON_HVC);
 
-	if (fid == HYPTRACE_CALL_TRACE_SWAP_READER) {
-		smccc_handle_call(frame, CONDUIT_HVC);
-		return;
-	}
-	trace_call(frame, cpu, events, CONDUIT_HVC,
-		   hyp_layout.psci_local && is_psci_fid(fid) ?
-		   HYP_REASON_PSCI_LOCAL : HYP_REASON_HVC);
+	if (__builtin_expect(events & HYP_TRACE_PSCI_LOCAL_BIT, 0) &&
+	    is_psci_fid(fid))
+		low = hyp_call_word_low(HYP_REASON_PSCI_LOCAL);
+	trace_call(frame, cpu, events, clk, CONDUIT_HVC,
+		   hyp_call_word(low, fid));
 }
 
 static noinline void trace_smc(struct trap_frame *frame, struct hyp_cpu *cpu,
-			       u64 events)
+			       u64 events, const struct hyp_clock *clk)
 {
-	trace_call(frame, cpu, events, CONDUIT_SMC, HYP_REASON_SMC);
+	trace_call(frame, cpu, events, clk, CONDUIT_SMC,
+		   hyp_call_word(hyp_call_word_low(HYP_REASON_SMC),
+				 (u32)frame->regs[0]));
 }
 
 /*
  * One load and one bit test both events before a call goes its untraced
- * way; the traced way tests hyp_enter in the word it gets, and keeps @cpu.
+ * way; the traced way tests hyp_enter in the word it gets, and keeps @cpu
+ * and, with the same ldp, the clock in @clk.
  */
-static u64 trace_calls(struct hyp_cpu *cpu)
+static u64 trace_calls(struct hyp_cpu *cpu, const struct hyp_clock **clk)
 {
-	u64 events = READ_ONCE(cpu->trace_events);
+	u64 events = hyp_trace_reload(cpu, clk);
 
 	return events & HYP_TRACE_CALLS_BIT ? events : 0;
 }
@@ -303,8 +303,27 @@ static noinline void handle_other(struct trap_frame *frame,
 	hyp_panic_frame(frame, what ? what : "unexpected exception");
 }
 
+/*
+ * Out of line: only this path needs @frame after the call, and inline it
+ * made handle_trap() save a register for every HVC too.
+ */
+static noinline void handle_smc(struct trap_frame *frame)
+{
+	struct hyp_cpu *cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
+	const struct hyp_clock *clk;
+	u64 events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
+
+	if (events)
+		trace_smc(frame, cpu, events, clk);
+	else
+		smccc_handle_call(frame, CONDUIT_SMC);
+	/* ELR points at the SMC itself: step over it here only */
+	frame->elr += 4;
+}
+
 void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 {
+	const struct hyp_clock *clk;
 	struct hyp_cpu *cpu;
 	u64 events;
 
@@ -313,21 +332,22 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 		case ESR_EC_HVC64:
 			/* ELR already points past the HVC */
 			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
-			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
-			if (events)
-				trace_hvc(frame, cpu, events);
+			events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
+			/*
+			 * The reader's swaps go untraced (trace_hvc()):
+			 * tested here, after the mask, so that an untraced
+			 * call pays nothing for it and trace_hvc() has no
+			 * early return to save registers around.
+			 */
+			if (events && (u32)frame->regs[0] !=
+				      HYPTRACE_CALL_TRACE_SWAP_READER)
+				trace_hvc(frame, cpu, events, clk,
+					  (u32)frame->regs[0]);
 			else
 				smccc_handle_call(frame, CONDUIT_HVC);
 			return;
 		case ESR_EC_SMC64:
-			/* ELR points at the SMC itself: step over it here only */
-			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
-			events = HYP_TRACE_SITES ? trace_calls(cpu) : 0;
-			if (events)
-				trace_smc(frame, cpu, events);
-			else
-				smccc_handle_call(frame, CONDUIT_SMC);
-			frame->elr += 4;
+			handle_smc(frame);
 			return;
 		}
 	}

@@ -17,32 +17,45 @@
 #include "shared/trace_desc.h"
 
 /*
- * Writer-private page bookkeeping for every CPU together, 24 bytes a page,
- * in private memory (hyp_mem.c) sized to the loaded buffer; given back at
- * unload. trace_mem_mark is where it starts. A buffer whose bookkeeping
- * does not fit gets NO_MEMORY: with 16 CPUs' stacks and the page tables
- * taken, some 1.6 MiB remain, about 70,000 pages (270 MiB) of trace.
- */
-static struct rb_page_info *trace_pages;
-static u64 trace_mem_mark;
-
-/*
  * The early buffer (hyptrace.early=, trace_early_start()): loaded and
  * written from the hypervisor's boot, before any host asked, until a
  * TRACE_LOAD adopts it. Its pages remember their stamps (rb_keep_stamps())
  * until the host's first clock update moves them onto that clock.
  */
-static u32 early_state;			/* HYPTRACE_EARLY_* */
-static u64 early_events;		/* bit n: event id n */
-static u64 early_size;			/* bytes per CPU */
-static u64 early_desc, early_desc_size;
-static bool early_unaligned;		/* stamps still on the boot clock */
+struct trace_early {
+	u32 state;			/* HYPTRACE_EARLY_* */
+	u64 events;			/* bit n: event id n */
+	u64 size;			/* bytes per CPU */
+	u64 desc, desc_size;
+	bool unaligned;			/* stamps still on the boot clock */
+};
 
-/* Serialises every call below; none of them is on a hot path. */
+/*
+ * All the tracing state, beside the lock that serialises every call below
+ * (none of them is on a hot path), as arch/arm64/kvm/hyp/nvhe/trace.c
+ * keeps its hyp_trace_buffer. The writers themselves are each CPU's
+ * hyp_cpu.trace_rb, and what a trace site tests is hyp_cpu.trace_events,
+ * which trace_publish_events() derives from @on and @event_wanted.
+ */
 static struct spinlock trace_lock;
-static bool trace_loaded;
-static bool trace_on;
-static bool event_wanted[HYP_NR_EVENTS + 1];
+static struct trace_buffer {
+	/* The live buffer */
+	bool loaded;
+	bool on;
+	/*
+	 * Writer-private page bookkeeping for every CPU together, 24 bytes
+	 * a page, in private memory (hyp_mem.c) sized to the loaded buffer;
+	 * given back at unload. @mem_mark is where it starts. A buffer whose
+	 * bookkeeping does not fit gets NO_MEMORY: with 16 CPUs' stacks and
+	 * the page tables taken, some 1.6 MiB remain, about 70,000 pages
+	 * (270 MiB) of trace.
+	 */
+	struct rb_page_info *pages;
+	u64 mem_mark;
+	/* The event mask: kept while unloaded too */
+	bool event_wanted[HYP_NR_EVENTS + 1];
+	struct trace_early early;
+} trace_buffer;
 
 /* Event names by id, from the shared table (hyptrace.early=, dt.c) */
 #define TRACE_EVENT_NAME(name, id, fields, print)			\
@@ -58,22 +71,25 @@ const char *trace_event_name(unsigned int id)
 }
 
 /*
- * Under trace_lock: what a trace site tests (hyp_cpu.trace_events), the
+ * Under the lock: what a trace site tests (hyp_cpu.trace_events), the
  * event is wanted and tracing is on. Folding both into one word on the
  * CPU's own struct keeps a site with tracing off at one load and one
  * branch, as cheap as a disabled event, and a traced trap tests both of
  * its events with the load it made to decide it was traced.
  */
-static void trace_publish_events(void)
+static void trace_publish_events(const struct trace_buffer *tb)
 {
 	u64 events = 0;
 	unsigned int id, i;
 
 	for (id = 1; id <= HYP_NR_EVENTS; id++)
-		if (trace_on && event_wanted[id])
+		if (tb->on && tb->event_wanted[id])
 			events |= 1ULL << id;
 	if (events & (HYP_EVENT_BIT(hyp_enter) | HYP_EVENT_BIT(hyp_exit)))
 		events |= HYP_TRACE_CALLS_BIT;
+	/* Fixed since dt.c read the tree: a traced call's reason (traps.c) */
+	if ((events & HYP_TRACE_CALLS_BIT) && hyp_layout.psci_local)
+		events |= HYP_TRACE_PSCI_LOCAL_BIT;
 	for (i = 0; i < hyp_layout.nr_cpus; i++)
 		WRITE_ONCE(hyp_cpus[i].trace_events, events);
 }
@@ -98,7 +114,7 @@ void trace_query(u64 *res)
 static int trace_init_cpu(unsigned int idx, u8 *meta, u32 nr_pages,
 			  enum rb_mode mode, void **page_addr)
 {
-	struct rb_page_info *info = &trace_pages[idx * nr_pages];
+	struct rb_page_info *info = &trace_buffer.pages[idx * nr_pages];
 	u32 i;
 
 	for (i = 0; i < nr_pages; i++)
@@ -108,25 +124,25 @@ static int trace_init_cpu(unsigned int idx, u8 *meta, u32 nr_pages,
 }
 
 /*
- * Under trace_lock: the bookkeeping for @nr_pages pages per CPU, and room
+ * Under the lock: the bookkeeping for @nr_pages pages per CPU, and room
  * for rb_init()'s page address array, which is given back right after.
  */
-static void **trace_alloc_pages(u64 nr_pages)
+static void **trace_alloc_pages(struct trace_buffer *tb, u64 nr_pages)
 {
 	u64 nr_cpus = hyp_layout.nr_cpus;
 
-	trace_mem_mark = hyp_mem_mark();
-	trace_pages = hyp_mem_alloc(nr_cpus * nr_pages * sizeof(*trace_pages),
-				    SZ_4K);
-	if (trace_pages)
+	tb->mem_mark = hyp_mem_mark();
+	tb->pages = hyp_mem_alloc(nr_cpus * nr_pages * sizeof(*tb->pages),
+				  SZ_4K);
+	if (tb->pages)
 		return hyp_mem_alloc(nr_pages * sizeof(void *), SZ_4K);
 	return NULL;
 }
 
-static void trace_free_pages(void)
+static void trace_free_pages(struct trace_buffer *tb)
 {
-	hyp_mem_free_to(trace_mem_mark);
-	trace_pages = NULL;
+	hyp_mem_free_to(tb->mem_mark);
+	tb->pages = NULL;
 }
 
 /*
@@ -149,150 +165,165 @@ static u64 trace_place(u64 bytes)
 	return 0;
 }
 
-/* Under trace_lock: HYPTRACE_LOAD_ADOPT finds the early buffer waiting */
-static bool trace_adopt(u64 *res)
+/* Under the lock: HYPTRACE_LOAD_ADOPT finds the early buffer waiting */
+static bool trace_adopt(struct trace_early *early, u64 *res)
 {
-	if (early_state != HYPTRACE_EARLY_PENDING)
+	if (early->state != HYPTRACE_EARLY_PENDING)
 		return false;
-	early_state = HYPTRACE_EARLY_ADOPTED;
-	res[0] = early_desc;
-	res[1] = early_desc_size;
+	early->state = HYPTRACE_EARLY_ADOPTED;
+	res[0] = early->desc;
+	res[1] = early->desc_size;
 	res[2] = 1;
 	return true;
 }
 
-s64 trace_load(u64 size, u64 flags, u64 *res)
+/*
+ * Under the lock: carve out and start describing a buffer of @size bytes
+ * per CPU, its writers disabled. Carve-out layout while loaded: the
+ * descriptor, then per CPU one meta page followed by its data pages.
+ */
+static s64 trace_buffer_load(struct trace_buffer *tb, u64 size, u64 flags,
+			     u64 *res)
 {
 	const struct hyp_layout *l = &hyp_layout;
+	enum rb_mode mode = flags & HYPTRACE_LOAD_NO_OVERWRITE ?
+			    RB_MODE_NO_OVERWRITE : RB_MODE_OVERWRITE;
 	struct rb_cpu *cpus[HYP_MAX_CPUS];
 	struct rb_trace_desc *desc;
 	u64 nr_pages, desc_size, desc_room, base;
 	void **page_addr;
 	unsigned int i;
 	u8 *meta;
-	s64 ret;
 
-	if (flags & ~(u64)HYPTRACE_LOAD_FLAGS)
-		return HYPTRACE_RET_INVALID;
-	if (flags & HYPTRACE_LOAD_ADOPT) {
-		bool adopted;
-
-		spin_lock(&trace_lock);
-		adopted = trace_adopt(res);
-		spin_unlock(&trace_lock);
-		if (adopted)
-			return HYPTRACE_RET_SUCCESS;
-	}
-	if (!size)
-		return HYPTRACE_RET_INVALID;
-
-	trace_clock_bind_cpus();
-	spin_lock(&trace_lock);
 	/* One buffer at a time, whatever size the second one asks for */
-	if (trace_loaded) {
-		ret = HYPTRACE_RET_BUSY;
-		goto out;
-	}
+	if (tb->loaded)
+		return HYPTRACE_RET_BUSY;
 	/* Bounded first, so that nothing below can overflow. */
-	ret = HYPTRACE_RET_NO_MEMORY;
 	if (size > l->carveout_size)
-		goto out;
+		return HYPTRACE_RET_NO_MEMORY;
 	nr_pages = rb_nr_data_pages(size, RB_PAGE_CAPACITY);
-	/*
-	 * Carve-out layout while loaded: the descriptor, then per CPU one
-	 * meta page followed by its data pages.
-	 */
 	base = trace_place(rb_load_pages(l->nr_cpus, nr_pages, RB_PAGE_SIZE) *
 			   RB_PAGE_SIZE);
 	if (!base)
-		goto out;
+		return HYPTRACE_RET_NO_MEMORY;
 	desc_size = rb_desc_size(l->nr_cpus, nr_pages);
 	desc_room = ALIGN_UP(desc_size, RB_PAGE_SIZE);
-	page_addr = trace_alloc_pages(nr_pages);
-	if (!page_addr) {
-		ret = HYPTRACE_RET_NO_MEMORY;
+	page_addr = trace_alloc_pages(tb, nr_pages);
+	if (!page_addr)
 		goto out_free;
-	}
 	desc = (struct rb_trace_desc *)base;
 	meta = (u8 *)base + desc_room;
 	for (i = 0; i < l->nr_cpus; i++) {
-		if (trace_init_cpu(i, meta, nr_pages,
-				   flags & HYPTRACE_LOAD_NO_OVERWRITE ?
-				   RB_MODE_NO_OVERWRITE : RB_MODE_OVERWRITE,
-				   page_addr)) {
-			ret = HYPTRACE_RET_INVALID;
-			goto out_free;
-		}
+		if (trace_init_cpu(i, meta, nr_pages, mode, page_addr))
+			goto out_invalid;
 		cpus[i] = &hyp_cpus[i].trace_rb;
 		meta += (nr_pages + 1) * RB_PAGE_SIZE;
 	}
-	if (rb_desc_fill(desc, desc_size, cpus, l->nr_cpus)) {
-		ret = HYPTRACE_RET_INVALID;
-		goto out_free;
-	}
+	if (rb_desc_fill(desc, desc_size, cpus, l->nr_cpus))
+		goto out_invalid;
 	/* The address array was only for rb_init(): keep the bookkeeping */
 	hyp_mem_free_to((u64)page_addr);
-	trace_loaded = true;
+	tb->loaded = true;
 	trace_persist_set(base, base + desc_room, nr_pages);
 	trace_clock_unbind();
 	res[0] = (u64)desc;
 	res[1] = desc_size;
 	res[2] = 0;
-	ret = HYPTRACE_RET_SUCCESS;
-	goto out;
+	return HYPTRACE_RET_SUCCESS;
+out_invalid:
+	trace_free_pages(tb);
+	return HYPTRACE_RET_INVALID;
 out_free:
-	trace_free_pages();
-out:
+	trace_free_pages(tb);
+	return HYPTRACE_RET_NO_MEMORY;
+}
+
+/* HYPTRACE_LOAD_ADOPT: the early buffer's descriptor in @res, if it waits */
+static bool trace_adopt_early(struct trace_buffer *tb, u64 *res)
+{
+	bool adopted;
+
+	spin_lock(&trace_lock);
+	adopted = trace_adopt(&tb->early, res);
+	spin_unlock(&trace_lock);
+	return adopted;
+}
+
+s64 trace_load(u64 size, u64 flags, u64 *res)
+{
+	struct trace_buffer *tb = &trace_buffer;
+	s64 ret;
+
+	if (flags & ~(u64)HYPTRACE_LOAD_FLAGS)
+		return HYPTRACE_RET_INVALID;
+	if ((flags & HYPTRACE_LOAD_ADOPT) && trace_adopt_early(tb, res))
+		return HYPTRACE_RET_SUCCESS;
+	if (!size)
+		return HYPTRACE_RET_INVALID;
+	trace_clock_bind_cpus();
+	spin_lock(&trace_lock);
+	ret = trace_buffer_load(tb, size, flags, res);
 	spin_unlock(&trace_lock);
 	return ret;
 }
 
-s64 trace_unload(void)
+/* Under the lock: every writer disabled, waiting for a write in flight */
+static void trace_buffer_unload(struct trace_buffer *tb)
 {
 	unsigned int i;
+
+	for (i = 0; i < hyp_layout.nr_cpus; i++)
+		rb_disable(&hyp_cpus[i].trace_rb);
+	tb->loaded = false;
+	tb->on = false;
+	trace_publish_events(tb);
+	trace_free_pages(tb);
+	trace_persist_clear();
+	tb->early.state = HYPTRACE_EARLY_NONE;
+	tb->early.unaligned = false;
+}
+
+s64 trace_unload(void)
+{
+	struct trace_buffer *tb = &trace_buffer;
 	s64 ret = HYPTRACE_RET_NOT_LOADED;
 
 	spin_lock(&trace_lock);
-	if (trace_loaded) {
-		/* Waits for a write in flight on each CPU. */
-		for (i = 0; i < hyp_layout.nr_cpus; i++)
-			rb_disable(&hyp_cpus[i].trace_rb);
-		trace_loaded = false;
-		trace_on = false;
-		trace_publish_events();
-		trace_free_pages();
-		trace_persist_clear();
-		early_state = HYPTRACE_EARLY_NONE;
-		early_unaligned = false;
+	if (tb->loaded) {
+		trace_buffer_unload(tb);
 		ret = HYPTRACE_RET_SUCCESS;
 	}
 	spin_unlock(&trace_lock);
 	return ret;
 }
 
-s64 trace_enable(u64 enable)
+/* Under the lock, loaded: every writer on or off, and the sites told */
+static void trace_buffer_enable(struct trace_buffer *tb, bool enable)
 {
 	unsigned int i;
-	s64 ret = HYPTRACE_RET_SUCCESS;
 
-	if (enable > 1)
-		return HYPTRACE_RET_INVALID;
-
-	spin_lock(&trace_lock);
-	if (!trace_loaded) {
-		if (enable)
-			ret = HYPTRACE_RET_NOT_LOADED;
-		goto out;
-	}
 	for (i = 0; i < hyp_layout.nr_cpus; i++) {
 		if (enable)
 			rb_enable(&hyp_cpus[i].trace_rb);
 		else
 			rb_disable(&hyp_cpus[i].trace_rb);
 	}
-	trace_on = enable;
-	trace_publish_events();
-out:
+	tb->on = enable;
+	trace_publish_events(tb);
+}
+
+s64 trace_enable(u64 enable)
+{
+	struct trace_buffer *tb = &trace_buffer;
+	s64 ret = HYPTRACE_RET_SUCCESS;
+
+	if (enable > 1)
+		return HYPTRACE_RET_INVALID;
+	spin_lock(&trace_lock);
+	if (tb->loaded)
+		trace_buffer_enable(tb, enable);
+	else if (enable)
+		ret = HYPTRACE_RET_NOT_LOADED;
 	spin_unlock(&trace_lock);
 	return ret;
 }
@@ -303,82 +334,95 @@ out:
  */
 void trace_persist_release(void)
 {
+	struct trace_buffer *tb = &trace_buffer;
+
 	spin_lock(&trace_lock);
-	if (!trace_loaded)
+	if (!tb->loaded)
 		trace_persist_clear();
 	spin_unlock(&trace_lock);
 }
 
-/* Run @op on CPU @cpu's writer, if there is a loaded one. */
-static s64 trace_cpu_call(u64 cpu, int (*op)(struct rb_cpu *rb))
+/*
+ * Run @op with @arg on CPU @cpu's writer, if there is a loaded one: its
+ * HYPTRACE_RET_*, or NOT_LOADED. @cpu is checked by the caller.
+ */
+static s64 trace_cpu_call(u64 cpu, s64 (*op)(struct rb_cpu *rb, u64 arg),
+			  u64 arg)
 {
+	struct trace_buffer *tb = &trace_buffer;
 	s64 ret = HYPTRACE_RET_NOT_LOADED;
 
-	if (!trace_cpu_valid(cpu))
-		return HYPTRACE_RET_INVALID;
-
 	spin_lock(&trace_lock);
-	if (trace_loaded)
-		ret = op(&hyp_cpus[cpu].trace_rb) ? HYPTRACE_RET_AGAIN :
-						    HYPTRACE_RET_SUCCESS;
+	if (tb->loaded)
+		ret = op(&hyp_cpus[cpu].trace_rb, arg);
 	spin_unlock(&trace_lock);
 	return ret;
+}
+
+static s64 trace_swap_rb(struct rb_cpu *rb, u64 read)
+{
+	int err = rb_swap_reader_after(rb, read);
+
+	return err == -RB_ENOTEMPTY ? HYPTRACE_RET_UNREAD :
+	       err ? HYPTRACE_RET_AGAIN : HYPTRACE_RET_SUCCESS;
+}
+
+static bool trace_swap_valid(u64 cpu, u64 flags)
+{
+	return trace_cpu_valid(cpu) && !(flags & ~(u64)HYPTRACE_SWAP_READ);
 }
 
 /* HYPTRACE_CALL_TRACE_SWAP_READER: @read counts with HYPTRACE_SWAP_READ */
 s64 trace_swap_reader(u64 cpu, u64 flags, u64 read)
 {
-	s64 ret = HYPTRACE_RET_NOT_LOADED;
-	int err;
-
-	if (!trace_cpu_valid(cpu) || (flags & ~(u64)HYPTRACE_SWAP_READ))
+	if (!trace_swap_valid(cpu, flags))
 		return HYPTRACE_RET_INVALID;
-	if (!(flags & HYPTRACE_SWAP_READ))
-		read = RB_READ_UNKNOWN;
-
-	spin_lock(&trace_lock);
-	if (trace_loaded) {
-		err = rb_swap_reader_after(&hyp_cpus[cpu].trace_rb, read);
-		ret = err == -RB_ENOTEMPTY ? HYPTRACE_RET_UNREAD :
-		      err ? HYPTRACE_RET_AGAIN : HYPTRACE_RET_SUCCESS;
-	}
-	spin_unlock(&trace_lock);
-	return ret;
+	return trace_cpu_call(cpu, trace_swap_rb,
+			      flags & HYPTRACE_SWAP_READ ? read :
+							   RB_READ_UNKNOWN);
 }
 
-static int trace_reset_rb(struct rb_cpu *rb)
+static s64 trace_reset_rb(struct rb_cpu *rb, u64 unused)
 {
-	return rb_reset(rb, (struct rb_stats *)0);
+	return rb_reset(rb, (struct rb_stats *)0) ? HYPTRACE_RET_AGAIN :
+						    HYPTRACE_RET_SUCCESS;
 }
 
 s64 trace_reset(u64 cpu)
 {
-	return trace_cpu_call(cpu, trace_reset_rb);
+	if (!trace_cpu_valid(cpu))
+		return HYPTRACE_RET_INVALID;
+	return trace_cpu_call(cpu, trace_reset_rb, 0);
+}
+
+static s64 trace_hide_rb(struct rb_cpu *rb, u64 hide)
+{
+	rb_set_hidden(rb, hide);
+	return HYPTRACE_RET_SUCCESS;
 }
 
 /* Where CPU @cpu's counters are published (rb_set_hidden()). */
 s64 trace_hide_counters(u64 cpu, u64 hide)
 {
-	s64 ret = HYPTRACE_RET_NOT_LOADED;
-
 	if (!trace_cpu_valid(cpu) || hide > 1)
 		return HYPTRACE_RET_INVALID;
-	spin_lock(&trace_lock);
-	if (trace_loaded) {
-		rb_set_hidden(&hyp_cpus[cpu].trace_rb, hide);
-		ret = HYPTRACE_RET_SUCCESS;
-	}
-	spin_unlock(&trace_lock);
-	return ret;
+	return trace_cpu_call(cpu, trace_hide_rb, hide);
+}
+
+static bool trace_event_valid(u64 id, u64 enable)
+{
+	return id && id <= HYP_NR_EVENTS && enable <= 1;
 }
 
 s64 trace_enable_event(u64 id, u64 enable)
 {
-	if (!id || id > HYP_NR_EVENTS || enable > 1)
+	struct trace_buffer *tb = &trace_buffer;
+
+	if (!trace_event_valid(id, enable))
 		return HYPTRACE_RET_INVALID;
 	spin_lock(&trace_lock);
-	event_wanted[id] = enable;
-	trace_publish_events();
+	tb->event_wanted[id] = enable;
+	trace_publish_events(tb);
 	spin_unlock(&trace_lock);
 	return HYPTRACE_RET_SUCCESS;
 }
@@ -394,6 +438,8 @@ s64 trace_enable_event(u64 id, u64 enable)
  */
 s64 trace_early_start(u64 events, u64 size)
 {
+	struct trace_buffer *tb = &trace_buffer;
+	struct trace_early *early = &tb->early;
 	struct rb_page_stamps *stamps;
 	u64 res[3], nr_pages;
 	unsigned int i, id;
@@ -416,14 +462,14 @@ s64 trace_early_start(u64 events, u64 size)
 		rb_keep_stamps(&hyp_cpus[i].trace_rb, &stamps[i * nr_pages]);
 
 	trace_clock_early();
-	early_events = events;
-	early_size = size;
-	early_desc = res[0];
-	early_desc_size = res[1];
-	early_unaligned = true;
-	early_state = HYPTRACE_EARLY_PENDING;
+	early->events = events;
+	early->size = size;
+	early->desc = res[0];
+	early->desc_size = res[1];
+	early->unaligned = true;
+	early->state = HYPTRACE_EARLY_PENDING;
 	for (id = 1; id <= HYP_NR_EVENTS; id++)
-		event_wanted[id] = !!(events & (1ULL << id));
+		tb->event_wanted[id] = !!(events & (1ULL << id));
 	return trace_enable(1);
 }
 
@@ -433,11 +479,12 @@ s64 trace_early_start(u64 events, u64 size)
  */
 void trace_early_query(u64 *res)
 {
-	u32 state = READ_ONCE(early_state);
+	const struct trace_early *early = &trace_buffer.early;
+	u32 state = READ_ONCE(early->state);
 
 	res[0] = state;
-	res[1] = state ? early_events : 0;
-	res[2] = state ? early_size : 0;
+	res[1] = state ? early->events : 0;
+	res[2] = state ? early->size : 0;
 }
 
 /*
@@ -500,6 +547,7 @@ static s64 early_map_stamp(void *ctx, u64 stamp)
 bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
 		       u64 *res)
 {
+	struct trace_buffer *tb = &trace_buffer;
 	struct early_map map = { .offset = offset, .min_first = RB_NO_STAMP };
 	bool was_on[HYP_MAX_CPUS];
 	u64 late, most_late = 0, first, from, room = RB_NO_STAMP;
@@ -507,7 +555,7 @@ bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
 	u32 moved;
 
 	spin_lock(&trace_lock);
-	if (!early_unaligned) {
+	if (!tb->early.unaligned) {
 		spin_unlock(&trace_lock);
 		return false;
 	}
@@ -530,7 +578,7 @@ bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,
 	for (i = 0; i < hyp_layout.nr_cpus; i++)
 		if (was_on[i])
 			rb_enable(&hyp_cpus[i].trace_rb);
-	early_unaligned = false;
+	tb->early.unaligned = false;
 	spin_unlock(&trace_lock);
 	res[0] = (u64)offset;
 	res[1] = map.squeezed ? map.zero - map.min_first : 0;

@@ -25,7 +25,7 @@
 
 /* Until the host speaks, events carry the raw counter: mult 1, shift 0. */
 static struct hyp_clock clock_banks[2] = {
-	{ .mult = 1 },
+	{ .mult = 1, .scale = 1ULL << 32 },
 };
 
 const struct hyp_clock *hyp_clock_cur = &clock_banks[0];
@@ -70,6 +70,22 @@ void trace_clock_bind_cpus(void)
 	spin_unlock(&clock_lock);
 }
 
+/*
+ * mult / 2^shift in 32.32 fixed point (struct hyp_clock), or 0 if it does
+ * not fit below 2^63: more than 2^31 ns a count, which no counter of at
+ * least one tick a second can need. Exact for a shift up to 32 (the
+ * kernel's clocks_calc_mult_shift() never gives more); a larger one loses
+ * its bits beyond the 32 fractional ones, below 2^-32 ns a count.
+ */
+static u64 trace_clock_scale(u32 mult, u32 shift)
+{
+	if (shift > 32)
+		return (u64)mult >> (shift - 32);
+	if (shift < 32 && (u64)mult >> (31 + shift))
+		return 0;
+	return (u64)mult << (32 - shift);
+}
+
 /* @next's nanoseconds per second of counter are within the slack of 10^9 */
 static bool clock_rate_ok(const struct hyp_clock *next)
 {
@@ -103,6 +119,7 @@ void trace_clock_early(void)
 		shift--;
 	clk->mult = (1000000000ULL << shift) / freq;
 	clk->shift = shift;
+	clk->scale = trace_clock_scale(clk->mult, shift);
 	clk->epoch_ns = 0;
 	clk->epoch_cyc = 0;
 }
@@ -127,9 +144,10 @@ s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
 						  &clock_banks[0];
 	next->mult = (u32)mult;
 	next->shift = (u32)shift;
+	next->scale = trace_clock_scale(next->mult, next->shift);
 	next->epoch_ns = epoch_ns;
 	next->epoch_cyc = epoch_cyc;
-	if (!clock_rate_ok(next)) {
+	if (!next->scale || !clock_rate_ok(next)) {
 		ret = HYPTRACE_RET_CLOCK_STEP;
 		goto out;
 	}

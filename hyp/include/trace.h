@@ -35,17 +35,21 @@ struct hyp_clock {
 	u64 epoch_cyc;
 	u64 epoch_ns;
 	/*
-	 * 32 bits, as the kernel's clocksource mult (trace_clock.c refuses
-	 * more): a delta below 2^32 has a product that fits 64 bits, which
-	 * a shift tests without a load. The two words are one ldp.
+	 * mult / 2^shift as a 32.32 fixed-point number of nanoseconds per
+	 * count, mult << (32 - shift): the kernel's clocks_calc_mult_shift()
+	 * gives a shift of at most 32, and then a 128-bit product shifted by
+	 * the constant 32 is exactly the host's (delta * mult) >> shift for
+	 * any delta, with no test of its size (trace_clock_scale()).
 	 */
+	u64 scale;
+	/* As the host gave them, for trace_clock.c's checks */
 	u32 mult;
 	u32 shift;
 };
 
 extern const struct hyp_clock *hyp_clock_cur;
 
-_Static_assert(HYP_NR_EVENTS < 64, "hyp_cpu.trace_events: a bit per id");
+_Static_assert(HYP_NR_EVENTS < 63, "hyp_cpu.trace_events: a bit per id");
 #define HYP_EVENT_BIT(name)	(1ULL << HYP_EVENT_##name)
 /*
  * Bit 0 of hyp_cpu.trace_events (no event has id 0): hyp_enter or hyp_exit
@@ -53,20 +57,13 @@ _Static_assert(HYP_NR_EVENTS < 64, "hyp_cpu.trace_events: a bit per id");
  * untraced way (traps.c).
  */
 #define HYP_TRACE_CALLS_BIT	1ULL
-
 /*
- * A delta too large for a 64-bit product: a full 128-bit multiply, or a
- * counter behind the epoch (an epoch from the future), which gives a time
- * before epoch_ns rather than one centuries ahead. Inline, though rare: a
- * call here would make every trace site save registers it otherwise need
- * not.
+ * Bit 63 (no event has that id): the hypervisor answers PSCI itself
+ * (hyp_layout.psci_local), so a traced HVC tests here, in the word it
+ * already holds, which reason its PSCI calls get (traps.c).
  */
-static inline u64 hyp_clock_ns_wide(const struct hyp_clock *clk, u64 delta)
-{
-	if ((s64)delta < 0)
-		return -mul_u64_u64_shr(-delta, clk->mult, clk->shift);
-	return mul_u64_u64_shr(delta, clk->mult, clk->shift);
-}
+#define HYP_TRACE_PSCI_LOCAL_SHIFT	63
+#define HYP_TRACE_PSCI_LOCAL_BIT	(1ULL << HYP_TRACE_PSCI_LOCAL_SHIFT)
 
 static inline u64 read_cntvct(void)
 {
@@ -76,16 +73,19 @@ static inline u64 read_cntvct(void)
 	return cyc;
 }
 
-/* What @clk stamps at counter value @cyc */
+/*
+ * What @clk stamps at counter value @cyc: mul, smulh and extr, no branch.
+ * The delta is signed: a counter read a little before the bank's epoch
+ * (the counter read is not ordered after the load of the bank) gives a
+ * time just before epoch_ns, which the writer clamps, not one centuries
+ * ahead. scale < 2^63 (trace_clock_scale()), so it is positive as an s64.
+ */
 static inline u64 hyp_clock_at(const struct hyp_clock *clk, u64 cyc)
 {
-	/* Both words before the test: the compiler then pairs them */
-	u64 epoch_cyc = clk->epoch_cyc, epoch_ns = clk->epoch_ns;
-	u64 delta = cyc - epoch_cyc;
+	s64 delta = (s64)(cyc - clk->epoch_cyc);
+	__int128 prod = (__int128)delta * (s64)clk->scale;
 
-	if (__builtin_expect(delta >> 32, 0))
-		return hyp_clock_ns_wide(clk, delta) + epoch_ns;
-	return ((delta * clk->mult) >> clk->shift) + epoch_ns;
+	return clk->epoch_ns + (u64)(prod >> 32);
 }
 
 static inline u64 hyp_clock_ns(void)
@@ -147,6 +147,92 @@ do {									\
 		}							\
 	}								\
 } while (0)
+
+/*
+ * A traced call's hyp_enter and hyp_exit begin with the same eight payload
+ * bytes but for the id: id, reason, func_id, which this builds as one
+ * little-endian word, laid out as struct hyp_event_hyp_enter is. The call
+ * keeps it in one register across its handler, and each event stores it
+ * with its header by one pair store (rb_reserve_first()). hyp_exit's is
+ * the word + 1: the next id.
+ */
+#define HYP_CALL_WORD_REASON	16	/* bit of hyp_enter.reason */
+#define HYP_CALL_WORD_FUNC_ID	32	/* bit of hyp_enter.func_id */
+_Static_assert(__builtin_offsetof(struct hyp_event_hyp_enter, reason) * 8 ==
+	       HYP_CALL_WORD_REASON &&
+	       __builtin_offsetof(struct hyp_event_hyp_enter, func_id) * 8 ==
+	       HYP_CALL_WORD_FUNC_ID &&
+	       __builtin_offsetof(struct hyp_event_hyp_exit, reason) * 8 ==
+	       HYP_CALL_WORD_REASON &&
+	       __builtin_offsetof(struct hyp_event_hyp_exit, func_id) * 8 ==
+	       HYP_CALL_WORD_FUNC_ID &&
+	       __builtin_offsetof(struct hyp_event_hyp_exit, ret) == 8,
+	       "hyp_enter/hyp_exit: id, reason, func_id in one word");
+_Static_assert(HYP_EVENT_hyp_exit == HYP_EVENT_hyp_enter + 1,
+	       "hyp_exit's word is hyp_enter's + 1");
+
+/* The low half, reason and id: for HYP_REASON_HVC one mov (0x10001) */
+static inline u64 hyp_call_word_low(u16 reason)
+{
+	return (u64)reason << HYP_CALL_WORD_REASON | HYP_EVENT_hyp_enter;
+}
+
+/* @low from hyp_call_word_low(), then one orr with a shifted operand */
+static inline u64 hyp_call_word(u64 low, u32 fid)
+{
+	return (u64)fid << HYP_CALL_WORD_FUNC_ID | low;
+}
+
+/*
+ * A call's hyp_enter, @word from hyp_call_word(); @events and @clk as
+ * handle_trap() read them, with one ldp (hyp_trace_reload()).
+ */
+static inline __always_inline void
+hyp_trace_call_enter(struct hyp_cpu *cpu, u64 events,
+		     const struct hyp_clock *clk, u64 word)
+{
+	struct rb_cpu *rb = &cpu->trace_rb;
+
+	if (!HYP_TRACE_SITES || !(events & HYP_EVENT_BIT(hyp_enter)))
+		return;
+	if (rb_reserve_word(rb, sizeof(struct hyp_event_hyp_enter),
+			    hyp_clock_at(clk, read_cntvct()), word))
+		rb_commit(rb);
+}
+
+/*
+ * Its hyp_exit, with the call's return value. @events and @clk are @cpu's
+ * trace_events and trace_clock read again after the call (the call may
+ * have changed them).
+ */
+static inline __always_inline void
+hyp_trace_call_exit(struct hyp_cpu *cpu, u64 events,
+		    const struct hyp_clock *clk, u64 word, s64 ret)
+{
+	struct rb_cpu *rb = &cpu->trace_rb;
+
+	if (!HYP_TRACE_SITES || !(events & HYP_EVENT_BIT(hyp_exit)))
+		return;
+	if (rb_reserve_words(rb, sizeof(struct hyp_event_hyp_exit),
+			     hyp_clock_at(clk, read_cntvct()), word + 1,
+			     (u64)ret))
+		rb_commit(rb);
+}
+
+/* @cpu's trace_events, and its trace_clock in @clk: one ldp (hyp.h) */
+static inline u64 hyp_trace_reload(const struct hyp_cpu *cpu,
+				   const struct hyp_clock **clk)
+{
+	u64 events;
+
+	_Static_assert(__builtin_offsetof(struct hyp_cpu, trace_clock) ==
+		       __builtin_offsetof(struct hyp_cpu, trace_events) + 8,
+		       "trace_events and trace_clock: one ldp");
+	asm volatile("ldp %0, %1, %2"
+		     : "=r" (events), "=r" (*clk)
+		     : "Ump" (cpu->trace_events), "m" (cpu->trace_clock));
+	return events;
+}
 
 /* trace.c and trace_clock.c: the tracing hypercalls, HYPTRACE_RET_* codes */
 struct trap_frame;

@@ -47,8 +47,6 @@ typedef u64 phys_addr_t;
 /*
  * (a * mul) >> shift without losing the product's top bits: the kernel's
  * <linux/math64.h> helper, a 128-bit product (mul and umulh on arm64).
- * Always inline: hyp_clock_ns_wide() is inline in every trace site, where
- * a call would cost register saves.
  */
 static inline __always_inline u64 mul_u64_u64_shr(u64 a, u64 mul,
 						 unsigned int shift)

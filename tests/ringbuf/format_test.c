@@ -146,6 +146,52 @@ static int test_golden_bytes(void)
 	return 0;
 }
 
+/*
+ * rb_reserve_word() and rb_reserve_words() (the payload's first words
+ * stored with the header, hyp_enter/hyp_exit's path) leave the same bytes
+ * as rb_write() of the same payload: on the fast path, through a time
+ * extend and through page switches (the slow path), with padding.
+ */
+static int test_reserve_words(void)
+{
+	struct tbuf a, b;
+	u64 pl[3], ts = 1000;
+	unsigned int i, n = 700, p;
+	void *ev;
+
+	CHECK(tb_init(&a, 0, 4, RB_MODE_OVERWRITE) == 0, "init a");
+	CHECK(tb_init(&b, 0, 4, RB_MODE_OVERWRITE) == 0, "init b");
+	rb_enable(&a.cpu);
+	rb_enable(&b.cpu);
+	for (i = 0; i < n; i++) {
+		u32 len = i % 3 == 0 ? 8 : i % 3 == 1 ? 16 : 12;
+
+		ts += i % 50 == 7 ? (1ULL << 27) + i : 3 + i % 5;
+		pl[0] = 0x0102030405060708ULL * (i + 1);
+		pl[1] = ~pl[0] & (len == 12 ? 0xffffffffULL : ~0ULL);
+		pl[2] = 0;
+		CHECK(rb_write(&a.cpu, ts, pl, len), "rb_write %u", i);
+		if (len == 8)
+			ev = rb_reserve_word(&b.cpu, len, ts, pl[0]);
+		else
+			ev = rb_reserve_words(&b.cpu, len, ts, pl[0], pl[1]);
+		CHECK(ev, "reserve %u", i);
+		rb_commit(&b.cpu);
+	}
+	CHECK(a.meta->entries == n && b.meta->entries == n, "entries");
+	for (p = 0; p < a.nr_pages; p++) {
+		CHECK(a.pages[p]->commit == b.pages[p]->commit &&
+		      a.pages[p]->time_stamp == b.pages[p]->time_stamp,
+		      "page %u header", p);
+		CHECK(!memcmp(a.pages[p]->data, b.pages[p]->data,
+			      a.pages[p]->commit), "page %u bytes", p);
+	}
+	CHECK(rb_check(&b.cpu) == 0, "invariants");
+	tb_free(&a);
+	tb_free(&b);
+	return 0;
+}
+
 struct rt_state {
 	struct expect *exp;
 	u64 n, next;
@@ -706,6 +752,8 @@ int main(void)
 		return 2;
 	ck_run("format: meta page and pages after init", test_layout_init);
 	ck_run("format: golden bytes", test_golden_bytes);
+	ck_run("format: first words stored with the header",
+	       test_reserve_words);
 	ck_run("format: kbuffer round trip, random sizes/times",
 	       test_kbuffer_roundtrip);
 	ck_run("format: oversized events refused", test_too_big);
