@@ -8,7 +8,8 @@
 # reference is a use, not a definition; the objects in an archive count
 # as files; and the tool itself (its native build's objects) has none.
 #
-# Run by run_tests.sh (BUILD, HYPTRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 
