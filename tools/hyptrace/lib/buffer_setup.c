@@ -6,12 +6,40 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hyptrace/buffer_setup.h"
 #include "hyptrace/errmsg.h"
 #include "hyptrace/cmdline.h"
 #include "hyptrace/tracefs.h"
+
+int buffer_setup_init(struct hb_setup *s, int argc)
+{
+	memset(s, 0, sizeof(*s));
+	/* every word of the command line could be an -e */
+	s->events = calloc(argc, sizeof(*s->events));
+	return s->events ? 0 : -1;
+}
+
+int buffer_setup_option(const char *sub, int c, char *arg, struct hb_setup *s)
+{
+	switch (c) {
+	case 'e':
+		s->events[s->nr_events++] = arg;
+		return 1;
+	case 'b':
+		if (!cmdline_parse_ulong(arg, 1, ULONG_MAX, &s->buffer_kb)) {
+			cmdline_err(sub, "-b wants a size in KiB, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case BUFFER_SETUP_NO_OVERWRITE:
+		s->no_overwrite = true;
+		return 1;
+	}
+	return 0;
+}
 
 int buffer_setup_set(const char *sub, const char *dir, const char *file,
 	   const char *val)

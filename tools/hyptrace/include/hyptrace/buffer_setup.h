@@ -16,6 +16,30 @@ struct hb_setup {
 	bool keep;		/* leave the buffer, its size and events alone */
 };
 
+/*
+ * The command-line options of the buffer, the same in every subcommand
+ * that sets it up: -e EVENT (any number), -b KB and --no-overwrite, whose
+ * getopt value is BUFFER_SETUP_NO_OVERWRITE. Put BUFFER_SETUP_SHORTOPTS
+ * in the short options and BUFFER_SETUP_LONGOPT in the long ones.
+ */
+#define BUFFER_SETUP_SHORTOPTS		"e:b:"
+#define BUFFER_SETUP_NO_OVERWRITE	'W'
+#define BUFFER_SETUP_LONGOPT \
+	{ "no-overwrite", no_argument, NULL, BUFFER_SETUP_NO_OVERWRITE }
+
+/*
+ * @s cleared, with room for the -e options of a command line of @argc
+ * words (free @s->events after); -1 if out of memory
+ */
+int buffer_setup_init(struct hb_setup *s, int argc);
+
+/*
+ * getopt's @c with @arg: 1 if it is one of the buffer's options (taken
+ * into @s), 0 if not, -1 after one line (from @sub) if its argument is
+ * bad
+ */
+int buffer_setup_option(const char *sub, int c, char *arg, struct hb_setup *s);
+
 /* Write @val into @dir/@file; -1 after one line (from @sub) saying why */
 int buffer_setup_set(const char *sub, const char *dir, const char *file,
 	   const char *val);
