@@ -9,6 +9,7 @@
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 # suite_count, suite_fuzz, $passed, $failed
+# shellcheck source=tests/include/suite.sh
 . "$HERE/../include/suite.sh"
 
 run() {		# run <name> <command...>
@@ -58,4 +59,4 @@ suite_fuzz "$BUILD" fuzz_ringbuf "$FUZZ_TEST_TIME" 4096 corpus
 suite_fuzz "$BUILD" fuzz_page "${FUZZ_PAGE_TEST_TIME:-20}" 8192 corpus_page
 
 echo "ringbuf: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+[ "$failed" -eq 0 ]

@@ -25,6 +25,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 TC_REPORT=$TOP/tests/tracecmd-report
 NAME=$(basename "$0" .sh)
 # ok, bad, finish, die
+# shellcheck source=tests/include/ktap.sh
 . "$TOP/tests/include/ktap.sh"
 
 free_port() {
@@ -101,8 +102,9 @@ start_fake() {
 	fpid=$!
 	_i=0
 	while [ ! -e "$_file" ]; do
-		kill -0 "$fpid" 2>/dev/null && [ $_i -lt 6000 ] ||
+		if ! kill -0 "$fpid" 2>/dev/null || [ $_i -ge 6000 ]; then
 			die "the fake ($1 ${2:-}) ended or hung before making $_file"
+		fi
 		sleep 0.05
 		_i=$((_i + 1))
 	done

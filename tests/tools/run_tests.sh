@@ -23,6 +23,7 @@
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 # suite_count, suite_fuzz, $passed, $failed
+# shellcheck source=tests/include/suite.sh
 . "$HERE/../include/suite.sh"
 
 out=$BUILD/out.txt
@@ -87,4 +88,4 @@ for s in "$HERE"/t-*.sh; do
 done
 
 echo "tools: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+[ "$failed" -eq 0 ]

@@ -28,6 +28,7 @@ PROTO="$HERE/perfetto_subset.proto"
 NAME=t-perfetto
 
 # ok, bad, finish
+# shellcheck source=tests/include/ktap.sh
 . "$TOP/tests/include/ktap.sh"
 
 fail() {

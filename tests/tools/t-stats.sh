@@ -36,6 +36,7 @@ NAME=t-stats
 CHECK="python3 $HERE/stats_check.py"
 
 # ok, bad, finish
+# shellcheck source=tests/include/ktap.sh
 . "$TOP/tests/include/ktap.sh"
 
 fail() {
