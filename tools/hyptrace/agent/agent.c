@@ -69,21 +69,18 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	};
 	char host[256], port[16], err[128];
 	unsigned long v;
-	int c, r;
+	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->stall_ms = 1000;
 	o->idle_s = 60;
 	if (buffer_setup_init(&o->buf, argc))
 		return -1;
-	while ((c = getopt_long(argc, argv, BUFFER_SETUP_SHORTOPTS "hN:",
-				longopts, NULL)) != -1) {
-		r = buffer_setup_option(SUB, c, optarg, &o->buf);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
+	while ((c = buffer_setup_getopt(argc, argv, BUFFER_SETUP_SHORTOPTS "hN:",
+					longopts, SUB, &o->buf)) != -1) {
 		switch (c) {
+		case BUFFER_SETUP_BAD_ARG:
+			return -1;
 		case 'S':
 			if (!cmdline_parse_ulong(optarg, 0, 3600000, &v)) {
 				cmdline_err(SUB, "--stall-ms wants milliseconds, not '%s'",

@@ -4,6 +4,7 @@
  * the control files of its tracefs (or debugfs) directory, in the order
  * that leaves nothing recorded with the old settings.
  */
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,23 +23,33 @@ int buffer_setup_init(struct hb_setup *s, int argc)
 	return s->events ? 0 : -1;
 }
 
-int buffer_setup_option(const char *sub, int c, char *arg, struct hb_setup *s)
+int buffer_setup_getopt(int argc, char **argv, const char *shortopts,
+			const struct option *longopts, const char *sub,
+			struct hb_setup *s)
 {
-	switch (c) {
-	case 'e':
-		s->events[s->nr_events++] = arg;
-		return 1;
-	case 'b':
-		if (!cmdline_parse_ulong(arg, 1, ULONG_MAX, &s->buffer_kb)) {
-			cmdline_err(sub, "-b wants a size in KiB, not '%s'", arg);
-			return -1;
+	int c;
+
+	for (;;) {
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		switch (c) {
+		case 'e':
+			s->events[s->nr_events++] = optarg;
+			break;
+		case 'b':
+			if (!cmdline_parse_ulong(optarg, 1, ULONG_MAX,
+						 &s->buffer_kb)) {
+				cmdline_err(sub, "-b wants a size in KiB, not '%s'",
+					    optarg);
+				return BUFFER_SETUP_BAD_ARG;
+			}
+			break;
+		case BUFFER_SETUP_NO_OVERWRITE:
+			s->no_overwrite = true;
+			break;
+		default:
+			return c;
 		}
-		return 1;
-	case BUFFER_SETUP_NO_OVERWRITE:
-		s->no_overwrite = true;
-		return 1;
 	}
-	return 0;
 }
 
 int buffer_setup_set(const char *sub, const char *dir, const char *file,

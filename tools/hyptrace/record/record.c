@@ -78,7 +78,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int cpu;
-	int c, r;
+	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->output = "trace.dat";
@@ -86,14 +86,12 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 	if (buffer_setup_init(&o->buf, argc) || !o->host)
 		return -1;
 	/* "+": stop at the first non-option, the command */
-	while ((c = getopt_long(argc, argv, "+o:N:" BUFFER_SETUP_SHORTOPTS "C:k:h",
-				longopts, NULL)) != -1) {
-		r = buffer_setup_option(SUB, c, optarg, &o->buf);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
+	while ((c = buffer_setup_getopt(argc, argv,
+					"+o:N:" BUFFER_SETUP_SHORTOPTS "C:k:h",
+					longopts, SUB, &o->buf)) != -1) {
 		switch (c) {
+		case BUFFER_SETUP_BAD_ARG:
+			return -1;
 		case 'o':
 			o->output = optarg;
 			o->output_given = true;

@@ -6,6 +6,7 @@
 #ifndef HYPTRACE_TOOLS_BUFFER_SETUP_H
 #define HYPTRACE_TOOLS_BUFFER_SETUP_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 struct hb_setup {
@@ -33,12 +34,18 @@ struct hb_setup {
  */
 int buffer_setup_init(struct hb_setup *s, int argc);
 
+/* What buffer_setup_getopt() returns for a buffer option's bad argument */
+#define BUFFER_SETUP_BAD_ARG	(-2)
+
 /*
- * getopt's @c with @arg: 1 if it is one of the buffer's options (taken
- * into @s), 0 if not, -1 after one line (from @sub) if its argument is
- * bad
+ * getopt_long() over @argc/@argv with @shortopts (which must hold
+ * BUFFER_SETUP_SHORTOPTS) and @longopts (BUFFER_SETUP_LONGOPT), the
+ * buffer's options taken into @s on the way: the next other option, -1
+ * at the end, or BUFFER_SETUP_BAD_ARG after one line (from @sub)
  */
-int buffer_setup_option(const char *sub, int c, char *arg, struct hb_setup *s);
+int buffer_setup_getopt(int argc, char **argv, const char *shortopts,
+			const struct option *longopts, const char *sub,
+			struct hb_setup *s);
 
 /* Write @val into @dir/@file; -1 after one line (from @sub) saying why */
 int buffer_setup_set(const char *sub, const char *dir, const char *file,
