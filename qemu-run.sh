@@ -103,6 +103,10 @@ Guest:
 Scripted mode (--cmd):
   --timeout SECS      hard limit for the whole run (default 600); exit 124
                       when it expires
+  --idle-timeout SECS end the run when the console has printed nothing for
+                      SECS (default 0: never); exit 124. For a guest that
+                      prints as it goes: a limit on a hang, not on a slow
+                      (loaded) machine, beside a generous --timeout
   --reboots N         let the machine warm-reset up to N times (a guest
                       panic, with panic=1, or a reboot): QEMU keeps RAM
                       and boots again, the hypervisor finds the last
@@ -159,6 +163,7 @@ opt_carveout=
 opt_cmd=
 opt_cmd_set=0
 opt_timeout=600
+opt_idle_timeout=0
 opt_reboots=0
 opt_log=
 opt_quiet=0
@@ -222,6 +227,7 @@ parse_args() {
 		--virtio-trace) need_arg "$1" $#; opt_virtio_trace=$2; shift ;;
 		--cmd) need_arg "$1" $#; opt_cmd=$2; opt_cmd_set=1; shift ;;
 		--timeout) need_arg "$1" $#; opt_timeout=$2; shift ;;
+		--idle-timeout) need_arg "$1" $#; opt_idle_timeout=$2; shift ;;
 		--reboots) need_arg "$1" $#; opt_reboots=$2; shift ;;
 		--log) need_arg "$1" $#; opt_log=$2; shift ;;
 		--quiet) opt_quiet=1 ;;
@@ -260,6 +266,8 @@ parse_args() {
 	fi
 	[[ $opt_timeout =~ ^[1-9][0-9]*$ ]] ||
 		die "--timeout wants a number of seconds, not '$opt_timeout'"
+	[[ $opt_idle_timeout =~ ^[0-9]+$ ]] ||
+		die "--idle-timeout wants a number of seconds, not '$opt_idle_timeout'"
 	if [ -n "$opt_carveout" ] &&
 	   ! [[ $opt_carveout =~ ^[0-9]+[KMG]?(@[0-9]+[KMG]?)?$ ]]; then
 		die "--carveout wants a size like 64M, or a size and base like 64M@1536M, not '$opt_carveout'"
@@ -585,18 +593,30 @@ run_interactive() {
 # and stop QEMU at once: without a key pressed U-Boot never moves on. Its
 # prompt has no newline, so reads time out meanwhile to look at what came
 # of the current line so far.
+#
+# With --idle-timeout, reads time out too, to see how long the console has
+# been silent: after that many seconds without a character, note it in
+# IDLE_FILE and stop QEMU.
 watch_console() {
-	local log=$1 panic_file=$2 uboot_file=$3
+	local log=$1 panic_file=$2 uboot_file=$3 idle_file=$4
 	local line rc reason in_uboot=$opt_uboot partial='' prev='' killer=
-	local resets=0 panics=0
-	local wait_line=()
+	local resets=0 panics=0 heard=$SECONDS
+	local wait_line=() idle_wait=()
 
+	[ "$opt_idle_timeout" = 0 ] || idle_wait=(-t 5)
 	[ "$in_uboot" = 0 ] || wait_line=(-t 2)
 	while :; do
 		rc=0
+		[ ${#wait_line[@]} -gt 0 ] || wait_line=("${idle_wait[@]+"${idle_wait[@]}"}")
 		IFS= read -r "${wait_line[@]+"${wait_line[@]}"}" line || rc=$?
 		if [ "$rc" -gt 128 ]; then
+			[ -z "$line" ] || heard=$SECONDS
 			partial+=$line
+			if [ "$opt_idle_timeout" != 0 ] && [ ! -s "$idle_file" ] &&
+			   [ $((SECONDS - heard)) -ge "$opt_idle_timeout" ]; then
+				echo "the console printed nothing for ${opt_idle_timeout}s (--idle-timeout)" >"$idle_file"
+				kill "$qemu_pid" 2>/dev/null || true
+			fi
 			if [ "$in_uboot" = 1 ] && { [ "$partial" = "$UBOOT_PROMPT" ] ||
 			   [ "$partial" = "$UBOOT_RPI_PROMPT" ]; }; then
 				in_uboot=0
@@ -605,6 +625,7 @@ watch_console() {
 			fi
 			continue
 		fi
+		heard=$SECONDS
 		line=$partial$line
 		partial=
 		# End of input, with or without a last unterminated line.
@@ -687,6 +708,7 @@ uboot_hint() {
 run_scripted() {
 	local console=${opt_log:-$run_dir/console.log} fifo=$run_dir/console.fifo
 	local panic_file=$run_dir/panic uboot_file=$run_dir/uboot-failed
+	local idle_file=$run_dir/idle
 	local rc=0 status
 
 	say "booting; running: $opt_cmd"
@@ -697,7 +719,7 @@ run_scripted() {
 	timeout --kill-after=5 "$opt_timeout" "${qemu_cmd[@]}" \
 		</dev/null >"$fifo" 2>&1 &
 	qemu_pid=$!
-	watch_console "$console" "$panic_file" "$uboot_file" <"$fifo"
+	watch_console "$console" "$panic_file" "$uboot_file" "$idle_file" <"$fifo"
 	wait "$qemu_pid" || rc=$?
 	qemu_pid=
 
@@ -709,6 +731,9 @@ run_scripted() {
 	elif [ -s "$uboot_file" ]; then
 		verdict "U-Boot: $(cat "$uboot_file")"
 		return 125
+	elif [ -s "$idle_file" ]; then
+		verdict "hung: $(cat "$idle_file")"
+		return 124
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		verdict "timed out after ${opt_timeout}s (--timeout)$(uboot_hint "$console")"
 		return 124

@@ -10,6 +10,13 @@
 
 # The guest side: guest/30-hotplug.sh, ROUNDS rounds idle and busy
 ROUNDS=5
+# Unloaded, a boot takes 15-45 s (cpu max twice cortex-a57's time); on a
+# machine of 2 cores at load 20, cpu max had not finished unpacking the
+# initramfs after 200 s (RCU stall warnings, no hang) when a 300 s limit
+# on the whole boot ended it. Linux prints a line for every CPU_OFF and
+# CPU_ON: 5 minutes without one is a hang; the whole boot may take an hour.
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-3600}
+BOOT_IDLE_TIMEOUT=${BOOT_IDLE_TIMEOUT:-300}
 
 # check_hotplug CASE [qemu-run.sh options]
 check_hotplug() {

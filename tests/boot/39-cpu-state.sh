@@ -26,26 +26,7 @@
 
 EARLY='hyptrace.early=cpu_sysreg+setway_op+impdef_sysreg,size=64'
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set -e
-cd "$(hyptrace-dir)"
-sed "s/^/@B /" trace
-echo "@vectors=$(awk "\$3 == \"vectors\" { print \$1 }" /proc/kallsyms)"
-hyptrace record --keep -o /tmp/boot.dat -- true > /tmp/rec.log 2>&1 && rc=0 || rc=$?
-echo "@rec_rc=$rc"
-echo "@B64 boot.dat"; base64 /tmp/boot.dat 2> /dev/null || true; echo "@END boot.dat"
-echo 0 > trace
-echo 1 > tracing_on
-echo 0 > /sys/devices/system/cpu/cpu1/online
-echo 1 > /sys/devices/system/cpu/cpu1/online
-echo "@online=$(cat /sys/devices/system/cpu/online)"
-for i in $(seq 1 20); do ls / > /dev/null; cat /proc/stat > /dev/null; done
-insmod /lib/modules/hyptrace/setway_probe.ko
-insmod /lib/modules/hyptrace/impdef_probe.ko
-echo 0 > tracing_on
-sed "s/^/@H /" trace
-echo "@alive=$((6 * 7))"
-'
+# The guest side: guest/39-cpu-state.sh
 
 # phase_trace B|H: the trace lines of that phase, unprefixed
 phase_trace() {
@@ -86,7 +67,8 @@ check_window() {
 check_model() {
 	local case=$1 fgt=$2 impdef=$3 boot_trace trace c cpu regs n iss dat
 	shift 3
-	boot "$case" --append "$EARLY" "$@" --cmd "$GUEST"
+	boot "$case" --append "$EARLY" "$@" \
+		--add "$GUEST_DIR/39-cpu-state.sh" --cmd "sh /root/39-cpu-state.sh"
 	expect_ok
 	[ "$(value alive)" = 42 ] || fail "the guest script did not finish"
 	[ "$(value online)" = 0-3 ] || fail "CPUs online '$(value online)', want 0-3"

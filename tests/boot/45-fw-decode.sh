@@ -54,45 +54,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-45d.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 virt_dtb idle "$work/idle.dtb"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-cat > /tmp/idle.sh <<\EOF
-S=/sys/devices/system/cpu
-# idle STATES: of the two idle states, only STATES enabled, on every CPU
-idle() {
-	for d in $S/cpu[0-9]*/cpuidle/state[12]; do
-		case " $* " in *" ${d##*state} "*) echo 0;; *) echo 1;; esac > $d/disable
-	done
-}
-# tries STATE: cpuidle tries of STATE, all CPUs (QEMU refuses both
-# states: each try counts as "rejected")
-tries() { cat $S/cpu[0-9]*/cpuidle/state$1/rejected | awk "{n += \$1} END {print n}"; }
-EOF
-. /tmp/idle.sh
-idle
-cat > /tmp/fw.sh <<\EOF
-. /tmp/idle.sh
-# the retention state, then both (the ladder governor climbs one state at
-# a time), until cpuidle has tried each during the recording
-n0=$(tries 1)
-idle 1
-while [ "$(tries 1)" = "$n0" ]; do sleep 0.05; done
-echo "@idle1=$(($(tries 1) - n0))"
-n0=$(tries 2)
-idle 1 2
-while [ "$(tries 2)" = "$n0" ]; do sleep 0.05; done
-echo "@idle2=$(($(tries 2) - n0))"
-idle
-echo 0 > $S/cpu3/online
-echo 1 > $S/cpu3/online
-insmod /lib/modules/hyptrace/fwcall_probe.ko decode=1
-echo "@insmod=$?"
-EOF
-hyptrace record -o /tmp/fw.dat -b 256 -e fw_psci -e fw_arch -e fw_trng \
-	-e fw_workaround -e fw_scmi -e fw_optee -- sh /tmp/fw.sh
-echo "@rec_rc=$?"
-echo "@B64 fw.dat"; base64 /tmp/fw.dat; echo "@END fw.dat"
-'
+# The guest side of the boot with idle states: guest/45-fw-decode.sh
 
 # ---- the boot, from the early buffer ----
 # shellcheck disable=SC2016 # expands in the guest
@@ -109,7 +71,8 @@ grep -Eq 'fw_trng TRNG_VERSION x1=0x[0-9a-f]+ status=-1 fw_ns=[1-9][0-9]*$' <<<"
 ! grep -q 'fw_workaround' <<<"$early" || fail "fw_workaround in the early trace: it was not asked for"
 ! grep -q 'CPU_SUSPEND' <<<"$early" || fail "CPU_SUSPEND in the early trace of a tree without idle states"
 
-boot idle --dtb "$work/idle.dtb" --cmd "$GUEST"
+boot idle --dtb "$work/idle.dtb" --add "$GUEST_DIR/45-fw-decode.sh" \
+	--cmd "sh /root/45-fw-decode.sh"
 expect_ok
 [ "$(value rec_rc)" = 0 ] || fail "hyptrace record exited '$(value rec_rc)'"
 [ "$(value insmod)" = 0 ] || fail "fwcall_probe.ko decode=1 did not load (status '$(value insmod)')"

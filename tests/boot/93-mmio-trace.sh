@@ -36,25 +36,10 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-('"$(trace_on_script 64 mmio_read mmio_write mmio_unhandled selftest)"') || echo "@tracing=off"
-for op in seq ldp call; do
-	insmod /lib/modules/hyptrace/mmio_probe.ko op=$op && rmmod mmio_probe
-done
-dmesg | grep -a "mmio_probe: @" | sed "s/^.*mmio_probe: //"
-cd "$(hyptrace-dir)"
-echo 0 > tracing_on
-grep -a -E "mmio_|selftest" trace | sed "s/^/@T /"
-cd /tmp
-hyptrace record -o mmio.dat -e mmio_read -e mmio_write -e mmio_unhandled \
-	-e selftest -- sh -c "insmod /lib/modules/hyptrace/mmio_probe.ko op=seq && rmmod mmio_probe" \
-	> rec.log 2>&1; echo "@rec_rc=$?"
-echo "@B64 mmio.dat"; base64 mmio.dat 2> /dev/null || true; echo "@END mmio.dat"
-echo "@alive=$((6 * 7))"
-'
-
-boot mmio --smp 2 --append 'hyptrace.mmio=compat=arm,pl031:rw' --cmd "$GUEST"
+# The guest side: guest/93-mmio-trace.sh
+boot mmio --smp 2 --append 'hyptrace.mmio=compat=arm,pl031:rw' \
+	--add "$(trace_on_file 64 mmio_read mmio_write mmio_unhandled selftest)" \
+	--add "$GUEST_DIR/93-mmio-trace.sh" --cmd "sh /root/93-mmio-trace.sh"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest ran no command after the probes"
 expect_line '^hyptrace: MMIO trace: 0x9010000\.\.0x9010fff \(rw\)' \
@@ -181,31 +166,9 @@ first_pass="PL031 traced from boot: a readl/readb/readw/writel sequence exactly 
 # console once and whole, and the data-register writes in the trace spell
 # it, character by character.
 LINE=@uart=ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz_0123456789
-# shellcheck disable=SC2016 # expands in the guest
-# The kernel's console messages are turned down first: one printed in the
-# middle of the line (a module's load message, a rate-limited warning)
-# would split it on the console although no character was lost.
-GUEST='set +e
-echo 1 > /proc/sys/kernel/printk
-('"$(trace_on_script 64 mmio_read mmio_write)"') || echo "@tracing=off"
-cd "$(hyptrace-dir)"
-insmod /lib/modules/hyptrace/phys_probe.ko
-echo 0x9030000+0x1000:r > mmio; echo "@add_gpio=$?"
-echo 0x9030000+0x1000:r > mmio 2> /tmp/busy; echo "@add_again=$? $(grep -c "busy" /tmp/busy)"
-echo 0x40000000+0x1000:r > mmio 2> /tmp/ram; echo "@add_ram=$? $(grep -c "not permitted" /tmp/ram)"
-echo "r 0x9030fe0" > /sys/kernel/debug/phys_probe
-sed "s/^/@M /" mmio
-echo -0x9030000+0x1000 > mmio; echo "@del_gpio=$?"
-echo "r 0x9030fe0" > /sys/kernel/debug/phys_probe
-echo 0x9000000+0x1000:w > mmio; echo "@add_uart=$?"
-echo '"$LINE"'
-echo -0x9000000+0x1000 > mmio; echo "@del_uart=$?"
-echo "@regions=$(wc -l < mmio)"
-echo 0 > tracing_on
-grep -a -E "mmio_" trace | sed "s/^/@T /"
-echo "@alive=$((6 * 7))"
-'
-boot runtime --smp 2 --cmd "$GUEST"
+# The guest side: guest/93-mmio-runtime.sh
+boot runtime --smp 2 --add "$(trace_on_file 64 mmio_read mmio_write)" \
+	--add "$GUEST_DIR/93-mmio-runtime.sh" --cmd "sh /root/93-mmio-runtime.sh $LINE"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "runtime: the guest ran no command after the probes"
 [ "$(value add_gpio)" = 0 ] || fail "adding the PL061 through mmio exited $(value add_gpio)"

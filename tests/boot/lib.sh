@@ -40,6 +40,9 @@ info() { echo "  $*"; }
 # boot CASE [qemu-run.sh options...] --cmd 'COMMAND'
 # Boots once and records the console in $BOOT_LOG, the exit status in
 # $BOOT_RC and qemu-run.sh's own messages in $BOOT_MSG. Never fails by itself.
+# BOOT_TIMEOUT limits the whole boot (300 s); BOOT_IDLE_TIMEOUT, if set,
+# the time the console may stay silent (qemu-run.sh --idle-timeout), for a
+# test whose guest prints as it goes and may run long on a loaded machine.
 boot() {
 	local extra=()
 	BOOT_CASE=$1
@@ -50,6 +53,7 @@ boot() {
 	BOOT_RC=0
 	BOOT_MSG=$("$HYPTRACE_TOP/qemu-run.sh" --no-build --quiet \
 		--log "$BOOT_LOG" --timeout "${BOOT_TIMEOUT:-300}" \
+		--idle-timeout "${BOOT_IDLE_TIMEOUT:-0}" \
 		"${extra[@]+"${extra[@]}"}" "$@" 2>&1) || BOOT_RC=$?
 	[ -f "$BOOT_LOG" ] || : >"$BOOT_LOG"
 	info "$BOOT_CASE: exit $BOOT_RC, log $BOOT_LOG${BOOT_MSG:+ ($BOOT_MSG)}"

@@ -1,29 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Runs every ringbuf test, counts the "ok ..."/"not ok ..." lines of their
-# KTAP output (tests/include/check.h; a program that fails without a
-# "not ok" line, or reports no test, counts as one failure) and ends with
-# exactly one line "ringbuf: N passed, N failed". Exit status 1 on failure.
+# KTAP output (tests/include/check.h; counted by tests/include/suite.sh)
+# and ends with exactly one line "ringbuf: N passed, N failed". Exit
+# status 1 on failure.
 # usage: run_tests.sh "<build command>"
 # (BUILD, EVENTS, FUZZ_TEST_TIME, FUZZ_PAGE_TEST_TIME set)
 
-passed=0
-failed=0
-log=$BUILD/test.log
-
-count() {	# count <name> <exit status> <output file>
-	p=$(grep -c '^ok ' "$3")
-	f=$(grep -c '^not ok ' "$3")
-	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok $1: exit status $2"
-		f=1
-	elif [ $((p + f)) -eq 0 ]; then
-		echo "not ok $1: no test reported"
-		f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+# suite_count, suite_fuzz, $passed, $failed
+# shellcheck source=tests/include/suite.sh
+. "$HERE/../include/suite.sh"
 
 run() {		# run <name> <command...>
 	name=$1
@@ -34,7 +21,7 @@ run() {		# run <name> <command...>
 	rc=$?
 	grep -v '^  #\|^    #' "$BUILD/out.txt" | tail -n 40
 	echo "   ($(( $(date +%s) - start )) s, exit $rc)"
-	count "$name" $rc "$BUILD/out.txt"
+	suite_count "$name" $rc "$BUILD/out.txt"
 }
 
 mkdir -p "$BUILD"
@@ -48,7 +35,7 @@ else
 	rc=1
 fi
 cat "$BUILD/out.txt"
-count build $rc "$BUILD/out.txt"
+suite_count build $rc "$BUILD/out.txt"
 if [ $rc -ne 0 ]; then
 	echo "ringbuf: $passed passed, $failed failed"
 	exit 1
@@ -68,28 +55,8 @@ run "concurrency ASan no-overwrite, 3 CPUs" "$BUILD/concurrency_asan" 3000000 3 
 run "concurrency ASan no-overwrite, raw reader, swap window" \
 	"$BUILD/concurrency_asan" 2000000 2 4 keep raw 3
 
-# fuzz NAME SECONDS MAX_LEN CORPUS: a bounded libFuzzer run of $BUILD/NAME
-fuzz() {
-	fuzz_out=$BUILD/$1.txt
-	echo "== $1: $2 s, libFuzzer + ASan + UBSan"
-	mkdir -p "$BUILD/$4"
-	"$BUILD/$1" -max_total_time="$2" -max_len="$3" \
-		-print_final_stats=1 "$BUILD/$4" > "$fuzz_out" 2>&1
-	rc=$?
-	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$fuzz_out")
-	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-		echo "ok 1 $1: $runs, no crash" > "$BUILD/out.txt"
-	else
-		grep -v '^    #' "$fuzz_out" | tail -n 30
-		echo "not ok 1 $1: exit $rc (artifacts next to $BUILD)" > "$BUILD/out.txt"
-		rc=1
-	fi
-	cat "$BUILD/out.txt"
-	count "$1" $rc "$BUILD/out.txt"
-}
-
-fuzz fuzz_ringbuf "$FUZZ_TEST_TIME" 4096 corpus
-fuzz fuzz_page "${FUZZ_PAGE_TEST_TIME:-20}" 8192 corpus_page
+suite_fuzz "$BUILD" fuzz_ringbuf "$FUZZ_TEST_TIME" 4096 corpus
+suite_fuzz "$BUILD" fuzz_page "${FUZZ_PAGE_TEST_TIME:-20}" 8192 corpus_page
 
 echo "ringbuf: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+[ "$failed" -eq 0 ]

@@ -3,9 +3,9 @@
 #   $HERE $TOP $NAME $T (a temporary directory, removed at exit)
 #   $TC_REPORT           trace-cmd report, the latency column taken out
 #   $HYPTRACE $GEN (gen_trace) $FIXTURES, checked to exist
-#   ok MSG / bad MSG     count a check; finish prints the verdict line
-#                        "PASS: NAME: N checks" or "FAIL: NAME: ..." and exits
-#   die MSG              the test cannot run: FAIL line, exit 1
+#   ok MSG / bad MSG     a check, as a KTAP test point; finish prints the
+#                        plan and the totals and exits (tests/include/ktap.sh)
+#   die MSG              the test cannot go on: a failed check, then finish
 #   one_line_exit FILE RC CMD...: run CMD, true if it exits RC with exactly
 #                        one line on stderr and nothing on stdout (the
 #                        stderr line is left in FILE)
@@ -24,38 +24,21 @@ TOP=$(cd "$HERE/../.." && pwd)
 # trace-cmd report with the same columns from every Debian trace-cmd
 TC_REPORT=$TOP/tests/tracecmd-report
 NAME=$(basename "$0" .sh)
-nok=0
-nbad=0
-
-die() {
-	echo "FAIL: $NAME: $*"
-	exit 1
-}
+# ok, bad, finish, die
+# shellcheck source=tests/include/ktap.sh
+. "$TOP/tests/include/ktap.sh"
 
 free_port() {
 	python3 "$TOP/scripts/free-port.py"
 }
 
-ok() {
-	nok=$((nok + 1))
-	echo "  ok   $*"
-}
-
-bad() {
-	nbad=$((nbad + 1))
-	echo "  FAIL $*"
-}
-
-finish() {
-	if [ "$nbad" -eq 0 ]; then
-		echo "PASS: $NAME: $nok checks"
-		exit 0
-	fi
-	echo "FAIL: $NAME: $nbad of $((nok + nbad)) checks failed"
-	exit 1
-}
-
 [ -n "${BUILD:-}" ] || die "BUILD is not set (run through run_tests.sh)"
+# Every test gives the tool '</dev/null' for "no input". A /dev/null that
+# something replaced with a regular file (a tool, run as root, renaming
+# its output over -o /dev/null) holds what was last written to it: the
+# listener then reads pyenv's error messages as its commands.
+[ -c /dev/null ] ||
+	die "/dev/null is not the null device: $(ls -l /dev/null) (as root: rm -f /dev/null; mknod -m 666 /dev/null c 1 3)"
 [ -n "${HYPTRACE:-}" ] && [ -x "$HYPTRACE" ] ||
 	die "HYPTRACE (${HYPTRACE:-unset}) is not an executable"
 GEN=${GEN_TRACE:-$BUILD/gen_trace}
@@ -107,15 +90,21 @@ normalize() {
 }
 
 # start_fake FILE CMD...: CMD (a fake agent or QEMU, python3) in the
-# background, its pid in $fpid; waits up to 5 s until it has made FILE
-# (it is listening then)
+# background, its pid in $fpid; returns once it has made FILE (it is
+# listening then). A state, not a time: on a loaded machine python3 may
+# take seconds to start (pyenv's shim is a chain of bash scripts). The
+# test dies if the fake ends without FILE, or makes none in 300 s (a
+# hang, not a slow start).
 start_fake() {
 	_file=$1
 	shift
 	"$@" &
 	fpid=$!
 	_i=0
-	while [ ! -e "$_file" ] && [ $_i -lt 100 ]; do
+	while [ ! -e "$_file" ]; do
+		if ! kill -0 "$fpid" 2>/dev/null || [ $_i -ge 6000 ]; then
+			die "the fake ($1 ${2:-}) ended or hung before making $_file"
+		fi
 		sleep 0.05
 		_i=$((_i + 1))
 	done

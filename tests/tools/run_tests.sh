@@ -1,92 +1,73 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Runs every test of the hyptrace tool and ends with exactly one line
-# "tools: N passed, N failed"; exit status 1 on any failure.
+# "tools: N passed, N failed"; exit status 1 on any failure. Every test
+# reports in KTAP, each "ok N ..." / "not ok N ..." line one check
+# (counted by tests/include/suite.sh: a test that fails without a "not ok"
+# line, or reports no check, counts as one failure):
 #
-#   - the C tests, MY_TESTS and the other *_test programs (OTHER_TESTS):
-#     each "ok N name" / "not ok N name" line of their KTAP output
-#     (tests/include/check.h) counts; a program that fails without a
-#     "not ok" line, or reports no test at all, counts as one failure;
-#   - every t-*.sh script: one result each, by exit status, with its last
-#     line as the reason;
+#   - the C tests, MY_TESTS and the other *_test programs (OTHER_TESTS),
+#     through tests/include/check.h;
 #   - a short run of each fuzzer in FUZZERS ("NAME:SECONDS:MAX_LEN ...",
-#     SECONDS replaced by FUZZ_TEST_TIME when that is set).
+#     SECONDS replaced by FUZZ_TEST_TIME when that is set), one check each;
+#   - every t-*.sh script, through tests/include/ktap.sh, run by sh (dash).
+#
+# After each test, /dev/null must still be the null device: a tool run as
+# root that renames a file over its output (hyptrace perfetto -o
+# /dev/null did) turns it into a regular file for the whole machine, and
+# every later '</dev/null' reads what was written to it. The test that
+# did it fails by name rather than the ones after it.
 #
 # usage: run_tests.sh "<build command>"   (BUILD, HYPTRACE, FUZZERS,
 #                                          MY_TESTS, OTHER_TESTS set)
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-passed=0
-failed=0
+# suite_count, suite_fuzz, $passed, $failed
+# shellcheck source=tests/include/suite.sh
+. "$HERE/../include/suite.sh"
 
-count() {	# count <name> <exit status> <KTAP output file>
-	p=$(grep -c '^ok ' "$3")
-	f=$(grep -c '^not ok ' "$3")
-	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $1: exit status $2"
-		f=1
-	elif [ $((p + f)) -eq 0 ]; then
-		echo "FAIL $1: no test reported"
-		f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-}
+out=$BUILD/out.txt
 
-one() {		# one <name> <ok 0/1> <reason>
-	set -- "$1" "$2" "$(echo "$3" | sed -e 's/^\(PASS\|FAIL\):* *//' \
-		-e "s/^$1: //")"
-	if [ "$2" -eq 0 ]; then
-		echo "PASS $1: $3"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $1: $3"
-		failed=$((failed + 1))
-	fi
+# devnull_kept NAME: one more check, failed if /dev/null is no longer a
+# character device after NAME ran
+devnull_kept() {
+	[ -c /dev/null ] && return 0
+	echo "not ok 1 $1: /dev/null is no longer the null device ($(ls -l /dev/null)): this test replaced it" >"$out"
+	cat "$out"
+	suite_count "$1 /dev/null" 1 "$out"
 }
 
 mkdir -p "$BUILD"
-out=$BUILD/out.txt
 echo "== build"
-if ! $1 > "$BUILD/build.log" 2>&1; then
+if $1 > "$BUILD/build.log" 2>&1; then
+	echo "ok 1 build" >"$out"
+	rc=0
+else
 	tail -n 20 "$BUILD/build.log"
-	one build 1 "see $BUILD/build.log (tests that built still run)"
+	echo "not ok 1 build: see $BUILD/build.log (tests that built still run)" >"$out"
+	rc=1
 fi
+suite_count build $rc "$out"
 
 for t in $MY_TESTS $OTHER_TESTS; do
 	echo "== $t"
 	if [ ! -x "$BUILD/$t" ]; then
-		one "$t" 1 "did not build"
-		continue
+		echo "not ok 1 $t: did not build" >"$out"
+		rc=1
+	else
+		"$BUILD/$t" > "$out" 2>&1
+		rc=$?
 	fi
-	"$BUILD/$t" > "$out" 2>&1
-	rc=$?
 	cat "$out"
-	count "$t" $rc "$out"
+	suite_count "$t" $rc "$out"
+	devnull_kept "$t"
 done
 
 # FUZZERS: NAME:SECONDS:MAX_LEN each; FUZZ_TEST_TIME, if set, for all
 for f in $FUZZERS; do
-	name=fuzz_${f%%:*}
 	secs=${FUZZ_TEST_TIME:-$(echo "$f" | cut -d: -f2)}
-	corpus=$BUILD/corpus/${f%%:*}
-	echo "== $name: $secs s, libFuzzer + ASan + UBSan"
-	if [ ! -x "$BUILD/$name" ]; then
-		one "$name" 1 "did not build"
-		continue
-	fi
-	mkdir -p "$corpus"
-	"$BUILD/$name" -max_total_time="$secs" -max_len="${f##*:}" \
-		-print_final_stats=1 "$corpus" > "$BUILD/$name.txt" 2>&1
-	rc=$?
-	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' \
-		"$BUILD/$name.txt")
-	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-		one "$name" 0 "$runs, no crash"
-	else
-		grep -v '^    #' "$BUILD/$name.txt" | tail -n 30
-		one "$name" 1 "exit $rc (see $BUILD/$name.txt)"
-	fi
+	suite_fuzz "$BUILD" "fuzz_${f%%:*}" "$secs" "${f##*:}" "corpus/${f%%:*}"
+	devnull_kept "fuzz_${f%%:*}"
 done
 
 export BUILD HYPTRACE
@@ -99,10 +80,12 @@ for s in "$HERE"/t-*.sh; do
 	start=$(date +%s)
 	sh "$s" > "$out" 2>&1
 	rc=$?
-	tail -n 25 "$out"
+	# its diagnostics and failed checks, not every passed one
+	grep -v '^ok ' "$out" | tail -n 25
 	echo "   ($(( $(date +%s) - start )) s, exit $rc)"
-	one "$name" $rc "$(tail -n 1 "$out")"
+	suite_count "$name" $rc "$out"
+	devnull_kept "$name"
 done
 
 echo "tools: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+[ "$failed" -eq 0 ]

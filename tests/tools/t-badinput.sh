@@ -10,7 +10,8 @@
 # byte changes, for which exit 0 with a clean stderr is also fine (a changed
 # payload byte is still a valid trace).
 #
-# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 

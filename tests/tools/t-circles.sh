@@ -12,7 +12,8 @@
 # build or in 59-hostile-page's copy without trace_remote, unless that
 # copy's sources are not the tree's (left from an older run).
 #
-# Run by run_tests.sh (BUILD, HYPTRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 

@@ -13,7 +13,8 @@
 # without a port or without --key / --no-key (exit 2), for listen and
 # agent; key files open to others refused; hyptrace keygen.
 #
-# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 

@@ -9,7 +9,8 @@
 # no crash, no trace.dat. Also: no sockets at all, no metadata at quit,
 # and the agent's bad command line.
 #
-# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 

@@ -13,7 +13,8 @@
 #
 # Run by tests/tools/run_tests.sh with BUILD (the test build directory) and
 # HYPTRACE (the native hyptrace) set. Needs protoc (Debian's
-# protobuf-compiler) and trace-cmd. The last line says PASS or FAIL.
+# protobuf-compiler) and trace-cmd. Reports in KTAP (tests/include/ktap.sh):
+# a check for each part, the first failure ends the test.
 
 # "A && B || fail" is meant: fail unless both hold
 # shellcheck disable=SC2015
@@ -26,9 +27,13 @@ TC_REPORT=$TOP/tests/tracecmd-report
 PROTO="$HERE/perfetto_subset.proto"
 NAME=t-perfetto
 
+# ok, bad, finish
+# shellcheck source=tests/include/ktap.sh
+. "$TOP/tests/include/ktap.sh"
+
 fail() {
-	echo "FAIL: $NAME: $*"
-	exit 1
+	bad "$*"
+	finish
 }
 
 [ -n "${BUILD:-}" ] || fail "BUILD is not set"
@@ -560,5 +565,5 @@ expect_err 1 "corrupt page" "$T/corrupt.dat" -o "$T/keep"
 ls "$T"/keep.* >/dev/null 2>&1 && fail "a failed run left a temporary file"
 
 n=$(awk '$1 == "E"' "$T/clean/flat" "$T/lossy/flat" | wc -l)
-echo "PASS: $NAME: 2 traces, $n FtraceEvents checked against gen_trace and trace-cmd; host events (typed sched_switch, __data_loc string), $nfix fixtures, clocks, options, errors"
-exit 0
+ok "2 traces, $n FtraceEvents checked against gen_trace and trace-cmd; host events (typed sched_switch, __data_loc string), $nfix fixtures, clocks, options, errors"
+finish

@@ -8,7 +8,8 @@
 # tests/tools/fixtures/ has them; --cpu filters; --mmiotrace's empty
 # case; --help and bad usage.
 #
-# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 

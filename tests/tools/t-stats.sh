@@ -24,7 +24,8 @@
 # Run by tests/tools/run_tests.sh with BUILD (scratch directory), HYPTRACE
 # (the native hyptrace), GEN_TRACE (optional, default $BUILD/gen_trace) and
 # FIXTURES (optional, default tests/tools/fixtures) set. Needs trace-cmd,
-# python3, gcc and GNU time. The last line says PASS or FAIL.
+# python3, gcc and GNU time. Reports in KTAP (tests/include/ktap.sh): a
+# check for each part, the first failure ends the test.
 
 set -u
 
@@ -34,13 +35,13 @@ TC_REPORT=$TOP/tests/tracecmd-report
 NAME=t-stats
 CHECK="python3 $HERE/stats_check.py"
 
-fail() {
-	echo "FAIL: $NAME: $*"
-	exit 1
-}
+# ok, bad, finish
+# shellcheck source=tests/include/ktap.sh
+. "$TOP/tests/include/ktap.sh"
 
-say() {
-	echo "$NAME: $*"
+fail() {
+	bad "$*"
+	finish
 }
 
 [ -n "${BUILD:-}" ] || fail "BUILD is not set"
@@ -71,7 +72,7 @@ if [ ! -x "$UNIT" ]; then
 		fail "el2stats_test does not build: $(head -n 3 "$W/unit-build.log")"
 fi
 "$UNIT" >"$W/unit.log" 2>&1 || fail "el2stats_test: $(tail -n 5 "$W/unit.log")"
-say "$(tail -n 1 "$W/unit.log")"
+ok "$(tail -n 1 "$W/unit.log")"
 
 # ---- the percentiles' histogram: its test, and that the test bites ----
 
@@ -99,7 +100,7 @@ if [ ! -x "$LH" ]; then
 		fail "loghist_test does not build: $(head -n 3 "$LH.build.log")"
 fi
 "$LH" >"$W/loghist.log" 2>&1 || fail "loghist_test: $(tail -n 5 "$W/loghist.log")"
-say "$(tail -n 1 "$W/loghist.log")"
+ok "$(tail -n 1 "$W/loghist.log")"
 
 # mutant NAME FILE SED: loghist_test must fail on loghist.[ch] with FILE
 # edited by SED (the edit checked to change something)
@@ -128,7 +129,7 @@ mutant() {
 mutant low-end loghist.c 's/return lo + ((hi - lo + 1) >> 1);/return lo + (hi - hi);/'
 # 64 buckets per power of two instead of 128: a consistent, coarser layout
 mutant coarse loghist.h 's/^#define LOGHIST_SUB_BITS\t7$/#define LOGHIST_SUB_BITS\t6/'
-say "loghist_test fails on a histogram outside its bound (2 mutants)"
+ok "loghist_test fails on a histogram outside its bound (2 mutants)"
 
 # ---- the generator ----
 
@@ -156,7 +157,7 @@ scenario() {
 		fail "$name: hyptrace stats --json: $(cat "$W/$name.stats.err")"
 	$CHECK "$W/$name.report" "$W/$name.json" "$@" >"$W/$name.check" 2>&1 ||
 		fail "$name: $(tail -n 12 "$W/$name.check")"
-	say "$name: $(tail -n 1 "$W/$name.check")"
+	ok "$name: $(tail -n 1 "$W/$name.check")"
 }
 
 scenario plain "--cpus 4 --pairs 400 --selftests 3 --seed 1 --summary $W/plain.sum" \
@@ -221,7 +222,7 @@ print("big: %d checks against gen_trace's counts, peak %s KB for %s KB"
       % (chk.checks, peak_kb, size_kb))
 EOF
 	fail "$(tail -n 3 "$W/big.check")"
-say "$(tail -n 1 "$W/big.check")"
+ok "$(tail -n 1 "$W/big.check")"
 
 # ---- the text output ----
 
@@ -258,7 +259,7 @@ want = stats["all"]["el2"]["count"]
 if not any(re.match(r"all\s+\(all\)\s+%d\s" % want, l) for l in text):
     sys.exit("no 'all (all) %d' row" % want)
 if not re.search(r"\b%d intervals in EL2" % want, "\n".join(text)):
-    sys.exit("the header does not say %d intervals" % want)
+    sys.exit("the header does not ok %d intervals" % want)
 names = {f["name"] for f in stats["functions"]["by_count"][:10]}
 for name in names:
     if not re.search(r"\s%s\s" % re.escape(name), "\n".join(text)):
@@ -269,7 +270,7 @@ EOF
 for name in CPU_ON PSCI_VERSION HYPTRACE_TRACE_QUERY; do
 	grep -q " $name " "$TXT" || fail "text: no function named $name"
 done
-say "$(cat "$W/text.check")"
+ok "$(cat "$W/text.check")"
 
 # ---- the command line ----
 
@@ -283,7 +284,7 @@ expect_exit() {
 	[ "$want" = 0 ] && return 0
 	lines=$(wc -l <"$W/cli.err")
 	if [ "$lines" != 1 ] || ! grep -q '^hyptrace stats: ' "$W/cli.err"; then
-		fail "cli: 'stats $*' should say one 'hyptrace stats: ' line, said: $(head -c 300 "$W/cli.err")"
+		fail "cli: 'stats $*' should ok one 'hyptrace stats: ' line, said: $(head -c 300 "$W/cli.err")"
 	fi
 }
 
@@ -316,7 +317,7 @@ d = json.load(open(sys.argv[1]))
 assert len(d["functions"]["by_count"]) == 2, "--top 2"
 assert len(d["functions"]["by_time"]) == 2, "--top 2"
 ' "$W/cli.out" || fail "cli: 'stats FILE --json --top 2' is not JSON with 2 functions"
-say "command line ok"
+ok "command line ok"
 
 # ---- mutated files: exit 0 or 1 with one line, never a crash ----
 
@@ -348,6 +349,7 @@ for i in range(150):
 print("mutants ok: %d read, %d refused" % (outcomes[0], outcomes[1]))
 EOF
 	fail "$(tail -n 3 "$W/mutants.log")"
-say "$(tail -n 1 "$W/mutants.log")"
+ok "$(tail -n 1 "$W/mutants.log")"
 
-echo "PASS: $NAME: stats agree with trace-cmd report on 6 traces, a big one read in bounded memory, command line, text, mutants"
+ok "stats agree with trace-cmd report on 6 traces, a big one read in bounded memory, command line, text, mutants"
+finish

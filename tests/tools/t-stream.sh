@@ -14,17 +14,20 @@
 # mid-stream, a bad HOST:PORT. gen_trace --send drives the sender (the
 # recorder itself needs the hypervisor: tests/boot/86-stream-net.sh).
 #
-# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || die "python3 not found"
 command -v ss >/dev/null 2>&1 || die "ss not found (iproute2)"
 
-# wait_listening PORT: until something listens on 127.0.0.1:PORT (5 s)
+# wait_listening PORT: until something listens on 127.0.0.1:PORT (a
+# state: on a loaded machine python3 or trace-cmd may take seconds to get
+# there; 120 s only against a hang)
 wait_listening() {
 	_i=0
-	while [ $_i -lt 50 ]; do
+	while [ $_i -lt 1200 ]; do
 		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
 		sleep 0.1
 		_i=$((_i + 1))

@@ -11,7 +11,8 @@
 # refused with one line; so is a version 7 file trace-cmd assembles for an
 # unrelated trace (trace-cmd restore), while its version 6 reads.
 #
-# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Last line PASS/FAIL.
+# Run by run_tests.sh (BUILD, HYPTRACE, GEN_TRACE set). Reports in KTAP
+# (tests/include/ktap.sh).
 
 . "$(dirname "$0")/lib.sh"
 

@@ -205,7 +205,12 @@ static inline bool write_event_id(int fd, unsigned long long id)
 }
 
 /* util.c */
+/* PROG: the message, then @tail; exit @status */
+_Noreturn void vdie_status(int status, const char *tail, const char *fmt,
+			   va_list ap);
 _Noreturn __printf(1, 2) void die(const char *fmt, ...);
+/* fork(), our buffered output written first; dies if it fails */
+pid_t fork_or_die(void);
 unsigned long long rusage_ns(const struct rusage *ru);
 void sleep_until_ns(unsigned long long deadline);
 void pin_to_cpu(unsigned long cpu);

@@ -81,12 +81,8 @@ usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see " PROG " --help)\n");
-	exit(2);
+	vdie_status(2, " (see " PROG " --help)", fmt, ap);
 }
 
 static unsigned long parse_ulong(const char *text, const char *option,

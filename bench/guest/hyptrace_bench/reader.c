@@ -141,10 +141,7 @@ void reader_start(struct reader *rd, const struct remote *r,
 	if (pipe(fds))
 		die("pipe: %s", strerror(errno));
 
-	fflush(NULL);	/* or the child would print our buffered output too */
-	rd->pid = fork();
-	if (rd->pid < 0)
-		die("fork: %s", strerror(errno));
+	rd->pid = fork_or_die();
 	if (!rd->pid) {
 		close(fds[0]);
 		reader_main(path, reader_cpu, w, fds[1]);

@@ -146,10 +146,7 @@ void recorder_start(struct recorder *rec, const char *self,
 	if (pipe2(out, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
 
-	fflush(NULL);	/* or the child would print our buffered output too */
-	rec->pid = fork();
-	if (rec->pid < 0)
-		die("fork: %s", strerror(errno));
+	rec->pid = fork_or_die();
 	if (!rec->pid) {
 		pin_to_cpu(reader_cpu);
 		/*
@@ -202,10 +199,7 @@ pid_t spinner_start(long cpu)
 
 	if (cpu < 0)
 		return 0;
-	fflush(NULL);	/* or the child would print our buffered output too */
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
+	pid = fork_or_die();
 	if (!pid) {
 		/* Hold no pipe open: the gate waits for its stdin's end */
 		close_range(STDERR_FILENO + 1, ~0U, 0);

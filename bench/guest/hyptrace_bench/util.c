@@ -4,17 +4,33 @@
  */
 #include "bench.h"
 
+_Noreturn void vdie_status(int status, const char *tail, const char *fmt,
+			   va_list ap)
+{
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s\n", tail);
+	exit(status);
+}
+
 _Noreturn __printf(1, 2) void
 die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	vdie_status(1, "", fmt, ap);
+}
+
+pid_t fork_or_die(void)
+{
+	pid_t pid;
+
+	fflush(NULL);	/* or the child would print our buffered output too */
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	return pid;
 }
 
 static unsigned long long timeval_ns(const struct timeval *tv)

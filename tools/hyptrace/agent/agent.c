@@ -40,10 +40,7 @@ struct agent_opts {
 	const char *net;
 	const char *key;	/* --key FILE */
 	bool no_key;
-	char **events;
-	unsigned int nr_events;
-	unsigned long buffer_kb;
-	bool no_overwrite;
+	struct hb_setup buf;	/* -e, -b, --no-overwrite */
 	bool start;
 	int stall_ms;
 	int idle_s;
@@ -61,14 +58,13 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "no-overwrite", no_argument, NULL, 'W' },
+		BUFFER_SETUP_LONGOPT,
 		{ "stall-ms", required_argument, NULL, 'S' },
 		{ "ports", required_argument, NULL, 'P' },
 		{ "start", no_argument, NULL, 'T' },
 		{ "net", required_argument, NULL, 'N' },
 		{ "idle-s", required_argument, NULL, 'I' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "no-key", no_argument, NULL, 'k' },
+		VTAUTH_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	char host[256], port[16], err[128];
@@ -78,24 +74,13 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->stall_ms = 1000;
 	o->idle_s = 60;
-	o->events = calloc(argc, sizeof(*o->events));
-	if (!o->events)
+	if (buffer_setup_init(&o->buf, argc))
 		return -1;
-	while ((c = getopt_long(argc, argv, "e:b:hN:", longopts, NULL)) != -1) {
+	while ((c = buffer_setup_getopt(argc, argv, BUFFER_SETUP_SHORTOPTS "hN:",
+					longopts, SUB, &o->buf)) != -1) {
 		switch (c) {
-		case 'e':
-			o->events[o->nr_events++] = optarg;
-			break;
-		case 'b':
-			if (!cmdline_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
-				cmdline_err(SUB, "-b wants a size in KiB, not '%s'",
-				       optarg);
-				return -1;
-			}
-			break;
-		case 'W':
-			o->no_overwrite = true;
-			break;
+		case BUFFER_SETUP_BAD_ARG:
+			return -1;
 		case 'S':
 			if (!cmdline_parse_ulong(optarg, 0, 3600000, &v)) {
 				cmdline_err(SUB, "--stall-ms wants milliseconds, not '%s'",
@@ -121,10 +106,10 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 			}
 			o->idle_s = v;
 			break;
-		case 'K':
+		case VTAUTH_OPT_KEY:
 			o->key = optarg;
 			break;
-		case 'k':
+		case VTAUTH_OPT_NO_KEY:
 			o->no_key = true;
 			break;
 		case 'h':
@@ -143,14 +128,9 @@ static int parse_args(int argc, char **argv, struct agent_opts *o)
 		cmdline_err(SUB, "-N takes neither --start nor --ports: the client starts");
 		return -1;
 	}
-	if (!o->net && (o->key || o->no_key)) {
-		cmdline_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
+	if (vtauth_check_options(SUB, o->net, o->key, o->no_key,
+				 "to serve anyone who reaches it"))
 		return -1;
-	}
-	if (o->net && !o->key == !o->no_key) {
-		cmdline_err(SUB, "-N wants --key FILE (or --no-key to serve anyone who reaches it)");
-		return -1;
-	}
 	if (o->net && vtnet_split(o->net, host, sizeof(host), port,
 				sizeof(port), err, sizeof(err))) {
 		cmdline_err(SUB, "-N: %s", err);
@@ -167,12 +147,7 @@ static int set(const char *dir, const char *file, const char *val)
 /* An empty buffer, the events asked for; tracing stays off. */
 static int setup_buffer(const char *dir, const struct agent_opts *o)
 {
-	const struct hb_setup setup = {
-		.events = o->events, .nr_events = o->nr_events,
-		.buffer_kb = o->buffer_kb, .no_overwrite = o->no_overwrite,
-	};
-
-	return buffer_setup_prepare(SUB, dir, &setup);
+	return buffer_setup_prepare(SUB, dir, &o->buf);
 }
 
 /* Every CPU with a raw file gets its port and its thread. */
@@ -275,7 +250,7 @@ out:
 	a->tp->close(a);
 	/* Give the pages back: the buffer unloads once it is empty */
 	tracefs_write(a->dir, "trace", "0", err, sizeof(err));
-	free(o.events);
+	free(o.buf.events);
 	sodium_memzero(&a->key, sizeof(a->key));
 	free(a);
 	return ret;

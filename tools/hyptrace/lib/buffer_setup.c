@@ -4,14 +4,53 @@
  * the control files of its tracefs (or debugfs) directory, in the order
  * that leaves nothing recorded with the old settings.
  */
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hyptrace/buffer_setup.h"
 #include "hyptrace/errmsg.h"
 #include "hyptrace/cmdline.h"
 #include "hyptrace/tracefs.h"
+
+int buffer_setup_init(struct hb_setup *s, int argc)
+{
+	memset(s, 0, sizeof(*s));
+	/* every word of the command line could be an -e */
+	s->events = calloc(argc, sizeof(*s->events));
+	return s->events ? 0 : -1;
+}
+
+int buffer_setup_getopt(int argc, char **argv, const char *shortopts,
+			const struct option *longopts, const char *sub,
+			struct hb_setup *s)
+{
+	int c;
+
+	for (;;) {
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		switch (c) {
+		case 'e':
+			s->events[s->nr_events++] = optarg;
+			break;
+		case 'b':
+			if (!cmdline_parse_ulong(optarg, 1, ULONG_MAX,
+						 &s->buffer_kb)) {
+				cmdline_err(sub, "-b wants a size in KiB, not '%s'",
+					    optarg);
+				return BUFFER_SETUP_BAD_ARG;
+			}
+			break;
+		case BUFFER_SETUP_NO_OVERWRITE:
+			s->no_overwrite = true;
+			break;
+		default:
+			return c;
+		}
+	}
+}
 
 int buffer_setup_set(const char *sub, const char *dir, const char *file,
 	   const char *val)

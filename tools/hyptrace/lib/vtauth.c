@@ -18,9 +18,24 @@
 
 #include <sodium.h>
 
+#include "hyptrace/cmdline.h"
 #include "hyptrace/errmsg.h"
 #include "hyptrace/mono_ms.h"
 #include "hyptrace/vtauth.h"
+
+int vtauth_check_options(const char *sub, bool net, const char *key,
+			 bool no_key, const char *no_key_use)
+{
+	if (!net && (key || no_key)) {
+		cmdline_err(sub, "--key and --no-key go with -N: virtio-serial needs no key");
+		return -1;
+	}
+	if (net && !key == !no_key) {
+		cmdline_err(sub, "-N wants --key FILE (or --no-key %s)", no_key_use);
+		return -1;
+	}
+	return 0;
+}
 
 #define HEX(n)		(2 * (n) + 1)
 #define SEND_MS		1000

@@ -291,8 +291,7 @@ int cmd_listen(int argc, char **argv)
 		{ "net", required_argument, NULL, 'N' },
 		{ "start", no_argument, NULL, 'S' },
 		{ "align", required_argument, NULL, 'A' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "no-key", no_argument, NULL, 'k' },
+		VTAUTH_LONGOPTS,
 		{ "max-size", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -329,10 +328,10 @@ int cmd_listen(int argc, char **argv)
 		case 'A':
 			align = optarg;
 			break;
-		case 'K':
+		case VTAUTH_OPT_KEY:
 			key = optarg;
 			break;
-		case 'k':
+		case VTAUTH_OPT_NO_KEY:
 			no_key = true;
 			break;
 		case 'M':
@@ -359,11 +358,8 @@ int cmd_listen(int argc, char **argv)
 		cmdline_err(SUB, "unexpected argument '%s'", argv[optind]);
 	else if (!l->dir)
 		cmdline_err(SUB, "from where? --virtio DIR or -N HOST:PORT");
-	else if (l->tp != &listen_net_transport && (key || no_key))
-		cmdline_err(SUB, "--key and --no-key go with -N: virtio-serial needs no key");
-	else if (l->tp == &listen_net_transport && !key == !no_key)
-		cmdline_err(SUB, "-N wants --key FILE (or --no-key for an agent that has none)");
-	else
+	else if (!vtauth_check_options(SUB, l->tp == &listen_net_transport,
+				       key, no_key, "for an agent that has none"))
 		c = listen_clock_init(l, align);
 	if (c) {
 		free(l);

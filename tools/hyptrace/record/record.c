@@ -41,11 +41,7 @@ struct rec_opts {
 	const char *output;
 	bool output_given;
 	const char *net_to;
-	char **events;
-	unsigned int nr_events;
-	unsigned long buffer_kb;
-	bool no_overwrite;
-	bool keep;
+	struct hb_setup buf;	/* -e, -b, --no-overwrite, --keep */
 	bool last_boot;
 	bool cpus_given;
 	bool cpu[SOURCE_MAX_CPUS];
@@ -76,7 +72,7 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "no-overwrite", no_argument, NULL, 'W' },
+		BUFFER_SETUP_LONGOPT,
 		{ "keep", no_argument, NULL, 'K' },
 		{ "last-boot", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
@@ -86,14 +82,16 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->output = "trace.dat";
-	o->events = calloc(argc, sizeof(*o->events));
 	o->host = calloc(argc, sizeof(*o->host));
-	if (!o->events || !o->host)
+	if (buffer_setup_init(&o->buf, argc) || !o->host)
 		return -1;
 	/* "+": stop at the first non-option, the command */
-	while ((c = getopt_long(argc, argv, "+o:N:e:b:C:k:h", longopts,
-				NULL)) != -1) {
+	while ((c = buffer_setup_getopt(argc, argv,
+					"+o:N:" BUFFER_SETUP_SHORTOPTS "C:k:h",
+					longopts, SUB, &o->buf)) != -1) {
 		switch (c) {
+		case BUFFER_SETUP_BAD_ARG:
+			return -1;
 		case 'o':
 			o->output = optarg;
 			o->output_given = true;
@@ -101,21 +99,8 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 		case 'N':
 			o->net_to = optarg;
 			break;
-		case 'e':
-			o->events[o->nr_events++] = optarg;
-			break;
-		case 'b':
-			if (!cmdline_parse_ulong(optarg, 1, ULONG_MAX, &o->buffer_kb)) {
-				cmdline_err(SUB, "-b wants a size in KiB, not '%s'",
-				       optarg);
-				return -1;
-			}
-			break;
-		case 'W':
-			o->no_overwrite = true;
-			break;
 		case 'K':
-			o->keep = true;
+			o->buf.keep = true;
 			break;
 		case 'L':
 			o->last_boot = true;
@@ -140,14 +125,14 @@ static int parse_args(int argc, char **argv, struct rec_opts *o)
 			return -1;
 		}
 	}
-	if (o->keep && (o->buffer_kb || o->no_overwrite)) {
+	if (o->buf.keep && (o->buf.buffer_kb || o->buf.no_overwrite)) {
 		cmdline_err(SUB, "--keep records the buffer as it is: -b and --no-overwrite would need a new one");
 		return -1;
 	}
 	if (optind < argc)
 		o->command = argv + optind;
-	if (o->last_boot && (o->keep || o->buffer_kb || o->no_overwrite ||
-			     o->nr_events || o->nr_host || o->net_to ||
+	if (o->last_boot && (o->buf.keep || o->buf.buffer_kb ||
+			     o->buf.no_overwrite || o->buf.nr_events || o->nr_host || o->net_to ||
 			     o->command)) {
 		cmdline_err(SUB, "--last-boot records what the last boot left: only -o and -C go with it");
 		return -1;
@@ -213,13 +198,7 @@ static int set(const char *dir, const char *file, const char *val)
  */
 static int start_hypervisor(const char *dir, const struct rec_opts *o)
 {
-	const struct hb_setup setup = {
-		.events = o->events, .nr_events = o->nr_events,
-		.buffer_kb = o->buffer_kb, .no_overwrite = o->no_overwrite,
-		.keep = o->keep,
-	};
-
-	if (buffer_setup_prepare(SUB, dir, &setup))
+	if (buffer_setup_prepare(SUB, dir, &o->buf))
 		return -1;
 	return set(dir, "tracing_on", "1");
 }

@@ -16,6 +16,7 @@
 #ifndef HYPTRACE_TOOLS_VTAUTH_H
 #define HYPTRACE_TOOLS_VTAUTH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hyptrace/vtproto.h"
@@ -30,6 +31,25 @@ struct vta_key {
 	unsigned char k[VTA_KEY_MAX];
 	size_t len;
 };
+
+/*
+ * The key options of both ends of -N (agent, listen), --key FILE and
+ * --no-key: VTAUTH_LONGOPTS in the long options, whose getopt values are
+ * VTAUTH_OPT_KEY and VTAUTH_OPT_NO_KEY.
+ */
+#define VTAUTH_OPT_KEY		'K'
+#define VTAUTH_OPT_NO_KEY	'k'
+#define VTAUTH_LONGOPTS \
+	{ "key", required_argument, NULL, VTAUTH_OPT_KEY }, \
+	{ "no-key", no_argument, NULL, VTAUTH_OPT_NO_KEY }
+
+/*
+ * @key (NULL if none) and @no_key as they must go with the transport: one
+ * of them with -N (@net), neither without. 0, or -1 after one line (from
+ * @sub; @no_key_use says what --no-key is for)
+ */
+int vtauth_check_options(const char *sub, bool net, const char *key,
+			 bool no_key, const char *no_key_use);
 
 /*
  * The key in @path: its bytes less one trailing newline, at least
