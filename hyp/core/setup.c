@@ -22,36 +22,9 @@
 #include "trap.h"
 #include "shared/hyptrace_abi.h"
 
-struct hyp_layout hyp_layout;
-/*
- * Not in the image: 4.7 KiB of bss there was a page of the image's budget
- * (linker/hyp.lds), and the region has room
- */
-struct hyp_cpu *hyp_cpus;
-
 static const void *loader_fdt;
 /* Counter value at the hypervisor's first instruction */
 static u64 boot_entry_count;
-
-int hyp_cpu_index(u64 mpidr)
-{
-	unsigned int i;
-
-	mpidr &= MPIDR_HWID_MASK;
-	for (i = 0; i < hyp_layout.nr_cpus; i++)
-		if (hyp_cpus[i].mpidr == mpidr)
-			return i;
-	return -1;
-}
-
-/* HYPTRACE_CALL_CPU_MPIDR: which CPU a number names */
-s64 hyp_cpu_mpidr(u64 idx, u64 *mpidr)
-{
-	if (idx >= hyp_layout.nr_cpus)
-		return HYPTRACE_RET_INVALID;
-	*mpidr = hyp_cpus[idx].mpidr;
-	return HYPTRACE_RET_SUCCESS;
-}
 
 unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 {

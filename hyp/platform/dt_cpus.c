@@ -24,8 +24,6 @@
 #include "sysregs.h"
 #include "shared/hyptrace_abi.h"
 
-bool hyp_no_firmware;
-
 /* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
 static bool is_cpu_node(const void *fdt, int node)
 {

@@ -121,7 +121,7 @@ static void __noreturn cpu_off(void)
 	hyp_trace(hyp_exit, .reason = HYP_REASON_PSCI_LOCAL,
 		  .func_id = PSCI_0_2_FN_CPU_OFF);
 	__atomic_store_n(&cpu->park_state, PARK_PARKED, __ATOMIC_RELEASE);
-	hyp_cpu_park(cpu->idx);
+	hyp_entries.park(cpu->idx);
 }
 
 /* Standby only: a power-down state would need firmware to wake from */

@@ -127,7 +127,7 @@ static s64 psci_cpu_on(struct hyp_cpu *target, u64 pc, u64 ctx)
 	target->on_entry.pc = pc;
 	target->on_entry.x0 = ctx;
 	ret = firmware_call(PSCI_0_2_FN64_CPU_ON, target->mpidr,
-			    (u64)hyp_secondary_entry, target->idx);
+			    hyp_entries.secondary, target->idx);
 	target->on_started_at = read_sysreg(cntpct_el0);
 	/*
 	 * Publish the slot and the time. A target that arrives sooner waits
@@ -239,7 +239,7 @@ static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)
 	if (cpu->fw.timed)
 		fw_psci_suspend_leave(power_state);
 	ret = firmware_call(PSCI_0_2_FN64_CPU_SUSPEND, power_state,
-			    (u64)hyp_resume_entry, cpu->idx);
+			    hyp_entries.resume, cpu->idx);
 	fw_psci_suspend_back();
 	return ret;
 }

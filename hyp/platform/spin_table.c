@@ -81,7 +81,7 @@ void spin_table_release(void)
 			continue;
 		WRITE_ONCE(spin_mpidr[i], hyp_cpus[i].mpidr);
 		/* booting.rst: little-endian, as the hypervisor is */
-		WRITE_ONCE(*release, (u64)hyp_spin_entry);
+		WRITE_ONCE(*release, hyp_entries.spin);
 		/*
 		 * The CPU polls with its MMU off, so reads memory, not our
 		 * cache: clean the line to the point of coherency (Arm ARM,
