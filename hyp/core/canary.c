@@ -46,16 +46,12 @@ void canary_fill_range(u64 start, u64 end)
 	}
 }
 
-void canary_fill(void)
-{
-	canary_fill_range(hyp_mem_mark(), hyp_mem_end());
-}
-
-bool canary_intact(u64 *bad_addr)
+/* Whether [@start, @end) still holds the pattern; if not, the first bad word */
+bool canary_intact_range(u64 start, u64 end, u64 *bad_addr)
 {
 	u64 a;
 
-	for (a = hyp_mem_mark(); a < hyp_mem_end(); a += 8) {
+	for (a = start; a < end; a += 8) {
 		if (READ_ONCE(*(u64 *)a) !=
 		    pattern(ALIGN_DOWN(a, CANARY_BLOCK))) {
 			*bad_addr = a;

@@ -131,16 +131,6 @@ void fw_psci_resumed(void)
 		      hyp_clock_ns() - fw->suspend_at_ns);
 }
 
-u64 fw_clock_now(void)
-{
-	return hyp_clock_ns();
-}
-
-void fw_clock_add(u64 start)
-{
-	this_cpu()->fw.ns += hyp_clock_ns() - start;
-}
-
 void fw_trace_arch(u32 fid, u64 x1, s64 ret, u64 fw_ns)
 {
 	hyp_trace(fw_arch, .func_id = fid, .x1 = x1, .ret = ret,

@@ -76,3 +76,15 @@ void hyp_mem_free_to(u64 mark)
 	canary_fill_range(mark, mem_top);
 	mem_top = mark;
 }
+
+/* The free memory, all of it, carries the canary pattern (canary.c) */
+void hyp_mem_canary_fill(void)
+{
+	canary_fill_range(mem_top, mem_end);
+}
+
+/* Whether the free memory still carries it; if not, the first bad word */
+bool hyp_mem_canary_intact(u64 *bad_addr)
+{
+	return canary_intact_range(mem_top, mem_end, bad_addr);
+}

@@ -28,6 +28,8 @@ static u64 boot_entry_count;
 
 unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 {
+	u64 kept;
+
 	boot_entry_count = entry_count;
 	hyp_layout.hyp_base = (u64)__hyp_start;
 	loader_fdt = (const void *)dtb;
@@ -35,7 +37,12 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 	/* Zeroed, as the bss it was in; before anything looks a CPU up */
 	hyp_cpus = hyp_mem_alloc_boot(HYP_MAX_CPUS * sizeof(*hyp_cpus), SZ_4K,
 				      "the CPUs' state");
-	hyp_log_init();
+	/* The log is below the allocator: its caller gives it memory */
+	kept = hyp_log_last_boot_size();
+	hyp_log_init(kept ? hyp_mem_alloc(kept, SZ_4K) : NULL);
+	if (hyp_log_last_boot_kept())
+		hyp_info("the last boot panicked: its log (%lu bytes) is kept for the host\n",
+			 kept);
 	dt_parse(loader_fdt);
 	/* Private memory, MMU off: secondaries read it with theirs off too */
 	hyp_stacks.base = (u64)hyp_mem_alloc_boot(hyp_layout.nr_cpus *
@@ -98,7 +105,7 @@ static void boot_cpu_finish(void)
 	u64 boot_ns;
 
 	print_enable_locking();
-	canary_fill();
+	hyp_mem_canary_fill();
 	/* Before anything is loaded over the last boot's pages */
 	last_boot_find();
 	early_capture_start();

@@ -49,6 +49,8 @@ void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what);
 u64 hyp_mem_mark(void);
 u64 hyp_mem_end(void);
 void hyp_mem_free_to(u64 mark);
+void hyp_mem_canary_fill(void);
+bool hyp_mem_canary_intact(u64 *bad_addr);
 
 /* psci_relay.c */
 void psci_lose_first_start(unsigned int idx, bool stall);
@@ -75,16 +77,16 @@ void dt_parse_debug_windows(const void *fdt);
 void dt_check_kept(const void *fdt);
 
 /* hyp_log.c */
-void hyp_log_init(void);
+u64 hyp_log_last_boot_size(void);
+void hyp_log_init(char *keep);
 void hyp_log_putc(char c);
 void hyp_log_panic(void);
 bool hyp_log_last_boot_kept(void);
 s64 hyp_log_call(u64 which, u64 pos, u64 *res);
 
 /* canary.c */
-void canary_fill(void);
 void canary_fill_range(u64 start, u64 end);
-bool canary_intact(u64 *bad_addr);
+bool canary_intact_range(u64 start, u64 end, u64 *bad_addr);
 u64 image_sum(u64 *len);
 u64 fnv1a_words(const u64 *p, const u64 *end);
 

@@ -26,7 +26,7 @@ static void report_shutdown(u32 fid)
 	u64 bad;
 
 	trace_persist_clean();
-	if (canary_intact(&bad))
+	if (hyp_mem_canary_intact(&bad))
 		hyp_info("%s from CPU %u, memory canary intact\n", what,
 			 this_cpu()->idx);
 	else
