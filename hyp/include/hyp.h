@@ -64,9 +64,6 @@ void spin_table_pages(void (*fn)(void *ctx, u64 page), void *ctx);
 
 /* dt.c, dt_cpus.c */
 void dt_parse(const void *fdt);
-/* The value of "@name" (ending in '=') in @args, as [*@val, *@end) */
-bool find_bootarg(const char *args, int len, const char *name,
-		  const char **val, const char **end);
 void dt_prepare_for_linux(const void *fdt);
 void dt_parse_cpus(const void *fdt);
 int dt_cpus_for_linux(void *copy);

@@ -16,9 +16,8 @@ enum stage2_kind {
 	STAGE2_MMIO,		/* Normal write-back, execute-never: stage 1 decides */
 };
 
+/* stage2_map.c: the host's map, and the attributes of each kind */
 extern struct pgtable stage2_host_map;
-
-/* stage2.c: the attributes of each kind */
 u64 stage2_attrs(enum stage2_kind kind);
 
 /* Whether @ipa is in a debug window stage 2 keeps from EL1 */

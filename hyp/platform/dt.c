@@ -8,6 +8,7 @@
  * -mstrict-align for that reason.
  */
 #include <libfdt.h>
+#include "bootargs.h"
 #include "dt_addr.h"
 #include "dt_console.h"
 #include "dt_tree.h"
@@ -109,30 +110,6 @@ static u64 parse_size(const char *s, const char *end)
 		return 0;
 	}
 	return v > ~0UL >> shift ? 0 : v << shift;
-}
-
-/*
- * The value of "@name" (which ends in '=') on the command line @args of
- * @len bytes, as [*@val, *@end); false if it is not there.
- */
-bool find_bootarg(const char *args, int len, const char *name,
-		  const char **val, const char **end)
-{
-	size_t n = strlen(name);
-	const char *p = args, *stop = args + strnlen(args, len);
-
-	for (; p + n <= stop; p++) {
-		const char *e;
-
-		if ((p != args && p[-1] != ' ') || strncmp(p, name, n))
-			continue;
-		for (e = p + n; e < stop && *e != ' '; e++)
-			;
-		*val = p + n;
-		*end = e;
-		return true;
-	}
-	return false;
 }
 
 /*

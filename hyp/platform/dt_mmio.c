@@ -13,6 +13,7 @@
  * line and the boot goes on without it, never with a guess.
  */
 #include <libfdt.h>
+#include "bootargs.h"
 #include "dt_addr.h"
 #include "dt_tree.h"
 #include "hyp.h"
