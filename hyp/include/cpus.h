@@ -7,6 +7,7 @@
 #ifndef HYP_CPUS_H
 #define HYP_CPUS_H
 
+#include "el1_step.h"
 #include "fw_optee.h"
 #include "types.h"
 #include "shared/ring_buffer.h"
@@ -40,8 +41,7 @@ struct maint_cpu {
 	u32 count;		/* operations in the run; 0: no run */
 	u16 op;			/* the run's MAINT_OPS encoding */
 	bool stepping;		/* one operation let through, its step due */
-	u64 masks;		/* SPSR's I, F, A before that step */
-	u64 mdcr, mdscr;	/* MDCR_EL2, MDSCR_EL1 before it */
+	struct el1_step step;	/* what that step changed */
 };
 
 /* Where a CPU enters Linux once the hypervisor is set up on it */

@@ -148,23 +148,13 @@ static s64 shutdown(void)
 	return PSCI_RET_NOT_SUPPORTED;
 }
 
+/*
+ * Everything psci.c routes is here; 0 for CPU_SUSPEND is its original
+ * power_state format, without OS-initiated mode
+ */
 static s64 features(u32 feature)
 {
-	switch (feature) {
-	case SMCCC_VERSION:
-	case PSCI_0_2_FN_PSCI_VERSION:
-	case PSCI_0_2_FN64_CPU_SUSPEND:	/* 0: original format, no OSI */
-	case PSCI_0_2_FN_CPU_OFF:
-	case PSCI_0_2_FN64_CPU_ON:
-	case PSCI_0_2_FN_AFFINITY_INFO:
-	case PSCI_0_2_FN64_AFFINITY_INFO:
-	case PSCI_0_2_FN_MIGRATE_INFO_TYPE:
-	case PSCI_0_2_FN_SYSTEM_OFF:
-	case PSCI_0_2_FN_SYSTEM_RESET:
-	case PSCI_1_0_FN_PSCI_FEATURES:
-		return PSCI_RET_SUCCESS;
-	}
-	return PSCI_RET_NOT_SUPPORTED;
+	return PSCI_RET_SUCCESS;
 }
 
 static s64 answer(u32 fid, const u64 *r)

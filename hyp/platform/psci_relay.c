@@ -13,31 +13,10 @@
 #include "trap.h"
 #include "shared/smccc.h"
 
-/* Calls passed to firmware unchanged (PSCI_FEATURES answers for these) */
-static bool is_forwarded(u32 fid)
-{
-	switch (fid) {
-	case PSCI_0_2_FN_PSCI_VERSION:
-	case PSCI_0_2_FN_CPU_OFF:
-	case PSCI_0_2_FN_AFFINITY_INFO:
-	case PSCI_0_2_FN64_AFFINITY_INFO:
-	case PSCI_0_2_FN_MIGRATE_INFO_TYPE:
-	case PSCI_0_2_FN_SYSTEM_OFF:
-	case PSCI_0_2_FN_SYSTEM_RESET:
-	case PSCI_1_0_FN_PSCI_FEATURES:
-		return true;
-	}
-	return false;
-}
-
+/* Firmware's answer, for everything psci.c routes: it is all relayed */
 static s64 psci_features(u32 feature)
 {
-	if (feature == SMCCC_VERSION)
-		return PSCI_RET_SUCCESS;	/* we implement SMCCC 1.1 */
-	if (feature == PSCI_0_2_FN64_CPU_ON ||
-	    feature == PSCI_0_2_FN64_CPU_SUSPEND || is_forwarded(feature))
-		return firmware_call(PSCI_1_0_FN_PSCI_FEATURES, feature, 0, 0);
-	return PSCI_RET_NOT_SUPPORTED;
+	return firmware_call(PSCI_1_0_FN_PSCI_FEATURES, feature, 0, 0);
 }
 
 /*
