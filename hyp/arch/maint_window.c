@@ -53,12 +53,12 @@
  * back on at the step. It then runs at EL1, exactly as asked, and a fault it
  * takes is EL1's own. So are the nXS TLBI forms (see tlbi_perform()).
  */
+#include "cpus.h"
 #include "el1_step.h"
-#include "hyp.h"
-#include "shared/hyptrace_abi.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
+#include "shared/hyptrace_abi.h"
 
 #define NSEC_PER_SEC		1000000000ULL
 /* A run's event is written at this many operations */

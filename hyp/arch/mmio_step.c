@@ -24,8 +24,10 @@
  * stays mapped, untraced: a limit of this scheme under heavy concurrent
  * let-through traffic.
  */
+#include "cpus.h"
 #include "el1_step.h"
-#include "hyp.h"
+#include "hyp_mem.h"
+#include "layout.h"
 #include "mmio_trace.h"
 #include "spinlock.h"
 #include "stage2.h"

@@ -22,7 +22,9 @@
  * which lets the instruction itself run once.
  */
 #include <string.h>
-#include "hyp.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "layout.h"
 #include "mmio_decode.h"
 #include "mmio_trace.h"
 #include "stage2.h"

@@ -37,10 +37,14 @@
  * physical range is smaller: enough for QEMU's virt machine with its high
  * PCIe window and for the boards we know. Addresses above it fault.
  */
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "layout.h"
+#include "mem_ranges.h"
 #include "mmio_trace.h"
+#include "panic.h"
 #include "pgtable.h"
 #include "print.h"
+#include "spin_table.h"
 #include "stage2.h"
 #include "sysregs.h"
 #include "shared/hyptrace_abi.h"

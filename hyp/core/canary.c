@@ -11,7 +11,8 @@
  * them, so a checksum of them, asked for before and after a test
  * (HYPTRACE_CALL_IMAGE_SUM), shows whether anything wrote there.
  */
-#include "hyp.h"
+#include "canary.h"
+#include "hyp_layout.h"
 
 #define CANARY_SEED	0x6879707472616365UL	/* "hyptrace" */
 /*

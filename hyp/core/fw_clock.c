@@ -5,6 +5,7 @@
  * from the decoding in fw_trace.c: a panic makes firmware calls too, and
  * what it calls must not lead back to what may panic.
  */
+#include "cpus.h"
 #include "fw_trace.h"
 #include "trace.h"
 

@@ -24,6 +24,7 @@
  * TRNG: only the status in x0. The entropy RND32/RND64 return in x1..x3
  * never reaches the trace; x1 recorded is the caller's (the bits asked).
  */
+#include "cpus.h"
 #include "fw_trace.h"
 #include "psci.h"
 #include "trap.h"

@@ -19,8 +19,10 @@
  * head, and a reader checks after copying that the head has not lapped
  * what it copied. A reader never waits behind a print stuck on a slow UART.
  */
-#include "hyp.h"
 #include <string.h>
+#include "cache.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
 #include "shared/atomic.h"
 #include "shared/hyptrace_abi.h"
 
@@ -67,7 +69,7 @@ static u64 previous_len(const struct hyp_log_area *a)
 	if (a->magic != HYP_LOG_MAGIC || a->version != HYP_LOG_VERSION ||
 	    !(a->flags & HYP_LOG_PANICKED))
 		return 0;
-	return min(head, (u64)HYP_LOG_TEXT);
+	return head > HYP_LOG_TEXT ? HYP_LOG_TEXT : head;
 }
 
 /*

@@ -15,9 +15,11 @@
  * it, by a DMA master stage 2 does not see or by the hypervisor itself,
  * shows at shutdown.
  */
-#include "hyp.h"
 #include <string.h>
-#include "print.h"
+#include "canary.h"
+#include "hyp_layout.h"
+#include "hyp_mem.h"
+#include "panic.h"
 
 static u64 mem_top;		/* first free byte */
 static u64 mem_end;		/* the log (hyp_log.c), then trace_persist.c's */

@@ -14,8 +14,10 @@
  * the headers of the pages left out) comes from the private record, bounded
  * by trace_persist_read().
  */
-#include "hyp.h"
 #include <string.h>
+#include "hyp_layout.h"
+#include "hyp_mem.h"
+#include "layout.h"
 #include "print.h"
 #include "spinlock.h"
 #include "trace_persist.h"

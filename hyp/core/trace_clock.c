@@ -18,6 +18,8 @@
  * its stamps are on the early clock (nanoseconds of counter at CNTFRQ_EL0
  * from 0) and move onto the new one with it (trace_early_align()).
  */
+#include "cpus.h"
+#include "hyp_layout.h"
 #include "spinlock.h"
 #include "sysregs.h"
 #include "trace.h"

@@ -4,7 +4,11 @@
  * declared in shared/hyptrace_abi.h. Each handler checks its arguments;
  * this file only routes registers.
  */
-#include "hyp.h"
+#include "canary.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
+#include "hyp_mem.h"
 #include "mmio_trace.h"
 #include "trace.h"
 #include "trace_persist.h"

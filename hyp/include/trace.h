@@ -16,7 +16,7 @@
 #ifndef HYP_TRACE_H
 #define HYP_TRACE_H
 
-#include "hyp.h"
+#include "cpus.h"
 #include "shared/hyp_events.h"
 #include "shared/ring_buffer.h"
 

@@ -9,15 +9,21 @@
  */
 #include <libfdt.h>
 #include "bootargs.h"
+#include "cache.h"
+#include "dt.h"
 #include "dt_addr.h"
 #include "dt_console.h"
 #include "dt_tree.h"
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
 #include "mmio_trace.h"
+#include "panic.h"
 #include "print.h"
+#include "psci.h"
 #include "sysregs.h"
 #include "trace.h"
+#include "uart.h"
 #include "shared/hyptrace_abi.h"
 
 #define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */

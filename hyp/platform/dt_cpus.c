@@ -17,10 +17,15 @@
  * with it on.
  */
 #include <libfdt.h>
+#include "cpus.h"
+#include "dt.h"
 #include "dt_addr.h"
 #include "dt_tree.h"
-#include "hyp.h"
-#include "print.h"
+#include "hyp_layout.h"
+#include "layout.h"
+#include "mem_ranges.h"
+#include "panic.h"
+#include "spin_table.h"
 #include "sysregs.h"
 #include "shared/hyptrace_abi.h"
 

@@ -16,7 +16,6 @@
 #include "bootargs.h"
 #include "dt_addr.h"
 #include "dt_tree.h"
-#include "hyp.h"
 #include "mmio_trace.h"
 #include "print.h"
 #include "shared/hyptrace_abi.h"

@@ -7,8 +7,9 @@
  * what both check, records the call (fw_psci) and writes the result; the
  * implementations only do what is theirs.
  */
+#include "cpus.h"
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_mem.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"

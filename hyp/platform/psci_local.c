@@ -7,7 +7,9 @@
  * call answers is DEN0022's (PSCI 1.0). Traced as hyp_enter/hyp_exit with
  * reason psci_local (traps.c), where a relayed call shows the firmware.
  */
-#include "hyp.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"

@@ -6,7 +6,8 @@
  * and CPU_SUSPEND get our own entry points and the caller's entry is kept
  * per CPU until the CPU arrives.
  */
-#include "hyp.h"
+#include "cpus.h"
+#include "panic.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"

@@ -10,9 +10,13 @@
  * the release addresses are left out of stage 2 (stage2.c), so that Linux
  * cannot release a CPU behind the hypervisor's back.
  */
-#include "hyp.h"
+#include "cache.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "layout.h"
 #include "pgtable.h"
 #include "print.h"
+#include "spin_table.h"
 #include "sysregs.h"
 
 /*
