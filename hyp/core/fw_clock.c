@@ -16,5 +16,5 @@ u64 fw_clock_now(void)
 
 void fw_clock_add(u64 start)
 {
-	this_cpu()->fw.ns += hyp_clock_ns() - start;
+	this_cpu()->fw.ns += fw_clock_now() - start;
 }
