@@ -19,7 +19,7 @@ BUILD=${1:-${HYPTRACE_BUILD:-$TOP/build}}
 
 NM="nm"
 command -v aarch64-linux-gnu-nm >/dev/null 2>&1 && NM=aarch64-linux-gnu-nm
-STRICT=" host-driver "
+STRICT=" hyp host-driver "
 status=0
 
 # Whether the copy of host-driver/ in DIR (59-hostile-page.sh's) has the

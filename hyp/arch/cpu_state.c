@@ -36,7 +36,6 @@
  *
  * The implementation-defined registers canary: see impdef_trap().
  */
-#include "hyp.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"

@@ -7,10 +7,9 @@
  * to 0, which traps every "n" register: Linux's first PIRE0_EL1 write, for
  * one, on a CPU with FEAT_S1PIE.
  */
-#include "hyp.h"
+#include "cpu_features.h"
 #include "sysregs.h"
 
-#include "cpu_features.h"
 
 /* HFGRTR_EL2/HFGWTR_EL2: the "n" bits of the EL1 registers this CPU has */
 static u64 fgt_sysreg_nbits(const struct id_regs *id)

@@ -20,11 +20,11 @@
  * Anything that still traps reaches traps.c, which makes it UNDEFINED at
  * EL1, as it would be without EL2.
  */
-#include "hyp.h"
-#include "print.h"
+#include "cpu_features.h"
+#include "el2_regs.h"
+#include "panic.h"
 #include "sysregs.h"
 
-#include "cpu_features.h"
 
 /*
  * HCR_EL2: EL1 is AArch64 and its SMCs come to us (the PSCI relay). The

@@ -9,9 +9,9 @@
 #include "asm-macros.inc"
 
 /*
- * With no firmware (hyp_no_firmware, dt_cpus.c: the Pi, whose SMC is
- * UNDEFINED), the answer is SMCCC's NOT_SUPPORTED, x1..x17 unchanged, and
- * no SMC is made. x9 is free here: SMCCC lets a call clobber it.
+ * With no firmware (hyp_no_firmware, hyp_layout.c, set by dt_cpus.c: the
+ * Pi, whose SMC is UNDEFINED), the answer is SMCCC's NOT_SUPPORTED, x1..x17
+ * unchanged, and no SMC is made. x9 is free here: SMCCC lets a call clobber it.
  */
 .macro	no_firmware_ret res
 	adr_l	x9, hyp_no_firmware

@@ -71,6 +71,20 @@ primary_entry:
 	mov	x1, #1
 	add	x0, x0, x1, lsl #HYP_REGION_SHIFT
 	mov	sp, x0
+
+	/*
+	 * struct hyp_entries (cpus.h): the entry points below, for the C
+	 * code that sends a CPU to one of them, which so does not depend on
+	 * this file (scripts/check-circles.sh)
+	 */
+	adr_l	x0, hyp_entries
+	adr_l	x1, hyp_secondary_entry
+	adr_l	x2, hyp_resume_entry
+	stp	x1, x2, [x0]
+	adr_l	x1, hyp_spin_entry
+	adr_l	x2, hyp_cpu_park
+	stp	x1, x2, [x0, #16]
+
 	mov	x0, x19
 	mov	x1, x21
 	bl	hyp_boot_prepare		/* returns the boot CPU's index */
@@ -233,61 +247,3 @@ el2_mmu_on:
 park:
 	wfe
 	b	park
-
-/*
- * Leave EL2 for Linux at x0 with x1 as its argument: EL1h with DAIF masked,
- * x1..x3 = 0 as booting.rst asks.
- */
-SYM_FUNC hyp_enter_el1
-	msr	elr_el2, x0
-	ldr	x0, =SPSR_EL1_ENTRY
-	msr	spsr_el2, x0
-	mov	x0, x1
-	mov	x1, xzr
-	mov	x2, xzr
-	mov	x3, xzr
-	/* Nothing of the hypervisor's leaks into Linux's registers. */
-	.irp	n, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
-	mov	x\n, xzr
-	.endr
-	eret
-SYM_END hyp_enter_el1
-
-/* x0 = line size in bytes, from CTR_EL0.DminLine */
-dcache_line_size:
-	mrs	x2, ctr_el0
-	ubfx	x2, x2, #16, #4
-	mov	x3, #4
-	lsl	x0, x3, x2
-	ret
-
-.macro dcache_by_line op
-	mov	x4, x30
-	mov	x5, x0
-	bl	dcache_line_size
-	mov	x30, x4
-	sub	x2, x0, #1
-	bic	x5, x5, x2
-1:	dc	\op, x5
-	add	x5, x5, x0
-	cmp	x5, x1
-	b.lo	1b
-	dsb	sy
-	ret
-.endm
-
-/* [x0, x1): clean to the point of coherency, for readers with caches off */
-SYM_FUNC dcache_clean_range
-	dcache_by_line cvac
-SYM_END dcache_clean_range
-
-SYM_FUNC dcache_inval_range
-	dcache_by_line ivac
-SYM_END dcache_inval_range
-
-	.data
-	.balign	8
-	/* struct hyp_stacks (hyp.h): the per-CPU stacks, in private memory */
-	.globl	hyp_stacks
-hyp_stacks:
-	.quad	0, 0

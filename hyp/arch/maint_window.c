@@ -49,20 +49,20 @@
  * upgrade to a clean and invalidate that HCR_EL2.VM gives it at EL1.) So
  * such an operation is recorded and let through once: the window's traps
  * off, a software step armed and routed to EL2 with interrupts masked for
- * that one instruction (as mmio_step.c lets an access through), and back
- * on at the step. It then runs at EL1, exactly as asked, and a fault it
+ * that one instruction (el1_step.c, as for mmio_step.c's accesses), and
+ * back on at the step. It then runs at EL1, exactly as asked, and a fault it
  * takes is EL1's own. So are the nXS TLBI forms (see tlbi_perform()).
  */
-#include "hyp.h"
-#include "shared/hyptrace_abi.h"
+#include "cpus.h"
+#include "el1_step.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
+#include "shared/hyptrace_abi.h"
 
 #define NSEC_PER_SEC		1000000000ULL
 /* A run's event is written at this many operations */
 #define MAINT_RUN_MAX		65536
-#define STEP_MASKS		(PSR_I | PSR_F | PSR_A)
 
 #define HCR_MAINT		(HCR_TTLB | HCR_TPCP | HCR_TPU)
 /* Every CPU with FGT has these */
@@ -241,15 +241,9 @@ static bool tlbi_perform(u16 op, u64 xt)
 static void step_through(struct trap_frame *frame, struct maint_cpu *m)
 {
 	traps_set(false);
-	m->masks = frame->spsr & STEP_MASKS;
-	m->mdcr = read_sysreg(mdcr_el2);
-	m->mdscr = read_sysreg(mdscr_el1);
+	el1_step_save(frame, &m->step);
 	m->stepping = true;
-	write_sysreg(m->mdscr | MDSCR_SS, mdscr_el1);
-	write_sysreg(m->mdcr | MDCR_TDE, mdcr_el2);
-	isb();
-	/* Active-not-pending: one instruction, then the step exception */
-	frame->spsr |= PSR_SS | STEP_MASKS;
+	el1_step_arm(frame, &m->step);
 }
 
 bool maint_step_done(struct trap_frame *frame)
@@ -259,15 +253,7 @@ bool maint_step_done(struct trap_frame *frame)
 	if (!m->stepping)
 		return false;
 	m->stepping = false;
-	write_sysreg(m->mdscr, mdscr_el1);
-	write_sysreg(m->mdcr, mdcr_el2);
-	isb();
-	/* Stepped into EL1's vector (the operation faulted): masks saved there */
-	if ((frame->elr & ~VBAR_BASE) < 0x800 &&
-	    (frame->elr & VBAR_BASE) == (read_sysreg(vbar_el1) & VBAR_BASE))
-		write_sysreg((read_sysreg(spsr_el1) & ~STEP_MASKS) | m->masks,
-			     spsr_el1);
-	frame->spsr = (frame->spsr & ~(STEP_MASKS | PSR_SS)) | m->masks;
+	el1_step_end(frame, &m->step);
 	if (m->deadline && !window_ended(m))
 		traps_set(true);
 	return true;

@@ -11,8 +11,8 @@
  * touches x30 or the stack, so the fault path simply returns.
  *
  * The address translation that finds an instruction without a syndrome
- * (mmio_emulate.c) is guarded the same way: AT can take a synchronous
- * external abort on a table walk, as KVM's __kvm_at() allows for.
+ * (mmio_trap.c's emulate()) is guarded the same way: AT can take a
+ * synchronous external abort on a table walk, as KVM's __kvm_at() allows for.
  */
 #include "asm-macros.inc"
 

@@ -5,10 +5,9 @@
  * SVE, MOPS; an unaligned access; AArch32): recorded as mmio_unhandled and
  * let through unemulated, so that tracing never changes what the program
  * does. The page goes back into stage 2, the CPU returns to the
- * instruction with a software step armed and routed to EL2
- * (MDCR_EL2.TDE, MDSCR_EL1.SS, SPSR.SS: Arm ARM, "Software Step
- * exceptions"), the instruction runs once, the step exception brings the
- * CPU back here, and the page leaves stage 2 again.
+ * instruction with a software step armed and routed to EL2 (el1_step.c),
+ * the instruction runs once, the step exception brings the CPU back here,
+ * and the page leaves stage 2 again.
  *
  * While the page is mapped, other CPUs' accesses to it are not traced: a
  * gap of one instruction's time, during which the stepping CPU cannot be
@@ -25,7 +24,10 @@
  * stays mapped, untraced: a limit of this scheme under heavy concurrent
  * let-through traffic.
  */
-#include "hyp.h"
+#include "cpus.h"
+#include "el1_step.h"
+#include "hyp_mem.h"
+#include "layout.h"
 #include "mmio_trace.h"
 #include "spinlock.h"
 #include "stage2.h"
@@ -33,17 +35,12 @@
 #include "trace.h"
 #include "trap.h"
 
-#define MDCR_TDE	BIT(8)		/* debug exceptions go to EL2 */
-#define MDSCR_SS	BIT(0)		/* software step enabled */
-#define STEP_MASKS	(PSR_I | PSR_F | PSR_A)
-
 /* An access crossing a page boundary maps back two pages */
 #define STEP_PAGES	2
 
 struct mmio_step {
 	u64 page[STEP_PAGES];	/* mapped back for this CPU's step, or 0 */
-	u64 masks;		/* SPSR's STEP_MASKS before the step */
-	u64 mdcr, mdscr;	/* before the step */
+	struct el1_step step;	/* what the step changed */
 	bool active;
 };
 
@@ -70,9 +67,7 @@ bool mmio_let_through(struct trap_frame *frame, u64 ipa)
 	/* A step that faulted on a page another CPU's step end unmapped */
 	if (!s->active) {
 		stepping++;
-		s->masks = frame->spsr & STEP_MASKS;
-		s->mdcr = read_sysreg(mdcr_el2);
-		s->mdscr = read_sysreg(mdscr_el1);
+		el1_step_save(frame, &s->step);
 		s->active = true;
 	}
 	/* The first free slot; a third page (never for one access) reuses the last */
@@ -81,11 +76,7 @@ bool mmio_let_through(struct trap_frame *frame, u64 ipa)
 	s->page[i] = page;
 	stage2_change(page, SZ_4K, STAGE2_MMIO);
 	spin_unlock(&step_lock);
-	write_sysreg(s->mdscr | MDSCR_SS, mdscr_el1);
-	write_sysreg(s->mdcr | MDCR_TDE, mdcr_el2);
-	isb();
-	/* Active-not-pending: one instruction, then the step exception */
-	frame->spsr |= PSR_SS | STEP_MASKS;
+	el1_step_arm(frame, &s->step);
 	return true;
 }
 
@@ -96,18 +87,7 @@ bool mmio_step_done(struct trap_frame *frame)
 
 	if (!s->active)
 		return false;
-	write_sysreg(s->mdscr, mdscr_el1);
-	write_sysreg(s->mdcr, mdcr_el2);
-	isb();
-	/*
-	 * Stepped into EL1's vector: the exception saved our masks there.
-	 * SS stays clear: had EL1 itself been stepping, its step is now due.
-	 */
-	if ((frame->elr & ~VBAR_BASE) < 0x800 &&
-	    (frame->elr & VBAR_BASE) == (read_sysreg(vbar_el1) & VBAR_BASE))
-		write_sysreg((read_sysreg(spsr_el1) & ~STEP_MASKS) | s->masks,
-			     spsr_el1);
-	frame->spsr = (frame->spsr & ~(STEP_MASKS | PSR_SS)) | s->masks;
+	el1_step_end(frame, &s->step);
 	spin_lock(&step_lock);
 	s->active = false;
 	if (!--stepping) {

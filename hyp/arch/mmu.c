@@ -25,10 +25,13 @@
  * head.S (el2_mmu_on), before any C code of its runs on a stack.
  */
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_layout.h"
 #include "mmio_trace.h"
+#include "mmu.h"
 #include "pgtable.h"
+#include "spin_table.h"
 #include "sysregs.h"
+#include "uart.h"
 
 #define PTE_ATTRINDX(i)	((u64)(i) << 2)
 #define PTE_AP_RW	(1UL << 6)	/* EL2 read/write (AP[1] is RES1) */

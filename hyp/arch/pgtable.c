@@ -8,9 +8,9 @@
  * written over a leaf means two callers disagree about an address. Both
  * stop the boot. Changing a live map is stage2_change.c's business.
  */
-#include "hyp.h"
+#include "hyp_mem.h"
+#include "panic.h"
 #include "pgtable.h"
-#include "print.h"
 
 void pgtable_init(struct pgtable *pt, unsigned int ia_bits, const char *name)
 {

@@ -20,7 +20,6 @@
  * set/way operand and the PC) between the trap's hyp_enter and hyp_exit
  * says who did it, at no cost until one comes.
  */
-#include "hyp.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"

@@ -28,6 +28,8 @@
  * mappings of their own. Secure memory among it is the TZASC's to guard.
  *
  * The map is built once at boot; stage2_change.c changes it afterwards.
+ * The map itself and its entries' attributes are stage2_map.c's, which
+ * both read.
  * Each CPU drops its stage-1+2 TLB entries for VMID 0 as it turns stage 2
  * on.
  *
@@ -35,25 +37,23 @@
  * physical range is smaller: enough for QEMU's virt machine with its high
  * PCIe window and for the boards we know. Addresses above it fault.
  */
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "layout.h"
+#include "mem_ranges.h"
 #include "mmio_trace.h"
+#include "panic.h"
 #include "pgtable.h"
 #include "print.h"
+#include "spin_table.h"
 #include "stage2.h"
 #include "sysregs.h"
 #include "shared/hyptrace_abi.h"
-
-#define S2_MEMATTR(a)		((u64)(a) << 2)
-#define S2_MEMATTR_NORMAL_WB	S2_MEMATTR(0xf)	/* outer and inner write-back */
-#define S2_AP_RW		(3UL << 6)	/* EL1 and EL0 may read and write */
-#define S2_XN			(2UL << 53)	/* no execution at EL1 or EL0 */
 
 #define S2_MAX_IPA_BITS	40
 /* The holes: our region, the debug windows, spin tables, traced devices */
 #define S2_MAX_HOLES	(1 + HYP_MAX_DEBUG_WINDOWS + HYP_MAX_CPUS + \
 			 HYPTRACE_MMIO_SLOTS)
 
-struct pgtable stage2_host_map;
 static u64 vtcr;
 
 /* ID_AA64MMFR0_EL1.PARange: bits of physical address */
@@ -62,13 +62,6 @@ static unsigned int parange_bits(u64 parange)
 	static const u8 bits[] = { 32, 36, 40, 42, 44, 48, 52 };
 
 	return parange < ARRAY_SIZE(bits) ? bits[parange] : 52;
-}
-
-u64 stage2_attrs(enum stage2_kind kind)
-{
-	u64 ram = S2_MEMATTR_NORMAL_WB | S2_AP_RW | PTE_SH_INNER | PTE_AF;
-
-	return kind == STAGE2_RAM ? ram : kind == STAGE2_MMIO ? ram | S2_XN : 0;
 }
 
 /* ranges_outside()'s callback: map [from, to) with *@attrs */

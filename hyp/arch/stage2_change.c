@@ -25,7 +25,9 @@
  * which give back everything above their mark when unloaded.
  */
 #include <string.h>
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "hyp_mem.h"
+#include "mem_ranges.h"
 #include "spinlock.h"
 #include "stage2.h"
 #include "sysregs.h"

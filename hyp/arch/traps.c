@@ -9,15 +9,17 @@
  * the instruction UNDEFINED, so EL1 gets exactly that. Anything taken at
  * EL2 itself is a bug in the hypervisor and ends in a register dump.
  */
-#include "hyp.h"
-#include "shared/hyptrace_abi.h"
+#include "cpus.h"
+#include "hyp_layout.h"
 #include "mmio_trace.h"
+#include "panic.h"
 #include "print.h"
 #include "psci.h"
 #include "stage2.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "trap.h"
+#include "shared/hyptrace_abi.h"
 
 static const char *const vector_names[] = {
 	[VEC_EL2_SP0_SYNC] = "synchronous exception at EL2 (SP0)",

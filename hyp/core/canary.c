@@ -11,7 +11,8 @@
  * them, so a checksum of them, asked for before and after a test
  * (HYPTRACE_CALL_IMAGE_SUM), shows whether anything wrote there.
  */
-#include "hyp.h"
+#include "canary.h"
+#include "hyp_layout.h"
 
 #define CANARY_SEED	0x6879707472616365UL	/* "hyptrace" */
 /*
@@ -46,16 +47,12 @@ void canary_fill_range(u64 start, u64 end)
 	}
 }
 
-void canary_fill(void)
-{
-	canary_fill_range(hyp_mem_mark(), hyp_mem_end());
-}
-
-bool canary_intact(u64 *bad_addr)
+/* Whether [@start, @end) still holds the pattern; if not, the first bad word */
+bool canary_intact_range(u64 start, u64 end, u64 *bad_addr)
 {
 	u64 a;
 
-	for (a = hyp_mem_mark(); a < hyp_mem_end(); a += 8) {
+	for (a = start; a < end; a += 8) {
 		if (READ_ONCE(*(u64 *)a) !=
 		    pattern(ALIGN_DOWN(a, CANARY_BLOCK))) {
 			*bad_addr = a;

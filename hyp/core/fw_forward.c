@@ -29,7 +29,7 @@
  * threat model (Documentation/design/threat-model.md) says so.
  */
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_layout.h"
 #include "trap.h"
 #include "shared/smccc.h"
 

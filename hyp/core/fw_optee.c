@@ -22,6 +22,7 @@
  * is recorded as abandoned, or resumed, at the next call traced. The span
  * logic (fw_optee_span_*) is proven on the host too (tests/fw).
  */
+#include "cpus.h"
 #include "fw_optee.h"
 #include "fw_trace.h"
 #include "trap.h"

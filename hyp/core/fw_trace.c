@@ -24,6 +24,7 @@
  * TRNG: only the status in x0. The entropy RND32/RND64 return in x1..x3
  * never reaches the trace; x1 recorded is the caller's (the bits asked).
  */
+#include "cpus.h"
 #include "fw_trace.h"
 #include "psci.h"
 #include "trap.h"
@@ -101,7 +102,7 @@ void fw_psci_suspend_leave(u64 power_state)
 	struct fw_cpu *fw = &this_cpu()->fw;
 
 	fw->suspend_state = power_state;
-	fw->suspend_at_ns = hyp_clock_ns();
+	fw->suspend_at_ns = fw_clock_now();
 	fw->suspend_pending = true;
 }
 
@@ -128,17 +129,7 @@ void fw_psci_resumed(void)
 	r[2] = cpu->suspend_entry.pc;
 	r[3] = cpu->suspend_entry.x0;
 	fw_trace_psci(PSCI_0_2_FN64_CPU_SUSPEND, r, PSCI_RET_SUCCESS,
-		      hyp_clock_ns() - fw->suspend_at_ns);
-}
-
-u64 fw_clock_now(void)
-{
-	return hyp_clock_ns();
-}
-
-void fw_clock_add(u64 start)
-{
-	this_cpu()->fw.ns += hyp_clock_ns() - start;
+		      fw_clock_now() - fw->suspend_at_ns);
 }
 
 void fw_trace_arch(u32 fid, u64 x1, s64 ret, u64 fw_ns)
@@ -151,7 +142,7 @@ void fw_trace_arch(u32 fid, u64 x1, s64 ret, u64 fw_ns)
 static void workaround_count(unsigned int which, u64 ns)
 {
 	struct fw_workaround_sum *s = &this_cpu()->fw.wa[which - 1];
-	u64 now = hyp_clock_ns();
+	u64 now = fw_clock_now();
 
 	if (!s->count) {
 		s->since_ns = now;

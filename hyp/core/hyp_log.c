@@ -19,9 +19,10 @@
  * head, and a reader checks after copying that the head has not lapped
  * what it copied. A reader never waits behind a print stuck on a slow UART.
  */
-#include "hyp.h"
 #include <string.h>
-#include "print.h"
+#include "cache.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
 #include "shared/atomic.h"
 #include "shared/hyptrace_abi.h"
 
@@ -60,40 +61,49 @@ static struct hyp_log_area *area_at_region_end(void)
 				       HYP_PERSIST_SIZE - HYP_LOG_SIZE);
 }
 
-/* The last boot's log, oldest byte first, into private memory */
-static void keep_previous(const struct hyp_log_area *a)
+/* The last boot's log's length, or 0 if it did not end in a panic */
+static u64 previous_len(const struct hyp_log_area *a)
 {
-	u64 head = a->head, start = head > HYP_LOG_TEXT ? head - HYP_LOG_TEXT : 0;
-	char *copy;
-	u64 i;
+	u64 head = a->head;
+
+	if (a->magic != HYP_LOG_MAGIC || a->version != HYP_LOG_VERSION ||
+	    !(a->flags & HYP_LOG_PANICKED))
+		return 0;
+	return head > HYP_LOG_TEXT ? HYP_LOG_TEXT : head;
+}
+
+/*
+ * Boot CPU, MMU off, first thing after hyp_mem_init(): the bytes
+ * hyp_log_init() needs to keep the last boot's log, 0 if there is none to
+ * keep. The caller allocates them (setup.c): the log is below the
+ * allocator, which can panic, and so print.
+ */
+u64 hyp_log_last_boot_size(void)
+{
+	return previous_len(area_at_region_end());
+}
+
+/*
+ * Start this boot's log; first keep the last boot's, oldest byte first,
+ * in @keep (hyp_log_last_boot_size() bytes; NULL: not kept).
+ */
+void hyp_log_init(char *keep)
+{
+	struct hyp_log_area *a = area_at_region_end();
+	u64 len = previous_len(a), head = a->head, i;
 
 	prev_text = NULL;
 	prev_len = 0;
-	if (a->magic != HYP_LOG_MAGIC || a->version != HYP_LOG_VERSION ||
-	    !(a->flags & HYP_LOG_PANICKED) || !head)
-		return;
-	copy = hyp_mem_alloc(head - start, SZ_4K);
-	if (!copy)
-		return;
-	for (i = start; i < head; i++)
-		copy[i - start] = a->text[i % HYP_LOG_TEXT];
-	prev_text = copy;
-	prev_len = head - start;
-}
-
-/* Boot CPU, MMU off, first thing after hyp_mem_init() */
-void hyp_log_init(void)
-{
-	struct hyp_log_area *a = area_at_region_end();
-
-	keep_previous(a);
+	if (len && keep) {
+		for (i = head - len; i < head; i++)
+			keep[i - (head - len)] = a->text[i % HYP_LOG_TEXT];
+		prev_text = keep;
+		prev_len = len;
+	}
 	memset(a, 0, HYP_LOG_HEADER);
 	a->magic = HYP_LOG_MAGIC;
 	a->version = HYP_LOG_VERSION;
 	log_area = a;
-	if (prev_len)
-		hyp_info("the last boot panicked: its log (%lu bytes) is kept for the host\n",
-			 prev_len);
 }
 
 /* Under the print lock */

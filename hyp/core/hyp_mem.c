@@ -15,9 +15,11 @@
  * it, by a DMA master stage 2 does not see or by the hypervisor itself,
  * shows at shutdown.
  */
-#include "hyp.h"
 #include <string.h>
-#include "print.h"
+#include "canary.h"
+#include "hyp_layout.h"
+#include "hyp_mem.h"
+#include "panic.h"
 
 static u64 mem_top;		/* first free byte */
 static u64 mem_end;		/* the log (hyp_log.c), then trace_persist.c's */
@@ -75,4 +77,16 @@ void hyp_mem_free_to(u64 mark)
 		hyp_panic("%s(0x%lx): top is 0x%lx", __func__, mark, mem_top);
 	canary_fill_range(mark, mem_top);
 	mem_top = mark;
+}
+
+/* The free memory, all of it, carries the canary pattern (canary.c) */
+void hyp_mem_canary_fill(void)
+{
+	canary_fill_range(mem_top, mem_end);
+}
+
+/* Whether the free memory still carries it; if not, the first bad word */
+bool hyp_mem_canary_intact(u64 *bad_addr)
+{
+	return canary_intact_range(mem_top, mem_end, bad_addr);
 }

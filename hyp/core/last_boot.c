@@ -14,8 +14,10 @@
  * the headers of the pages left out) comes from the private record, bounded
  * by trace_persist_read().
  */
-#include "hyp.h"
 #include <string.h>
+#include "hyp_layout.h"
+#include "hyp_mem.h"
+#include "layout.h"
 #include "print.h"
 #include "spinlock.h"
 #include "trace_persist.h"
@@ -258,7 +260,7 @@ static s64 lb_swap_reader(unsigned int cpu)
 	return HYPTRACE_RET_SUCCESS;
 }
 
-/* HYPTRACE_CALL_TRACE_LAST_BOOT */
+/* HYPTRACE_CALL_TRACE_LAST_BOOT (a RELEASE's record: vendor_hyp.c) */
 s64 last_boot_call(u64 op, u64 cpu, u64 *res)
 {
 	s64 ret = HYPTRACE_RET_SUCCESS;
@@ -286,8 +288,5 @@ s64 last_boot_call(u64 op, u64 cpu, u64 *res)
 		break;
 	}
 	spin_unlock(&lb_lock);
-	/* Released pages are free: no later boot may show them */
-	if (op == HYPTRACE_LAST_BOOT_RELEASE && !ret)
-		trace_persist_release();
 	return ret;
 }

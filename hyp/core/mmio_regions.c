@@ -18,7 +18,8 @@
  * back in stage 2, so that no access to them traps once it is gone. Hit
  * counts are relaxed atomics: a count, not an order.
  */
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
 #include "mmio_trace.h"
 #include "print.h"
 #include "spinlock.h"

@@ -6,7 +6,11 @@
  * reset it, when the command line asks Linux to reset after a panic
  * (panic=N, N != 0): on a board, RAM then survives, and so does the log.
  */
-#include "hyp.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
+#include "layout.h"
+#include "panic.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"

@@ -12,49 +12,35 @@
  * hyp_cpu_start() with its MMU already on (head.S).
  */
 #include <libfdt.h>
-#include "hyp.h"
+#include "boot.h"
+#include "cpus.h"
+#include "dt.h"
+#include "el2_regs.h"
+#include "fw_trace.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
+#include "hyp_mem.h"
+#include "layout.h"
+#include "mmu.h"
+#include "panic.h"
 #include "print.h"
 #include "psci.h"
+#include "spin_table.h"
+#include "stage2.h"
 #include "sysregs.h"
-#include "fw_trace.h"
 #include "trace.h"
 #include "trace_persist.h"
 #include "trap.h"
 #include "shared/hyptrace_abi.h"
 
-struct hyp_layout hyp_layout;
-/*
- * Not in the image: 4.7 KiB of bss there was a page of the image's budget
- * (linker/hyp.lds), and the region has room
- */
-struct hyp_cpu *hyp_cpus;
-
 static const void *loader_fdt;
 /* Counter value at the hypervisor's first instruction */
 static u64 boot_entry_count;
 
-int hyp_cpu_index(u64 mpidr)
-{
-	unsigned int i;
-
-	mpidr &= MPIDR_HWID_MASK;
-	for (i = 0; i < hyp_layout.nr_cpus; i++)
-		if (hyp_cpus[i].mpidr == mpidr)
-			return i;
-	return -1;
-}
-
-/* HYPTRACE_CALL_CPU_MPIDR: which CPU a number names */
-s64 hyp_cpu_mpidr(u64 idx, u64 *mpidr)
-{
-	if (idx >= hyp_layout.nr_cpus)
-		return HYPTRACE_RET_INVALID;
-	*mpidr = hyp_cpus[idx].mpidr;
-	return HYPTRACE_RET_SUCCESS;
-}
-
 unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 {
+	u64 kept;
+
 	boot_entry_count = entry_count;
 	hyp_layout.hyp_base = (u64)__hyp_start;
 	loader_fdt = (const void *)dtb;
@@ -62,7 +48,12 @@ unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count)
 	/* Zeroed, as the bss it was in; before anything looks a CPU up */
 	hyp_cpus = hyp_mem_alloc_boot(HYP_MAX_CPUS * sizeof(*hyp_cpus), SZ_4K,
 				      "the CPUs' state");
-	hyp_log_init();
+	/* The log is below the allocator: its caller gives it memory */
+	kept = hyp_log_last_boot_size();
+	hyp_log_init(kept ? hyp_mem_alloc(kept, SZ_4K) : NULL);
+	if (hyp_log_last_boot_kept())
+		hyp_info("the last boot panicked: its log (%lu bytes) is kept for the host\n",
+			 kept);
 	dt_parse(loader_fdt);
 	/* Private memory, MMU off: secondaries read it with theirs off too */
 	hyp_stacks.base = (u64)hyp_mem_alloc_boot(hyp_layout.nr_cpus *
@@ -125,7 +116,7 @@ static void boot_cpu_finish(void)
 	u64 boot_ns;
 
 	print_enable_locking();
-	canary_fill();
+	hyp_mem_canary_fill();
 	/* Before anything is loaded over the last boot's pages */
 	last_boot_find();
 	early_capture_start();

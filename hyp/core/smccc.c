@@ -7,7 +7,7 @@
  * reached by SMC (SiP, OEM, TRNG, FF-A, trusted OSes) go to firmware whole
  * (fw_forward.c).
  */
-#include "hyp.h"
+#include "hyp_layout.h"
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"

@@ -10,6 +10,10 @@
  * page table below); the descriptor in the carve-out is only ever written,
  * never read back.
  */
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "hyp_mem.h"
+#include "layout.h"
 #include "spinlock.h"
 #include "trace.h"
 #include "trace_persist.h"

@@ -18,6 +18,8 @@
  * its stamps are on the early clock (nanoseconds of counter at CNTFRQ_EL0
  * from 0) and move onto the new one with it (trace_early_align()).
  */
+#include "cpus.h"
+#include "hyp_layout.h"
 #include "spinlock.h"
 #include "sysregs.h"
 #include "trace.h"
@@ -124,22 +126,29 @@ void trace_clock_early(void)
 	clk->epoch_cyc = 0;
 }
 
-s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
-			   u64 *res)
+void trace_clock_lock(void)
+{
+	spin_lock(&clock_lock);
+}
+
+void trace_clock_unlock(void)
+{
+	spin_unlock(&clock_lock);
+}
+
+/*
+ * Under trace_clock_lock(): the bank not in use, filled with the host's
+ * clock, once checked against the current one (see above); NULL, and
+ * *@ret the reason, if it does not pass. The caller publishes it
+ * (trace_clock_update.c).
+ */
+const struct hyp_clock *trace_clock_next(u64 mult, u64 shift, u64 epoch_ns,
+					 u64 epoch_cyc, s64 *ret)
 {
 	struct hyp_clock *next;
 	u64 now, old_ns, new_ns;
-	s64 ret = HYPTRACE_RET_SUCCESS;
 
-	res[0] = 0;
-	res[1] = 0;
-	res[2] = 0;
-
-	/* The kernel's clocksource mult is 32 bits; anything else is junk. */
-	if (!mult || mult > 0xffffffffULL || shift >= 64)
-		return HYPTRACE_RET_INVALID;
-
-	spin_lock(&clock_lock);
+	*ret = HYPTRACE_RET_CLOCK_STEP;
 	next = hyp_clock_cur == &clock_banks[0] ? &clock_banks[1] :
 						  &clock_banks[0];
 	next->mult = (u32)mult;
@@ -147,30 +156,18 @@ s64 trace_update_clock_res(u64 mult, u64 shift, u64 epoch_ns, u64 epoch_cyc,
 	next->scale = trace_clock_scale(next->mult, next->shift);
 	next->epoch_ns = epoch_ns;
 	next->epoch_cyc = epoch_cyc;
-	if (!next->scale || !clock_rate_ok(next)) {
-		ret = HYPTRACE_RET_CLOCK_STEP;
-		goto out;
-	}
+	if (!next->scale || !clock_rate_ok(next))
+		return NULL;
 	if (!READ_ONCE(clock_free)) {
 		now = read_cntvct();
 		old_ns = hyp_clock_at(hyp_clock_cur, now);
 		new_ns = hyp_clock_at(next, now);
 		/* Differences, not comparisons: the stamps may wrap */
 		if ((s64)(new_ns - old_ns) < 0 ||
-		    new_ns - old_ns > HYPTRACE_CLOCK_MAX_STEP_NS) {
-			ret = HYPTRACE_RET_CLOCK_STEP;
-			goto out;
-		}
+		    new_ns - old_ns > HYPTRACE_CLOCK_MAX_STEP_NS)
+			return NULL;
 	}
 	WRITE_ONCE(clock_free, false);
-	/* The first update with the early buffer loaded moves its stamps */
-	now = read_cntvct();
-	new_ns = hyp_clock_at(next, now);
-	if (trace_early_align((s64)(new_ns - hyp_clock_at(hyp_clock_cur, now)),
-			      new_ns, next, res))
-		goto out;
-	trace_clock_publish(next);
-out:
-	spin_unlock(&clock_lock);
-	return ret;
+	*ret = HYPTRACE_RET_SUCCESS;
+	return next;
 }

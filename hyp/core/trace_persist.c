@@ -11,7 +11,9 @@
  * the machine (trace_persist_clean()), for boards whose reset keeps RAM but
  * drops the caches.
  */
-#include "hyp.h"
+#include "cache.h"
+#include "canary.h"
+#include "hyp_layout.h"
 #include "trace.h"
 #include "trace_persist.h"
 #include "shared/trace_desc.h"

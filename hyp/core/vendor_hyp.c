@@ -4,12 +4,30 @@
  * declared in shared/hyptrace_abi.h. Each handler checks its arguments;
  * this file only routes registers.
  */
-#include "hyp.h"
+#include "canary.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
+#include "hyp_mem.h"
 #include "mmio_trace.h"
 #include "trace.h"
 #include "trace_persist.h"
 #include "trap.h"
 #include "shared/hyptrace_abi.h"
+
+/*
+ * HYPTRACE_CALL_TRACE_LAST_BOOT. Released pages are free: no later boot
+ * may show them. Here, not in last_boot.c, which the trace (trace.c) asks
+ * where the kept pages are: the two do not call each other.
+ */
+static s64 last_boot_op(u64 op, u64 cpu, u64 *res)
+{
+	s64 ret = last_boot_call(op, cpu, res);
+
+	if (op == HYPTRACE_LAST_BOOT_RELEASE && !ret)
+		trace_persist_release();
+	return ret;
+}
 
 void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 {
@@ -73,7 +91,7 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		ret = HYPTRACE_RET_SUCCESS;
 		break;
 	case HYPTRACE_CALL_TRACE_LAST_BOOT:
-		ret = last_boot_call(r[1], r[2], &r[1]);
+		ret = last_boot_op(r[1], r[2], &r[1]);
 		break;
 	case HYPTRACE_CALL_HYP_LOG:
 		ret = hyp_log_call(r[1], r[2], &r[1]);
@@ -84,7 +102,7 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		break;
 	case HYPTRACE_CALL_IMAGE_SUM:
 		r[1] = image_sum(&r[2]);
-		if (canary_intact(&r[3]))
+		if (hyp_mem_canary_intact(&r[3]))
 			r[3] = 0;
 		ret = HYPTRACE_RET_SUCCESS;
 		break;

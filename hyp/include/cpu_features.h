@@ -6,7 +6,6 @@
 #ifndef HYP_CPU_FEATURES_H
 #define HYP_CPU_FEATURES_H
 
-#include "hyp.h"
 #include "sysregs.h"
 
 /* The ID registers every decision below is made from, read once per CPU */

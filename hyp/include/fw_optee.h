@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A CPU's OP-TEE request in progress, RPCs and all (hyp/core/fw_optee.c):
- * in its struct fw_cpu (hyp.h), and alone in tests/fw.
+ * in its struct fw_cpu (cpus.h), and alone in tests/fw.
  */
 #ifndef HYP_FW_OPTEE_H
 #define HYP_FW_OPTEE_H

@@ -17,6 +17,7 @@
 #ifndef HYP_FW_TRACE_H
 #define HYP_FW_TRACE_H
 
+#include "cpus.h"
 #include "trace.h"
 
 /*

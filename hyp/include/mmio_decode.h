@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The A64 loads and stores of general registers that mmio_emulate.c
+ * The A64 loads and stores of general registers that mmio_trap.c
  * performs for an access whose syndrome does not describe it (ESR_EL2.ISV
  * 0): decoded here, as pure logic, so that tests/mem checks each form on
  * the host against the assembler's encodings (mmio_decode_test.c).

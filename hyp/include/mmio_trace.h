@@ -36,29 +36,11 @@ u32 mmio_region_hit(u64 ipa, u32 access, bool *page);
 /* @page out of stage 2 again after a step, if a region still holds it */
 void mmio_page_unmap(u64 page);
 
-/* mmio_trap.c: a stage-2 data abort on a traced page, or false */
+/*
+ * mmio_trap.c: a stage-2 data abort on a traced page (decoded first if it
+ * has no syndrome), or false
+ */
 bool mmio_trap(struct trap_frame *frame);
-/*
- * mmio_trap.c: one access of 1 << @log2 bytes to the traced @ipa (@va
- * where EL1 or EL0 addressed it), made once at EL2 and recorded if @mode
- * (mmio_region_hit()) asks; *@val is the value stored, or receives the
- * value loaded. False if the device aborted (the event says so).
- */
-bool mmio_perform(struct trap_frame *frame, u64 ipa, u64 va,
-		  unsigned int log2, bool write, u32 flags, u32 mode, u64 *val);
-/*
- * This CPU's read-only window onto the RAM @page, for an instruction, and
- * its closing once read
- */
-u64 mmio_code_window(u64 page);
-void mmio_code_window_close(void);
-/* ELR past the instruction performed, @bytes long */
-void mmio_skip_instruction(struct trap_frame *frame, unsigned int bytes);
-/*
- * mmio_emulate.c: an access without a syndrome, decoded and performed,
- * or let through (mmio_let_through()); false if the device aborted
- */
-bool mmio_emulate(struct trap_frame *frame, u64 ipa, u32 mode);
 /*
  * mmio_step.c: let the access at @frame run once, unemulated, recorded as
  * mmio_unhandled; and the software step exception that ends it (false if

@@ -19,8 +19,4 @@ __printf(1, 2) void hyp_printf(const char *fmt, ...);
 /* Every line the hypervisor prints starts with this, so logs are greppable */
 #define hyp_info(fmt, ...)	hyp_printf("hyptrace: " fmt, ##__VA_ARGS__)
 
-struct trap_frame;
-__printf(1, 2) void __noreturn hyp_panic(const char *fmt, ...);
-void __noreturn hyp_panic_frame(struct trap_frame *frame, const char *what);
-
 #endif /* HYP_PRINT_H */

@@ -6,7 +6,8 @@
 #include "shared/psci.h"
 
 #ifndef __ASSEMBLY__
-struct hyp_cpu;
+#include "cpus.h"
+
 struct trap_frame;
 
 /*
@@ -32,6 +33,13 @@ extern const struct psci_ops psci_relay_ops;
 extern const struct psci_ops psci_local_ops;
 
 bool psci_call(const struct psci_ops *ops, struct trap_frame *frame, u32 fid);
+
+/* psci_relay.c */
+void psci_lose_first_start(unsigned int idx, bool stall);
+struct el1_entry psci_cpu_on_arrived(struct hyp_cpu *cpu);
+
+/* psci_local.c */
+struct el1_entry psci_local_park(struct hyp_cpu *cpu);
 #endif
 
 #endif /* HYP_PSCI_H */

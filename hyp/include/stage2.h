@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The host's stage 2 after boot (stage2_change.c), and what it shares with
- * the code that builds it (stage2.c)
+ * The host's stage 2: built at boot (stage2.c), changed after boot
+ * (stage2_change.c), the map both work on (stage2_map.c)
  */
 #ifndef HYP_STAGE2_H
 #define HYP_STAGE2_H
@@ -16,9 +16,18 @@ enum stage2_kind {
 	STAGE2_MMIO,		/* Normal write-back, execute-never: stage 1 decides */
 };
 
-extern struct pgtable stage2_host_map;
+/* stage2.c; HYP_STAGE2=0 builds without it, the baseline `make bench` uses */
+#ifndef HYP_STAGE2
+#define HYP_STAGE2 1
+#endif
+/* Boot CPU, MMU off: the map; then every CPU turns it on for itself */
+void stage2_build(void);
+void stage2_enable(void);
+/* The IPA of a stage-2 abort at the virtual address @far */
+u64 stage2_fault_ipa(u64 far);
 
-/* stage2.c: the attributes of each kind */
+/* stage2_map.c: the host's map, and the attributes of each kind */
+extern struct pgtable stage2_host_map;
 u64 stage2_attrs(enum stage2_kind kind);
 
 /* Whether @ipa is in a debug window stage 2 keeps from EL1 */

@@ -16,7 +16,7 @@
 #ifndef HYP_TRACE_H
 #define HYP_TRACE_H
 
-#include "hyp.h"
+#include "cpus.h"
 #include "shared/hyp_events.h"
 #include "shared/ring_buffer.h"
 
@@ -247,6 +247,10 @@ s64 trace_enable_event(u64 id, u64 enable);
 void trace_clock_unbind(void);
 void trace_clock_bind_cpus(void);
 void trace_clock_publish(const struct hyp_clock *next);
+void trace_clock_lock(void);
+void trace_clock_unlock(void);
+const struct hyp_clock *trace_clock_next(u64 mult, u64 shift, u64 epoch_ns,
+					 u64 epoch_cyc, s64 *ret);
 s64 trace_early_start(u64 events, u64 size);
 void trace_early_query(u64 *res);
 bool trace_early_align(s64 offset, u64 now_ns, const struct hyp_clock *next,

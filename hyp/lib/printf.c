@@ -3,7 +3,7 @@
  * A printf small enough for EL2, with one lock so CPUs do not interleave.
  * Every character goes to the log (hyp_log.c) and to the console, if any.
  */
-#include "hyp.h"
+#include "hyp_log.h"
 #include "print.h"
 #include "spinlock.h"
 

@@ -8,15 +8,22 @@
  * -mstrict-align for that reason.
  */
 #include <libfdt.h>
+#include "bootargs.h"
+#include "cache.h"
+#include "dt.h"
 #include "dt_addr.h"
 #include "dt_console.h"
 #include "dt_tree.h"
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
 #include "mmio_trace.h"
+#include "panic.h"
 #include "print.h"
+#include "psci.h"
 #include "sysregs.h"
 #include "trace.h"
+#include "uart.h"
 #include "shared/hyptrace_abi.h"
 
 #define DTB_EXTRA_ROOM		SZ_64K		/* for our nodes, and Linux's own edits */
@@ -109,30 +116,6 @@ static u64 parse_size(const char *s, const char *end)
 		return 0;
 	}
 	return v > ~0UL >> shift ? 0 : v << shift;
-}
-
-/*
- * The value of "@name" (which ends in '=') on the command line @args of
- * @len bytes, as [*@val, *@end); false if it is not there.
- */
-bool find_bootarg(const char *args, int len, const char *name,
-		  const char **val, const char **end)
-{
-	size_t n = strlen(name);
-	const char *p = args, *stop = args + strnlen(args, len);
-
-	for (; p + n <= stop; p++) {
-		const char *e;
-
-		if ((p != args && p[-1] != ' ') || strncmp(p, name, n))
-			continue;
-		for (e = p + n; e < stop && *e != ' '; e++)
-			;
-		*val = p + n;
-		*end = e;
-		return true;
-	}
-	return false;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "dt_addr.h"
 #include "dt_console.h"
 #include "dt_tree.h"
+#include "uart.h"
 
 /* The C library's strcmp() == 0, from what the hypervisor's has */
 static bool streq(const char *a, const char *b)

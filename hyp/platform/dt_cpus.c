@@ -17,14 +17,17 @@
  * with it on.
  */
 #include <libfdt.h>
+#include "cpus.h"
+#include "dt.h"
 #include "dt_addr.h"
 #include "dt_tree.h"
-#include "hyp.h"
-#include "print.h"
+#include "hyp_layout.h"
+#include "layout.h"
+#include "mem_ranges.h"
+#include "panic.h"
+#include "spin_table.h"
 #include "sysregs.h"
 #include "shared/hyptrace_abi.h"
-
-bool hyp_no_firmware;
 
 /* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
 static bool is_cpu_node(const void *fdt, int node)

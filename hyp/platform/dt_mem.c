@@ -22,9 +22,12 @@
  */
 #include <libfdt.h>
 #include <string.h>
+#include "dt.h"
 #include "dt_addr.h"
 #include "dt_tree.h"
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
+#include "panic.h"
 #include "print.h"
 
 /*

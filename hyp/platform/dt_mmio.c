@@ -13,9 +13,9 @@
  * line and the boot goes on without it, never with a guess.
  */
 #include <libfdt.h>
+#include "bootargs.h"
 #include "dt_addr.h"
 #include "dt_tree.h"
-#include "hyp.h"
 #include "mmio_trace.h"
 #include "print.h"
 #include "shared/hyptrace_abi.h"

@@ -23,7 +23,8 @@
 #include "dt_addr.h"
 #include "dt_tree.h"
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
 #include "print.h"
 
 static const char scmi_compatibles[] = "arm,scmi-smc\0arm,scmi-smc-param\0";

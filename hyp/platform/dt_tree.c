@@ -12,8 +12,8 @@
 #include <libfdt.h>
 #include <string.h>
 #include "dt_tree.h"
-#include "hyp.h"
-#include "print.h"
+#include "hyp_mem.h"
+#include "panic.h"
 
 struct dt_tree_node {
 	const char *name;

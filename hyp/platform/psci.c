@@ -7,13 +7,15 @@
  * what both check, records the call (fw_psci) and writes the result; the
  * implementations only do what is theirs.
  */
+#include "cpus.h"
 #include "fw_trace.h"
-#include "hyp.h"
+#include "hyp_mem.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"
 #include "trace_persist.h"
 #include "trap.h"
+#include "shared/smccc.h"
 
 /*
  * SYSTEM_OFF and SYSTEM_RESET: report on our memory before it goes away, and
@@ -26,7 +28,7 @@ static void report_shutdown(u32 fid)
 	u64 bad;
 
 	trace_persist_clean();
-	if (canary_intact(&bad))
+	if (hyp_mem_canary_intact(&bad))
 		hyp_info("%s from CPU %u, memory canary intact\n", what,
 			 this_cpu()->idx);
 	else
@@ -66,6 +68,39 @@ static s64 leave(const struct psci_ops *ops, u32 fid, const u64 *r,
 	return ops->leave(fid, r);
 }
 
+/* The functions dispatch() hands to an implementation */
+static bool routed(u32 fid)
+{
+	switch (fid) {
+	case PSCI_0_2_FN64_CPU_ON:
+	case PSCI_0_2_FN64_CPU_SUSPEND:
+	case PSCI_1_0_FN_PSCI_FEATURES:
+	case PSCI_0_2_FN_PSCI_VERSION:
+	case PSCI_0_2_FN_AFFINITY_INFO:
+	case PSCI_0_2_FN64_AFFINITY_INFO:
+	case PSCI_0_2_FN_MIGRATE_INFO_TYPE:
+	case PSCI_0_2_FN_CPU_OFF:
+	case PSCI_0_2_FN_SYSTEM_OFF:
+	case PSCI_0_2_FN_SYSTEM_RESET:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * PSCI_FEATURES of @feature: SMCCC_VERSION is smccc.c's (SMCCC 1.1); of
+ * the rest, only what dispatch() routes can be there, and the
+ * implementation says whether it is. Function IDs are 32 bits (SMCCC).
+ */
+static s64 features(const struct psci_ops *ops, u64 feature)
+{
+	if (feature == SMCCC_VERSION)
+		return PSCI_RET_SUCCESS;
+	if (feature >> 32 || !routed((u32)feature))
+		return PSCI_RET_NOT_SUPPORTED;
+	return ops->features((u32)feature);
+}
+
 static s64 dispatch(const struct psci_ops *ops, u32 fid, const u64 *r,
 		    bool traced)
 {
@@ -80,9 +115,7 @@ static s64 dispatch(const struct psci_ops *ops, u32 fid, const u64 *r,
 	case PSCI_0_2_FN64_CPU_SUSPEND:
 		return ops->cpu_suspend(r[1], r[2], r[3]);
 	case PSCI_1_0_FN_PSCI_FEATURES:
-		/* Function IDs are 32 bits (SMCCC) */
-		ret = r[1] >> 32 ? PSCI_RET_NOT_SUPPORTED :
-				   ops->features((u32)r[1]);
+		ret = features(ops, r[1]);
 		fw_psci_features_seen(r[1], ret);
 		return ret;
 	case PSCI_0_2_FN_PSCI_VERSION:

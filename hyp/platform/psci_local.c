@@ -7,7 +7,9 @@
  * call answers is DEN0022's (PSCI 1.0). Traced as hyp_enter/hyp_exit with
  * reason psci_local (traps.c), where a relayed call shows the firmware.
  */
-#include "hyp.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "mem_ranges.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"
@@ -121,7 +123,7 @@ static void __noreturn cpu_off(void)
 	hyp_trace(hyp_exit, .reason = HYP_REASON_PSCI_LOCAL,
 		  .func_id = PSCI_0_2_FN_CPU_OFF);
 	__atomic_store_n(&cpu->park_state, PARK_PARKED, __ATOMIC_RELEASE);
-	hyp_cpu_park(cpu->idx);
+	hyp_entries.park(cpu->idx);
 }
 
 /* Standby only: a power-down state would need firmware to wake from */
@@ -148,23 +150,13 @@ static s64 shutdown(void)
 	return PSCI_RET_NOT_SUPPORTED;
 }
 
+/*
+ * Everything psci.c routes is here; 0 for CPU_SUSPEND is its original
+ * power_state format, without OS-initiated mode
+ */
 static s64 features(u32 feature)
 {
-	switch (feature) {
-	case SMCCC_VERSION:
-	case PSCI_0_2_FN_PSCI_VERSION:
-	case PSCI_0_2_FN64_CPU_SUSPEND:	/* 0: original format, no OSI */
-	case PSCI_0_2_FN_CPU_OFF:
-	case PSCI_0_2_FN64_CPU_ON:
-	case PSCI_0_2_FN_AFFINITY_INFO:
-	case PSCI_0_2_FN64_AFFINITY_INFO:
-	case PSCI_0_2_FN_MIGRATE_INFO_TYPE:
-	case PSCI_0_2_FN_SYSTEM_OFF:
-	case PSCI_0_2_FN_SYSTEM_RESET:
-	case PSCI_1_0_FN_PSCI_FEATURES:
-		return PSCI_RET_SUCCESS;
-	}
-	return PSCI_RET_NOT_SUPPORTED;
+	return PSCI_RET_SUCCESS;
 }
 
 static s64 answer(u32 fid, const u64 *r)

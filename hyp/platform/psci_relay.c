@@ -6,38 +6,18 @@
  * and CPU_SUSPEND get our own entry points and the caller's entry is kept
  * per CPU until the CPU arrives.
  */
-#include "hyp.h"
+#include "cpus.h"
+#include "panic.h"
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
 #include "shared/smccc.h"
 
-/* Calls passed to firmware unchanged (PSCI_FEATURES answers for these) */
-static bool is_forwarded(u32 fid)
-{
-	switch (fid) {
-	case PSCI_0_2_FN_PSCI_VERSION:
-	case PSCI_0_2_FN_CPU_OFF:
-	case PSCI_0_2_FN_AFFINITY_INFO:
-	case PSCI_0_2_FN64_AFFINITY_INFO:
-	case PSCI_0_2_FN_MIGRATE_INFO_TYPE:
-	case PSCI_0_2_FN_SYSTEM_OFF:
-	case PSCI_0_2_FN_SYSTEM_RESET:
-	case PSCI_1_0_FN_PSCI_FEATURES:
-		return true;
-	}
-	return false;
-}
-
+/* Firmware's answer, for everything psci.c routes: it is all relayed */
 static s64 psci_features(u32 feature)
 {
-	if (feature == SMCCC_VERSION)
-		return PSCI_RET_SUCCESS;	/* we implement SMCCC 1.1 */
-	if (feature == PSCI_0_2_FN64_CPU_ON ||
-	    feature == PSCI_0_2_FN64_CPU_SUSPEND || is_forwarded(feature))
-		return firmware_call(PSCI_1_0_FN_PSCI_FEATURES, feature, 0, 0);
-	return PSCI_RET_NOT_SUPPORTED;
+	return firmware_call(PSCI_1_0_FN_PSCI_FEATURES, feature, 0, 0);
 }
 
 /*
@@ -127,7 +107,7 @@ static s64 psci_cpu_on(struct hyp_cpu *target, u64 pc, u64 ctx)
 	target->on_entry.pc = pc;
 	target->on_entry.x0 = ctx;
 	ret = firmware_call(PSCI_0_2_FN64_CPU_ON, target->mpidr,
-			    (u64)hyp_secondary_entry, target->idx);
+			    hyp_entries.secondary, target->idx);
 	target->on_started_at = read_sysreg(cntpct_el0);
 	/*
 	 * Publish the slot and the time. A target that arrives sooner waits
@@ -239,7 +219,7 @@ static s64 psci_cpu_suspend(u64 power_state, u64 pc, u64 ctx)
 	if (cpu->fw.timed)
 		fw_psci_suspend_leave(power_state);
 	ret = firmware_call(PSCI_0_2_FN64_CPU_SUSPEND, power_state,
-			    (u64)hyp_resume_entry, cpu->idx);
+			    hyp_entries.resume, cpu->idx);
 	fw_psci_suspend_back();
 	return ret;
 }

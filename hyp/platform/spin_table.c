@@ -10,9 +10,13 @@
  * the release addresses are left out of stage 2 (stage2.c), so that Linux
  * cannot release a CPU behind the hypervisor's back.
  */
-#include "hyp.h"
+#include "cache.h"
+#include "cpus.h"
+#include "hyp_layout.h"
+#include "layout.h"
 #include "pgtable.h"
 #include "print.h"
+#include "spin_table.h"
 #include "sysregs.h"
 
 /*
@@ -81,7 +85,7 @@ void spin_table_release(void)
 			continue;
 		WRITE_ONCE(spin_mpidr[i], hyp_cpus[i].mpidr);
 		/* booting.rst: little-endian, as the hypervisor is */
-		WRITE_ONCE(*release, (u64)hyp_spin_entry);
+		WRITE_ONCE(*release, hyp_entries.spin);
 		/*
 		 * The CPU polls with its MMU off, so reads memory, not our
 		 * cache: clean the line to the point of coherency (Arm ARM,

@@ -28,6 +28,7 @@ typedef u64 phys_addr_t;
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define __noreturn		__attribute__((__noreturn__))
 #define __printf(a, b)		__attribute__((__format__(printf, a, b)))
+#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
 
 #endif /* HYP_TYPES_H */

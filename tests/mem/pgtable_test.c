@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "panic.h"
 #include "pgtable.h"
-#include "print.h"
 #include "check.h"
 
 #define ATTRS	(0xfUL << 2 | 3UL << 6 | PTE_AF)	/* stage-2 RAM */

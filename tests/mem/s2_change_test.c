@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hyp.h"
+#include "hyp_layout.h"
 #include "stage2.h"
 #include "../../shared/hyptrace_abi.h"
 #include "check.h"

@@ -13,8 +13,8 @@
 #include <libfdt.h>
 #include "dt_console.h"
 #include "dt_tree.h"
-#include "hyp.h"
-#include "print.h"
+#include "hyp_mem.h"
+#include "panic.h"
 #include "check.h"
 
 /* uart.c is linked for its driver table; nothing here touches a device */

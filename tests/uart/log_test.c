@@ -9,8 +9,10 @@
  *    reads, every byte a successful read returns is still the one written
  *    at its position (the reader notices when the writer lapped it);
  *  - the next "boot" (hyp_log_init() again on the same memory) keeps a log
- *    that ended in hyp_log_panic(), whole and read-only, and only such a
- *    log; a damaged one is not kept.
+ *    that ended in hyp_log_panic(), whole and read-only, in the memory its
+ *    caller gave for the size hyp_log_last_boot_size() said, and only such
+ *    a log; a damaged one is not kept, nor one its caller found no memory
+ *    for.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -20,8 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hyp.h"
-#include "print.h"
+#include "cache.h"
+#include "hyp_layout.h"
+#include "hyp_log.h"
 #include "../../shared/hyptrace_abi.h"
 #include "check.h"
 
@@ -32,29 +35,18 @@
 struct hyp_layout hyp_layout;
 static u64 cleaned_start, cleaned_end;
 
-void *hyp_mem_alloc(u64 size, u64 align)
-{
-	return aligned_alloc(align, (size + align - 1) / align * align);
-}
-
 void dcache_clean_range(u64 start, u64 end)
 {
 	cleaned_start = start;
 	cleaned_end = end;
 }
 
-/* hyp_info() from hyp_log_init(): into the log, as printf.c does */
-void hyp_printf(const char *fmt, ...)
+/* A boot as setup.c makes it: room for the last boot's log, then the log */
+static void boot(void)
 {
-	char buf[256];
-	va_list ap;
-	char *p;
+	u64 kept = hyp_log_last_boot_size();
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (p = buf; *p; p++)
-		hyp_log_putc(*p);
+	hyp_log_init(kept ? aligned_alloc(SZ_4K, ALIGN_UP(kept, SZ_4K)) : NULL);
 }
 
 /* One test point: @what */
@@ -146,7 +138,8 @@ int main(void)
 	hyp_layout.hyp_base = (u64)region;
 
 	/* A cold boot */
-	hyp_log_init();
+	expect(!hyp_log_last_boot_size(), "a cold boot has no last boot's log to keep");
+	boot();
 	expect(!hyp_log_last_boot_kept() &&
 	       call(HYPTRACE_HYP_LOG_LAST_BOOT, 0, res) == HYPTRACE_RET_NOT_LOADED,
 	       "a cold boot has no last boot's log");
@@ -173,7 +166,7 @@ int main(void)
 
 	/* A writer lapping a reader */
 	memset(region + AREA_OFFSET, 0, HYP_LOG_SIZE);
-	hyp_log_init();
+	boot();
 	pthread_create(&t, NULL, writer, NULL);
 	all_ok = true;
 	/* Every other read at the oldest byte, the one the writer takes next */
@@ -203,7 +196,9 @@ int main(void)
 	expect(cleaned_start == (u64)region + AREA_OFFSET &&
 	       cleaned_end == cleaned_start + HYP_LOG_SIZE,
 	       "a panic cleans the whole log to the point of coherency");
-	hyp_log_init();
+	expect(hyp_log_last_boot_size() == TEXT,
+	       "the next boot needs the last TEXT bytes kept");
+	boot();
 	expect(hyp_log_last_boot_kept(), "the next boot keeps a panicked log");
 	all_ok = true;
 	for (pos = 0; pos < TEXT; pos += 8)
@@ -211,18 +206,25 @@ int main(void)
 		    res[1] != TEXT || !word_is_pattern(res, -(end - TEXT)))
 			all_ok = false;
 	expect(all_ok, "its last TEXT bytes, oldest first, from position 0");
-	expect(call(HYPTRACE_HYP_LOG_THIS_BOOT, 0, res) == 0 && res[1] > 0,
-	       "this boot's log says so");
+	/* A panicked log again, with no memory to keep it in */
+	write_pattern(0, 100);
+	hyp_log_panic();
+	expect(hyp_log_last_boot_size() == 100,
+	       "a panicked log of 100 bytes needs 100 kept");
+	hyp_log_init(NULL);
+	expect(!hyp_log_last_boot_kept() &&
+	       call(HYPTRACE_HYP_LOG_LAST_BOOT, 0, res) == HYPTRACE_RET_NOT_LOADED,
+	       "with nowhere to keep it, a panicked log is not kept");
 
 	/* A boot that did not panic leaves nothing for the next */
 	write_pattern(0, 100);
-	hyp_log_init();
+	boot();
 	expect(!hyp_log_last_boot_kept(), "a log that did not end in a panic is not kept");
 
 	/* Damaged: a panicked log whose version is wrong */
 	hyp_log_panic();
 	region[AREA_OFFSET + 8] ^= 0xff;
-	hyp_log_init();
+	boot();
 	expect(!hyp_log_last_boot_kept(), "a damaged log is not kept");
 
 	return ck_exit();

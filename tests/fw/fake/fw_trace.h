@@ -1,33 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/fw: what hyp/core/fw_optee.c uses of fw_trace.h, from the test:
- * the records it writes kept in an array, the CPU's state one struct,
- * the clock and the firmware time the test's to set.
+ * the records it writes kept in an array, the clock and the firmware
+ * time the test's to set (the CPU's state: cpus.h).
  */
 #ifndef HYP_FW_TRACE_H
 #define HYP_FW_TRACE_H
 
+#include "cpus.h"
 #include "fw_optee.h"
 #include "hyp_events.h"
 
 #define TEST_MAX_RECORDS	16
 
-struct test_cpu {
-	struct {
-		struct fw_optee_span optee;
-	} fw;
-};
-
-extern struct test_cpu test_cpu;
 extern struct hyp_event_fw_optee test_records[TEST_MAX_RECORDS];
 extern unsigned int test_nr_records;
 extern bool test_event_on;
 extern u64 test_now_ns, test_fw_ns;
-
-static inline struct test_cpu *this_cpu(void)
-{
-	return &test_cpu;
-}
 
 static inline u64 hyp_clock_ns(void)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hyp.h"
+#include "hyp_mem.h"
 
 void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what)
 {
