@@ -5,8 +5,8 @@
 # over the objects of a build: first the hypervisor's and the module's
 # where a build left them (the module's with trace_remote in host-driver/,
 # without it where tests/boot/59-hostile-page.sh builds it), failing on a
-# circle in a directory of STRICT, for information only elsewhere (being
-# restructured); last, failing on any circle, the objects the native
+# circle in a directory of STRICT (today all of them; a tree being
+# restructured may be left out, for information only); last, failing on any circle, the objects the native
 # build of tools/hyptrace links (its Makefile's check-circles target,
 # which builds them if need be).
 #
