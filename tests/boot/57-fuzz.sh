@@ -25,12 +25,16 @@
 # status code is counted in the @fuzz line.
 #
 # FUZZ_CALLS (default 100000) and FUZZ_HOSTILE_CALLS (default 20000) size
-# the rounds; bench/run.sh runs it with a million.
+# the rounds; bench/run.sh runs it with a million. FUZZ_SEED replays a run
+# (a failure names its seed); FUZZ_ROUNDS repeats the first round and its
+# check that tracing goes on in the same boot, to hunt a rare failure.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 CALLS=${FUZZ_CALLS:-100000}
 HOSTILE_CALLS=${FUZZ_HOSTILE_CALLS:-20000}
+SEED=${FUZZ_SEED:-0}
+ROUNDS=${FUZZ_ROUNDS:-1}
 WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$WE" ] || fail "write_events not built: run make"
 
@@ -58,11 +62,19 @@ key() {
 	tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p" | sed 's/\[.*//'
 }
 
+# seeds ROUND: the seeds of that round's runs (hostile=0 or 1), in order
+seeds() {
+	grep -a -o "hvc_fuzz: result .* hostile=$1 " "$BOOT_LOG" |
+		sed 's/.* seed=\([0-9a-fx]*\) .*/\1/'
+}
+
 # check_round ROUND CALLS: the counts add up and every check held
 check_round() {
 	local line n=0 k
 	line=$(result "$1")
 	[ -n "$line" ] || fail "no hvc_fuzz result line for hostile=$1"
+	# Any failure below names the seed to replay it with
+	BOOT_CASE="smp4 seed $(key "$line" seed)"
 	for k in ok not_supported invalid no_memory busy not_loaded again \
 		 clock_step denied positive other skipped; do
 		n=$((n + $(key "$line" $k)))
@@ -82,14 +94,28 @@ check_round() {
 
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 boot smp4 --add "$WE" --add "$(trace_on_file 64 all)" \
-	--add "$GUEST_DIR/57-fuzz.sh" --cmd "sh /root/57-fuzz.sh $CALLS $HOSTILE_CALLS"
+	--add "$GUEST_DIR/57-fuzz.sh" \
+	--cmd "sh /root/57-fuzz.sh $CALLS $HOSTILE_CALLS $SEED $ROUNDS"
 expect_ok
+# Each run of the first round: its own checks, and tracing went on after
+# it (the @after lines, one a run, in the order of the result lines)
+mapfile -t round_seeds < <(seeds 0)
+mapfile -t afters < <(grep -a -o '@after=[0-9]*' "$BOOT_LOG" | cut -d= -f2)
+[ "${#round_seeds[@]}" = "$ROUNDS" ] && [ "${#afters[@]}" = "$ROUNDS" ] ||
+	fail "${#round_seeds[@]} hvc_fuzz runs and ${#afters[@]} @after lines, want $ROUNDS of each"
+for i in "${!afters[@]}"; do
+	[ "${afters[$i]}" = 4 ] ||
+		fail "after the fuzzer (run $((i + 1)) of $ROUNDS, seed ${round_seeds[$i]}: FUZZ_SEED=${round_seeds[$i]} replays it), ${afters[$i]} of 4 new selftest events in trace: tracing was disturbed"
+done
+mapfile -t rcs < <(grep -a -o '@fuzz_rc=[0-9]*' "$BOOT_LOG" | cut -d= -f2)
+for i in "${!rcs[@]}"; do
+	[ "${rcs[$i]}" = 0 ] ||
+		fail "hvc_fuzz failed its own checks (run $((i + 1)), seed ${round_seeds[$i]:-?}, insmod exit ${rcs[$i]})"
+done
 check_round 0 "$CALLS"
 check_round 1 "$HOSTILE_CALLS"
-[ "$(num fuzz_rc)" = 0 ] || fail "hvc_fuzz failed its own checks (insmod exit $(num fuzz_rc))"
 [ "$(num hostile_rc)" = 0 ] || fail "hostile hvc_fuzz failed its own checks (insmod exit $(num hostile_rc))"
 [ "$(num tp_lines)" -gt 0 ] || fail "trace_pipe got no selftest events while the fuzzer ran"
-[ "$(num after)" = 4 ] || fail "after the fuzzer, $(num after) of 4 new selftest events in trace: tracing was disturbed"
 [ "$(num tp_stuck)" = 0 ] ||
 	fail "a trace_pipe reader of the hostile round did not end when killed"
 [ "$(num recovered)" = 4 ] ||

@@ -7,10 +7,16 @@
 # read; then whether tracing went on, a user's start over after the
 # hostile round, and IMAGE_SUM before and after (hvc_probe.ko), as @ lines.
 #
-# usage: 57-fuzz.sh CALLS HOSTILE_CALLS (with /root/trace-on.sh, see
-#        lib.sh; /root/write_events)
+# usage: 57-fuzz.sh CALLS HOSTILE_CALLS [SEED [ROUNDS]] (with
+#        /root/trace-on.sh, see lib.sh; /root/write_events)
+# SEED (0: a new one each time) replays a run: hvc_fuzz.ko's result line
+# shows the seed it used. ROUNDS repeats the first round (and its check
+# that tracing goes on) that many times in this one boot, an @after line
+# each, to hunt a failure that comes once in many runs.
 calls=$1
 hostile_calls=$2
+seed=${3:-0}
+rounds=${4:-1}
 # In this shell: it leaves us in the trace directory, under set -e until
 # the set +e below
 # shellcheck source=/dev/null # trace_on_script's commands (tests/boot/lib.sh)
@@ -35,24 +41,35 @@ stop_writers() { touch /tmp/stop; wait $wp; }
 echo "@sum_before=$(probe fid=0xc600000c)"
 set +e
 
-writers
-cat trace_pipe > /tmp/tp &
-tp=$!
-insmod $M/hvc_fuzz.ko calls="$calls"
-echo "@fuzz_rc=$?"
-rmmod hvc_fuzz
-kill $tp
-stop_writers
-echo "@tp_lines=$(grep -c "selftest id=" /tmp/tp)"
-# Tracing still works as it was: nothing restarted
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((MARK + c)) > write_event"; done
-echo "@after=$(grep -c "selftest id=80000000[0-3]$" trace)"
+r=0
+while [ $r -lt "$rounds" ]; do
+	r=$((r + 1))
+	writers
+	cat trace_pipe > /tmp/tp &
+	tp=$!
+	insmod $M/hvc_fuzz.ko calls="$calls" seed="$seed"
+	echo "@fuzz_rc=$?"
+	rmmod hvc_fuzz
+	# Gone before the marks: a trace_pipe reader that is still there
+	# consumes them (its poll wakes it every 100 ms), and trace no
+	# longer shows them ("3 of 4"); on a loaded machine it can outlive
+	# the writers
+	kill $tp
+	wait $tp
+	stop_writers
+	echo "@tp_lines=$(grep -c "selftest id=" /tmp/tp)"
+	# Tracing still works as it was: nothing restarted. Each round its
+	# own marks, MARK + 10000 * (round - 1) + CPU
+	m=$((MARK + 10000 * (r - 1)))
+	for c in 0 1 2 3; do taskset -c $c sh -c "echo $((m + c)) > write_event"; done
+	echo "@after=$(grep -c "selftest id=$((m / 10))[0-3]$" trace)"
+done
 
 # Hostile round, with the writers going and a reader that must stay killable
 writers
 cat trace_pipe > /dev/null &
 tp=$!
-insmod $M/hvc_fuzz.ko calls="$hostile_calls" hostile=1
+insmod $M/hvc_fuzz.ko calls="$hostile_calls" hostile=1 seed="$seed"
 echo "@hostile_rc=$?"
 rmmod hvc_fuzz
 kill $tp
