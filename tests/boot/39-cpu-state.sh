@@ -82,9 +82,7 @@ check_model() {
 	# Stock trace-cmd reads the same windows from the format files
 	[ "$(value rec_rc)" = 0 ] || fail "hyptrace record --keep exited $(value rec_rc)"
 	dat=$TEST_LOGS/$TEST_NAME-$case.dat
-	awk '$0 == "@B64 boot.dat" {on = 1; next} $0 == "@END boot.dat" {on = 0} on' \
-		"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dat" ||
-		fail "boot.dat did not come out of the guest intact"
+	guest_file boot.dat "$dat"
 	"$TC_REPORT" -i "$dat" >"$dat.txt" 2>"$dat.err" ||
 		fail "trace-cmd report failed: $(head -n 2 "$dat.err")"
 	for c in 0 1 2 3; do

@@ -64,7 +64,7 @@ dmesg | grep -a "maint_probe: @" | sed "s/^.*maint_probe: //"
 RECORD='cd /tmp
 hyptrace record -o maint.dat -e maint_run -- sh -c "echo 5s > \$(hyptrace-dir)/maint_window && insmod '"$PROBE"' && rmmod maint_probe && echo 0 > \$(hyptrace-dir)/maint_window" > rec.log 2>&1
 echo "@rec_rc=$?"
-echo "@B64 maint.dat"; base64 maint.dat 2> /dev/null || true; echo "@END maint.dat"
+'"$(guest_file_sh maint.dat maint.dat)"'
 '
 
 # first KEY: the first "@KEY=value" (the storm after the deadline prints again)
@@ -135,9 +135,7 @@ check_case() {
 	[ -n "$record" ] || return 0
 	[ "$(value rec_rc)" = 0 ] || fail "hyptrace record exited $(value rec_rc)"
 	dat=$TEST_LOGS/$TEST_NAME-$case.dat
-	awk '$0 == "@B64 maint.dat" {on = 1; next} $0 == "@END maint.dat" {on = 0} on' \
-		"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dat" ||
-		fail "maint.dat did not come out of the guest intact"
+	guest_file maint.dat "$dat"
 	ht=$HYPTRACE_BUILD/tools/native/hyptrace
 	"$ht" report "$dat" >"$dat.report" 2>"$dat.err" ||
 		fail "hyptrace report failed: $(head -n 1 "$dat.err")"

@@ -82,8 +82,7 @@ info "cpuidle tries during the recording: retention $(value idle1), power-down $
 # ---- the recording, through stock trace-cmd ----
 dir=$TEST_LOGS/$TEST_NAME-files
 rm -rf "$dir" && mkdir -p "$dir"
-awk '$0 == "@B64 fw.dat" {on = 1; next} $0 == "@END fw.dat" {on = 0} on' "$BOOT_LOG" |
-	tr -d '\r' | base64 -d >"$dir/fw.dat" || fail "fw.dat did not come out of the guest intact"
+guest_file fw.dat "$dir/fw.dat"
 "$TC_REPORT" -i "$dir/fw.dat" >"$dir/report.txt" 2>"$dir/report.err" ||
 	fail "trace-cmd report failed: $(head -n 2 "$dir/report.err")"
 [ ! -s "$dir/report.err" ] || fail "trace-cmd report warned: $(head -n 2 "$dir/report.err")"

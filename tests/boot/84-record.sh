@@ -50,9 +50,7 @@ echo "@rc_keep=$?"
 hyptrace record -e nosuch -o bad.dat -- true 2>&1 | sed "s/^/@bad_event /"
 echo "@bad_event_rc=$?"
 cat "$(hyptrace-dir)/buffer_size_kb" | sed "s/^/@after_record /"
-for f in main.dat main-host.dat flight.dat keep.dat; do
-	echo "@B64 $f"; base64 $f; echo "@END $f"
-done
+'"$(for f in main.dat main-host.dat flight.dat keep.dat; do guest_file_sh $f $f; done)"'
 '
 
 boot smp4 --add "$WE" --cmd "$GUEST"
@@ -60,9 +58,7 @@ expect_ok
 dir=$TEST_LOGS/$TEST_NAME-files
 rm -rf "$dir" && mkdir -p "$dir"
 for f in main.dat main-host.dat flight.dat keep.dat; do
-	awk -v f="$f" '$0 == "@B64 " f {on = 1; next} $0 == "@END " f {on = 0} on' \
-		"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dir/$f" ||
-		fail "$f did not come out of the guest intact"
+	guest_file "$f" "$dir/$f"
 	[ -s "$dir/$f" ] || fail "$f is empty"
 done
 for r in main flight keep; do

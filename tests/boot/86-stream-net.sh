@@ -58,15 +58,13 @@ echo "@rc_stream=$?"
 echo "@stream_secs=$(cut -d" " -f1 /proc/uptime) $start"
 hyptrace record -N 10.0.2.100:'$dead' -e selftest -- true 2>&1 | sed "s/^/@dead /"
 hyptrace record -N 10.0.2.100 -e selftest -- true 2>&1 | sed "s/^/@badaddr /"
-echo "@B64 local.dat"; base64 local.dat; echo "@END local.dat"
+'"$(guest_file_sh local.dat local.dat)"'
 '
 
 BOOT_TIMEOUT=400 boot smp4 --add "$WE" --cmd "$GUEST" -- \
 	-netdev "$netdev" -device virtio-net-device,netdev=n0
 expect_ok
-awk '$0 == "@B64 local.dat" {on = 1; next} $0 == "@END local.dat" {on = 0} on' \
-	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$dir/local.dat" ||
-	fail "local.dat did not come out of the guest intact"
+guest_file local.dat "$dir/local.dat"
 [ "$(value rc_stream)" = 0 ] || fail "hyptrace record -N exited $(value rc_stream): $(grep -a 'hyptrace record:' "$BOOT_LOG" | head -n 2)"
 # trace-cmd listen's child finishes the file after the recorder has gone
 # (its last options, the clock among them), then lists each CPU's data

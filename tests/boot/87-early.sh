@@ -32,7 +32,7 @@ dmesg | grep "early buffer adopted" || true
 hyptrace record --keep -o /tmp/early.dat -- true > /tmp/rec.log 2>&1 && rc=0 || rc=$?
 echo "@rec_rc=$rc"
 sed "s/^/@rec /" /tmp/rec.log
-echo "@B64 early.dat"; base64 /tmp/early.dat 2> /dev/null || true; echo "@END early.dat"
+'"$(guest_file_sh early.dat /tmp/early.dat)"'
 '
 
 boot early --append 'hyptrace.early=hyp_enter+hyp_exit,size=64' --cmd "$GUEST"
@@ -114,9 +114,7 @@ expect_healthy
 [ "$(value rec_rc)" = 0 ] ||
 	fail "hyptrace record --keep exited $(value rec_rc): $(grep -a '^@rec ' "$BOOT_LOG" | head -n 2)"
 DAT=$TEST_LOGS/$TEST_NAME-early.dat
-awk '$0 == "@B64 early.dat" {on = 1; next} $0 == "@END early.dat" {on = 0} on' \
-	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$DAT" ||
-	fail "early.dat did not come out of the guest intact"
+guest_file early.dat "$DAT"
 "$TC_REPORT" -i "$DAT" >"$DAT.txt" 2>"$DAT.err" ||
 	fail "trace-cmd report of hyptrace record --keep's file failed: $(head -n 2 "$DAT.err")"
 first=$(grep -m 1 'hyp_enter:' "$DAT.txt" || true)

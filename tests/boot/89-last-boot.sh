@@ -99,9 +99,7 @@ echo 1 > tracing_on
 echo 4242 > write_event
 echo "@live=\$(grep -c 'selftest id=4242\$' trace)"
 echo 0 > tracing_on
-for f in trace.txt pipe.txt trace-cpu2.txt lb.dat; do
-	echo "@B64 \$f"; base64 /tmp/\$f; echo "@END \$f"
-done
+$(for f in trace.txt pipe.txt trace-cpu2.txt lb.dat; do guest_file_sh $f /tmp/$f; done)
 EOF
 }
 
@@ -123,11 +121,7 @@ run_case() {
 	dir=$TEST_LOGS/$TEST_NAME-$name-files
 	rm -rf "$dir" && mkdir -p "$dir"
 	for f in trace.txt pipe.txt trace-cpu2.txt lb.dat; do
-		# A kernel message may land inside a line: base64 has no '['
-		awk -v f="$f" '$0 == "@B64 " f {on = 1; next} $0 == "@END " f {on = 0} on' \
-			"$BOOT_LOG" | tr -d '\r' | sed 's/\[ *[0-9]*\.[0-9]*\] .*$//' |
-			base64 -d >"$dir/$f" ||
-			fail "$f did not come out of the guest intact"
+		guest_file "$f" "$dir/$f"
 	done
 	[ -s "$dir/lb.dat" ] || fail "lb.dat is empty"
 	# The second boot alone: the first one oopsed on purpose

@@ -122,9 +122,7 @@ done
 # hyptrace report --mmiotrace: Linux's mmiotrace text of a recording
 [ "$(value rec_rc)" = 0 ] || fail "hyptrace record exited $(value rec_rc)"
 DAT=$TEST_LOGS/$TEST_NAME-mmio.dat
-awk '$0 == "@B64 mmio.dat" {on = 1; next} $0 == "@END mmio.dat" {on = 0} on' \
-	"$BOOT_LOG" | tr -d '\r' | base64 -d >"$DAT" ||
-	fail "mmio.dat did not come out of the guest intact"
+guest_file mmio.dat "$DAT"
 HT=$HYPTRACE_BUILD/tools/native/hyptrace
 "$HT" report --mmiotrace "$DAT" >"$DAT.mmiotrace" 2>"$DAT.err" ||
 	fail "hyptrace report --mmiotrace failed: $(head -n 1 "$DAT.err")"

@@ -92,6 +92,49 @@ value() {
 		sed -E 's/\[ *[0-9]*(\.[0-9]*\])?$//'
 }
 
+# Files out of the guest: the guest prints one in base64 between two
+# marker lines (guest_file_sh), and guest_file takes it from the console.
+#
+# guest_file_sh NAME PATH: the guest's lines that send PATH as NAME. The
+# @END line carries the size, so that a file that came out short fails
+# (a missing PATH sends nothing and the size "none").
+guest_file_sh() {
+	# shellcheck disable=SC2016 # expands in the guest
+	printf 'echo "@B64 %s"; base64 %s 2> /dev/null || true; echo "@END %s $(wc -c 2> /dev/null < %s || echo none)"\n' \
+		"$1" "$2" "$1" "$2"
+}
+
+# console_text: the console of the last boot as the guest's programs wrote
+# it, without the kernel's messages. printk writes the UART directly while
+# a program's output waits in the tty's buffer, so a kernel message (one
+# whole "[    12.345678] text" line, ending in a newline of its own) can
+# land anywhere in one of our lines, even inside a marker ("@B64 tr[ ...]
+# ... released\nace.txt"): it is cut out with its newline wherever it is.
+console_text() {
+	tr -d '\r' <"$BOOT_LOG" |
+		perl -0pe 's/\[ *\d+\.\d+\](\[ *[CT]\d+\])? [^\n]*\n//g'
+}
+
+# guest_file NAME OUT: the file the guest sent as NAME (guest_file_sh, or
+# the same lines written out in a guest script) into OUT; fails the test
+# unless it came out whole, at the size the @END line says (when it has
+# one). The last one sent, if the guest sent NAME more than once.
+guest_file() {
+	local text size
+	text=$(console_text)
+	awk -v f="$1" '$0 == "@B64 " f {n++}
+		END {exit !n}' <<<"$text" || fail "no @B64 $1 on the console: $1 did not come out of the guest"
+	awk -v f="$1" '$0 == "@B64 " f {on = 1; out = ""; next}
+		on && ($0 == "@END " f || index($0, "@END " f " ") == 1) {on = 0; keep = out}
+		on {out = out $0 "\n"}
+		END {printf "%s", keep}' <<<"$text" | base64 -d >"$2" ||
+		fail "$1 did not come out of the guest intact"
+	size=$(awk -v f="$1" 'index($0, "@END " f " ") == 1 {s = $3} END {print s}' <<<"$text")
+	[ "$size" != none ] || fail "the guest had no file to send as $1"
+	[ -z "$size" ] || [ "$size" = "$(wc -c <"$2")" ] ||
+		fail "$1 came out of the guest with $(wc -c <"$2") bytes, the guest sent $size"
+}
+
 # The hypervisor ran and Linux runs under it at EL1, without trouble.
 # Tests call this after their own checks, so that without the hypervisor
 # (tests/run-all.sh --no-hyp) each fails on what it is about where it can.

@@ -15,7 +15,7 @@ sed "s/^/@B /" trace
 echo "@vectors=$(awk '$3 == "vectors" { print $1 }' /proc/kallsyms)"
 hyptrace record --keep -o /tmp/boot.dat -- true > /tmp/rec.log 2>&1 && rc=0 || rc=$?
 echo "@rec_rc=$rc"
-echo "@B64 boot.dat"; base64 /tmp/boot.dat 2> /dev/null || true; echo "@END boot.dat"
+echo "@B64 boot.dat"; base64 /tmp/boot.dat 2> /dev/null || true; echo "@END boot.dat $(wc -c 2> /dev/null < /tmp/boot.dat || echo none)"
 echo 0 > trace
 echo 1 > tracing_on
 echo 0 > /sys/devices/system/cpu/cpu1/online

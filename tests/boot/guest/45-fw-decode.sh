@@ -50,4 +50,4 @@ idle
 hyptrace record -o /tmp/fw.dat -b 256 -e fw_psci -e fw_arch -e fw_trng \
 	-e fw_workaround -e fw_scmi -e fw_optee -- sh "$0" work
 echo "@rec_rc=$?"
-echo "@B64 fw.dat"; base64 /tmp/fw.dat; echo "@END fw.dat"
+echo "@B64 fw.dat"; base64 /tmp/fw.dat 2> /dev/null || true; echo "@END fw.dat $(wc -c 2> /dev/null < /tmp/fw.dat || echo none)"

@@ -21,5 +21,5 @@ cd /tmp || exit 1
 hyptrace record -o mmio.dat -e mmio_read -e mmio_write -e mmio_unhandled \
 	-e selftest -- sh -c "insmod /lib/modules/hyptrace/mmio_probe.ko op=seq && rmmod mmio_probe" \
 	> rec.log 2>&1; echo "@rec_rc=$?"
-echo "@B64 mmio.dat"; base64 mmio.dat 2> /dev/null || true; echo "@END mmio.dat"
+echo "@B64 mmio.dat"; base64 mmio.dat 2> /dev/null || true; echo "@END mmio.dat $(wc -c 2> /dev/null < mmio.dat || echo none)"
 echo "@alive=$((6 * 7))"
