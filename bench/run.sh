@@ -116,10 +116,11 @@ RECORD_CPU_RATE=100000
 FUZZ_BENCH_CALLS=1000000
 FUZZ_BENCH_HOSTILE=100000
 SCRIBBLE_BENCH_SECONDS=60
-# 5e: the last boot's buffer, KiB per CPU (most of the 32 MiB carve-out),
-# and null hypercalls per CPU that fill it: about 102 calls (204 events)
-# a page, and a lap more, so that every page holds events
+# 5e: the last boot's buffer, KiB per CPU (most of the 32 MiB carve-out;
+# --smoke: 1 MiB), and null hypercalls per CPU that fill it: about 102
+# calls (204 events) a page, and a lap more, so that every page holds events
 LB_KB=7800
+[ "$smoke" = 0 ] || LB_KB=1024
 LB_PAGES=$((LB_KB / 4))
 LB_FULL_CALLS=$((LB_PAGES * 102 * 5 / 4))
 # The net boot: QEMU's user network (restrict=on: the guest reaches only
