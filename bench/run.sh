@@ -40,8 +40,9 @@ Usage: bench/run.sh [--smoke] [--iterations N] [--repeat K] [--drain-seconds S]
                                  listen, hyptrace agent -N to hyptrace
                                  listen -N, over QEMU's user network
                        proof     7a-7c (never with --smoke)
-                       lastboot  5e: the last boot's check, two boots
-                                 each (a panic, then the check)
+                       lastboot  5e: the last boot's check, two runs of
+                                 two boots each (a panic, then the
+                                 check; never with --smoke)
                      4k-4s show hyptrace record's 4e / 4i beside their
                      figures when main runs too. 5a, 5c, 6 and 8 always
                      run.
@@ -116,11 +117,10 @@ RECORD_CPU_RATE=100000
 FUZZ_BENCH_CALLS=1000000
 FUZZ_BENCH_HOSTILE=100000
 SCRIBBLE_BENCH_SECONDS=60
-# 5e: the last boot's buffer, KiB per CPU (most of the 32 MiB carve-out;
-# --smoke: 1 MiB), and null hypercalls per CPU that fill it: about 102
-# calls (204 events) a page, and a lap more, so that every page holds events
+# 5e: the last boot's buffer, KiB per CPU (most of the 32 MiB carve-out),
+# and null hypercalls per CPU that fill it: about 102 calls (204 events) a
+# page, and a lap more, so that every page holds events
 LB_KB=7800
-[ "$smoke" = 0 ] || LB_KB=1024
 LB_PAGES=$((LB_KB / 4))
 LB_FULL_CALLS=$((LB_PAGES * 102 * 5 / 4))
 # The net boot: QEMU's user network (restrict=on: the guest reaches only
@@ -159,7 +159,10 @@ mkdir -p "$OUT"
 ! ran nostage2 || boot nostage2 "$(nostage2_script)" --hyp "$HYP_NOSTAGE2"
 ! ran virtio || boot_transport virtio
 ! ran net || boot_transport net
-if ran lastboot; then
+# Not with --smoke: QEMU 7.2 here now and then stops answering at the
+# warm reset of these runs (main's hypervisor too), which would leave the
+# smoke test waiting for --timeout (bench/README.md, row 5e)
+if [ "$smoke" = 0 ] && ran lastboot; then
 	lastboot_boot empty 0
 	lastboot_boot full "$LB_FULL_CALLS"
 fi
@@ -334,7 +337,7 @@ if ran main; then
 fi
 
 # 5e: what the last boot's check adds to 5d, nearly empty against full
-if ran lastboot; then
+if [ "$smoke" = 0 ] && ran lastboot; then
 	lb_empty=$(lastboot_figures empty)
 	lb_full=$(lastboot_figures full)
 	row 5e "last boot check at $(pretty "$LB_KB") KiB per CPU, nearly empty; full: instructions it adds to 5d (pages kept, events)" \

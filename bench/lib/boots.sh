@@ -240,7 +240,7 @@ nostage2_script() {
 # buffer, a panic, and the next boot, whose hypervisor checks the pages.
 lastboot_boot() {
 	boot "lastboot-$1" "sh /root/lastboot.sh $LB_KB $2" --reboots 1 \
-		--append panic=1 \
+		--append panic=1 --timeout 900 \
 		--add "$HYPTRACE_TOP/bench/guest/lastboot.sh:/root/lastboot.sh"
 }
 
