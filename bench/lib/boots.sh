@@ -234,3 +234,32 @@ nostage2_script() {
 		done
 	done
 }
+
+# lastboot_boot NAME CALLS: row 5e's two boots in one QEMU run
+# (bench/guest/lastboot.sh): CALLS null hypercalls per CPU into an LB_KB
+# buffer, a panic, and the next boot, whose hypervisor checks the pages.
+lastboot_boot() {
+	boot "lastboot-$1" "sh /root/lastboot.sh $LB_KB $2" --reboots 1 \
+		--append panic=1 --timeout 900 \
+		--add "$HYPTRACE_TOP/bench/guest/lastboot.sh:/root/lastboot.sh"
+}
+
+# lastboot_figures NAME: "INSTRUCTIONS (pages P, events E)" from
+# lastboot_boot NAME's console: the second boot's 5d less the first's, and
+# what the hypervisor's "last boot:" line says it kept on all CPUs.
+lastboot_figures() {
+	local log=$OUT/lastboot-$1.log boots kept
+
+	boots=$(grep -a '^hyptrace: entering Linux' "$log" |
+		grep -a -o '[0-9]* ns after hypervisor entry' | cut -d' ' -f1)
+	[ "$(echo "$boots" | wc -l)" = 2 ] ||
+		die "lastboot-$1: not two boots in $log"
+	kept=$(grep -a '^hyptrace: last boot: trace at' "$log" | awk '{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^cpu[0-9]+$/) {
+				split($(i + 1), f, "/"); pages += f[1]; events += f[3]
+			}
+		} END { if (NR == 1) print pages, events }')
+	[ -n "$kept" ] || die "lastboot-$1: no last boot line in $log"
+	echo "$(pretty "$(echo "$boots" | awk 'NR == 1 { a = $1 } NR == 2 { print $1 - a }')") (pages $(pretty "${kept% *}"), events $(pretty "${kept#* }"))"
+}

@@ -92,13 +92,32 @@ primary_entry:
 
 	/*
 	 * The tables and the rest of the private memory were written with
-	 * the MMU off: invalidate the region again to remove any line loaded
-	 * speculatively meanwhile, which the MMU-on would otherwise find
-	 * instead of memory (Linux head.S, after writing its page tables
-	 * with non-cacheable accesses). The boot stack is dead from here.
+	 * the MMU off, straight to memory: a line loaded since the first
+	 * invalidation (speculatively, say) still holds what was there
+	 * before, and the MMU-on would find it instead of memory. So what
+	 * was written is invalidated again before it is read cacheable
+	 * (Arm ARM, "Mismatched memory attributes": a location written
+	 * Non-cacheable is invalidated by VA before a Cacheable read; Linux
+	 * head.S does it for the page tables it wrote, and for them only).
+	 * Only what was written: a location not written since the first
+	 * invalidation matches any line loaded from it, and none can be
+	 * dirty, as nothing has written the region through a cache since.
+	 * That is the image and all that was allocated (hyp_mem.c), and at
+	 * the top the log, the persist record and the boot stack, dead from
+	 * here; the free memory between (most of the 2 MiB, which the canary
+	 * fills with the MMU on) was not written, and is not invalidated
+	 * twice.
 	 */
 	dmb	sy
-	bl	region_inval
+	bl	hyp_mem_high_water
+	mov	x1, x0
+	adr_l	x0, __hyp_start
+	bl	dcache_inval_range
+	bl	hyp_mem_end
+	adr_l	x1, __hyp_start
+	mov	x2, #1
+	add	x1, x1, x2, lsl #HYP_REGION_SHIFT
+	bl	dcache_inval_range
 	mov	x0, x19
 	mov	x1, #CPU_ENTRY_BOOT
 	b	cpu_entry_common

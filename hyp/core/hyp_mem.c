@@ -22,12 +22,14 @@
 #include "panic.h"
 
 static u64 mem_top;		/* first free byte */
+static u64 mem_high;		/* the highest mem_top has been */
 static u64 mem_end;		/* the log (hyp_log.c), then trace_persist.c's */
 
 /* MMU off, boot CPU: before anything is allocated */
 void hyp_mem_init(void)
 {
 	mem_top = ALIGN_UP((u64)__hyp_end, SZ_4K);
+	mem_high = mem_top;
 	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE - HYP_PERSIST_SIZE -
 		  HYP_LOG_SIZE;
 }
@@ -40,6 +42,15 @@ u64 hyp_mem_mark(void)
 u64 hyp_mem_end(void)
 {
 	return mem_end;
+}
+
+/*
+ * Everything ever allocated lies below this: head.S invalidates up to it
+ * what the boot CPU wrote with its MMU off, however the mark moved since
+ */
+u64 hyp_mem_high_water(void)
+{
+	return mem_high;
 }
 
 /*
@@ -56,6 +67,8 @@ void *hyp_mem_alloc(u64 size, u64 align)
 		return NULL;
 	memset((void *)base, 0, end - base);
 	mem_top = end;
+	if (end > mem_high)
+		mem_high = end;
 	return (void *)base;
 }
 

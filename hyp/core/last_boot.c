@@ -121,21 +121,46 @@ static void lb_write_meta(unsigned int cpu, u64 events, u32 kept, u32 lost)
 	ext->counters.pages_lost = lost;
 }
 
-/*
- * Check CPU @cpu's pages and describe them in @entry: the kept ones in
- * time order, then the others, emptied. @scratch holds nr_pages entries.
- */
-static void lb_check_cpu(unsigned int cpu, struct rb_desc_cpu *entry,
-			 struct lb_page *scratch)
+/* One bit per data page of a CPU: the pages kept, while the rest are listed */
+static void lb_map_set(u64 *map, u32 id)
 {
-	u32 nr_pages = lb.rec.nr_pages, n = 0, kept = 0, lost = 0, i;
+	map[id / 64] |= 1UL << (id % 64);
+}
+
+static bool lb_map_test(const u64 *map, u32 id)
+{
+	return map[id / 64] & (1UL << (id % 64));
+}
+
+static struct rb_data_page *lb_page_at(u8 *pages, u32 id)
+{
+	return (struct rb_data_page *)(pages + (u64)id * RB_PAGE_SIZE);
+}
+
+/*
+ * Walk the @nr_pages data pages at @pages that hold records, into
+ * @scratch: how many hold events. *@lost counts those that break a rule.
+ *
+ * The cost follows the pages that hold events, not the buffer's size: a
+ * page whose commit is 0 (without the reader's flags, as rb_page_check()
+ * reads it) holds no record, whatever the rest of its header says, so it
+ * is not walked, which is all the walk would find; every other page is
+ * walked whole, as strictly.
+ */
+static noinline u32 lb_check_pages(u8 *pages, u32 nr_pages,
+				   struct lb_page *scratch, u32 *lost)
+{
 	struct rb_page_summary sum;
 	struct rb_data_page *page;
-	u64 events = 0, last = 0;
+	u32 n = 0, i;
 
 	for (i = 0; i < nr_pages; i++) {
-		if (rb_page_check(lb_data_page(cpu, i), &sum) != RB_PAGE_OK) {
-			lost++;
+		page = lb_page_at(pages, i);
+		/* Empty since its load or reset (rb_page_clear()) */
+		if (!(READ_ONCE(page->commit) & ~RB_COMMIT_FLAGS))
+			continue;
+		if (rb_page_check(page, &sum) != RB_PAGE_OK) {
+			(*lost)++;
 			continue;
 		}
 		if (!sum.events)
@@ -146,11 +171,53 @@ static void lb_check_cpu(unsigned int cpu, struct rb_desc_cpu *entry,
 		scratch[n].events = sum.events;
 		n++;
 	}
+	return n;
+}
+
+/*
+ * Every page not in @kept_map follows the kept ones in @page_va from
+ * @n on, empty, stamped with the last kept time @last: the kernel's reader
+ * finds its head and commit pages by comparing neighbours' stamps, and
+ * must see none newer than the last kept. Apart, as lb_check_pages(), so
+ * that the loop has registers of its own: it runs for every page.
+ */
+static noinline void lb_list_others(u8 *pages, u32 nr_pages, const u64 *kept_map,
+			   u64 *page_va, u32 n, u64 last)
+{
+	struct rb_data_page *page;
+	u32 i;
+
+	for (i = 0; i < nr_pages; i++) {
+		if (lb_map_test(kept_map, i))
+			continue;
+		page = lb_page_at(pages, i);
+		page->time_stamp = last;
+		page->commit = 0;
+		page_va[n++] = (u64)page;
+	}
+}
+
+/*
+ * Check CPU @cpu's pages and describe them in @entry: the kept ones in
+ * time order, then the others, emptied. @scratch holds nr_pages entries,
+ * @kept_map nr_pages bits. Per page that holds no record, this reads its
+ * commit, then empties and lists it: a few instructions.
+ */
+static void lb_check_cpu(unsigned int cpu, struct rb_desc_cpu *entry,
+			 struct lb_page *scratch, u64 *kept_map)
+{
+	const u32 nr_pages = lb.rec.nr_pages;
+	u8 *const pages = (u8 *)lb_data_page(cpu, 0);
+	u32 n, kept = 0, lost = 0, i;
+	u64 events = 0, last = 0;
+
+	n = lb_check_pages(pages, nr_pages, scratch, &lost);
 	lb_sort(scratch, n);
 
 	entry->cpu = (s32)cpu;
 	entry->nr_page_va = nr_pages;
 	entry->meta_va = (u64)lb_meta(cpu);
+	memset(kept_map, 0, ALIGN_UP(nr_pages, 64) / 8);
 	/* A page that begins before the one kept before it ends is out */
 	for (i = 0; i < n; i++) {
 		if (kept && scratch[i].first < last) {
@@ -159,28 +226,10 @@ static void lb_check_cpu(unsigned int cpu, struct rb_desc_cpu *entry,
 		}
 		last = scratch[i].last;
 		events += scratch[i].events;
-		entry->page_va[kept++] = (u64)lb_data_page(cpu, scratch[i].id);
+		lb_map_set(kept_map, scratch[i].id);
+		entry->page_va[kept++] = (u64)lb_page_at(pages, scratch[i].id);
 	}
-	/*
-	 * Every other page follows, empty, stamped with the last kept time:
-	 * the kernel's reader finds its head and commit pages by comparing
-	 * neighbours' stamps, and must see none newer than the last kept.
-	 * The scratch array marks the kept ones by their ids first.
-	 */
-	for (i = 0; i < nr_pages; i++)
-		scratch[i].id = 0;
-	for (i = 0; i < kept; i++)
-		scratch[(entry->page_va[i] - (u64)lb_data_page(cpu, 0)) /
-			RB_PAGE_SIZE].id = 1;
-	n = kept;
-	for (i = 0; i < nr_pages; i++) {
-		if (scratch[i].id)
-			continue;
-		page = lb_data_page(cpu, i);
-		page->time_stamp = last;
-		page->commit = 0;
-		entry->page_va[n++] = (u64)page;
-	}
+	lb_list_others(pages, nr_pages, kept_map, entry->page_va, kept, last);
 	lb.kept[cpu] = kept;
 	lb.reader[cpu] = 0;
 	lb.dropped += lost;
@@ -197,6 +246,7 @@ void last_boot_find(void)
 	const u32 nr_cpus = hyp_layout.nr_cpus;
 	struct rb_trace_desc *desc;
 	struct lb_page *scratch;
+	u64 *kept_map;
 	const char *why;
 	u64 mark, size;
 	unsigned int cpu;
@@ -211,7 +261,9 @@ void last_boot_find(void)
 	}
 	mark = hyp_mem_mark();
 	scratch = hyp_mem_alloc(lb.rec.nr_pages * sizeof(*scratch), SZ_4K);
-	if (!scratch) {
+	kept_map = hyp_mem_alloc(ALIGN_UP(lb.rec.nr_pages, 64) / 8, SZ_4K);
+	if (!scratch || !kept_map) {
+		hyp_mem_free_to(mark);
 		hyp_info("last boot: no room to check %lu pages per CPU\n",
 			 lb.rec.nr_pages);
 		return;
@@ -226,7 +278,8 @@ void last_boot_find(void)
 		 lb.rec.desc, trace_persist_end(&lb.rec) - 1);
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		lb_check_cpu(cpu, (struct rb_desc_cpu *)(desc->data + cpu *
-				  rb_desc_cpu_size(lb.rec.nr_pages)), scratch);
+				  rb_desc_cpu_size(lb.rec.nr_pages)), scratch,
+			     kept_map);
 	hyp_printf("\n");
 	hyp_mem_free_to(mark);
 	lb.desc_size = size;
