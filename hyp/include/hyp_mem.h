@@ -11,6 +11,7 @@ void *hyp_mem_alloc(u64 size, u64 align);
 void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what);
 u64 hyp_mem_mark(void);
 u64 hyp_mem_end(void);
+u64 hyp_mem_high_water(void);
 void hyp_mem_free_to(u64 mark);
 /* The free memory's canary pattern (canary.c): written, checked */
 void hyp_mem_canary_fill(void);
