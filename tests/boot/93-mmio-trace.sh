@@ -59,12 +59,18 @@ dr=$(first dr)
 mr=$(first mr)
 cpu=$(printf '%03d' "$(first cpu)")
 
+# between CPU FROM TO: CPU's events from selftest id=FROM to id=TO, each
+# without its CPU, time, pc and va, joined by '|'
+between() {
+	grep "^\[$1\]" <<<"$trace" |
+		sed -n "/selftest id=$2\$/,/selftest id=$3\$/p" |
+		sed -E 's/^\[[0-9]+\][[:space:]]+[0-9.]+: //; s/ pc=0x[0-9a-f]+ va=0x[0-9a-f]+//' |
+		tr '\n' '|'
+}
+
 # The trace of that CPU between the markers: exactly the sequence
 trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
-got=$(grep "^\[$cpu\]" <<<"$trace" |
-	sed -n '/selftest id=7171329$/,/selftest id=7171330$/p' |
-	sed -E 's/^\[[0-9]+\][[:space:]]+[0-9.]+: //; s/ pc=0x[0-9a-f]+ va=0x[0-9a-f]+//' |
-	tr '\n' '|')
+got=$(between "$cpu" 7171329 7171330)
 want="selftest id=7171329|"
 want+="mmio_read addr=0x9010fe0 width=4 value=0x31 flags=0x0|"
 want+="mmio_read addr=0x9010fe4 width=1 value=0x10 flags=0x0|"
@@ -84,10 +90,7 @@ grep -Eq "mmio_read addr=0x9010fe0 width=4 value=0x31 pc=0xffff[0-9a-f]+ va=0xff
 # No syndrome: decoded, each element performed once and recorded in
 # address order (flags 0x4 decoded, 0x10 pair, 0x2 signed)
 cpu=$(printf '%03d' "$(value ldp_cpu)")
-got=$(grep "^\[$cpu\]" <<<"$trace" |
-	sed -n '/selftest id=7171331$/,/selftest id=7171332$/p' |
-	sed -E 's/^\[[0-9]+\][[:space:]]+[0-9.]+: //; s/ pc=0x[0-9a-f]+ va=0x[0-9a-f]+//' |
-	tr '\n' '|')
+got=$(between "$cpu" 7171331 7171332)
 want="selftest id=7171331|"
 want+="mmio_read addr=0x9010fe0 width=4 value=0x31 flags=0x14|"
 want+="mmio_read addr=0x9010fe4 width=4 value=0x10 flags=0x14|"
