@@ -43,8 +43,13 @@
  * appends to it (ring_buffer.c, "used == 0"), with no callback between.
  *
  * Called under trace_remote's per-CPU reader lock (swap, reset) or its
- * mutex (load, unload); the copies from a reader's open and the poll only
- * write counters, which the reader reads once each.
+ * mutex (load, unload); the copies from a reader's open and the poll run
+ * beside them, under no lock of trace_remote's. Each copy publishes what
+ * it loaded, so two copies of one CPU that overlapped could publish in the
+ * other order: a poll that loaded 0 before a write_event and stored after
+ * the reader's own copy would leave the reader a count of 0 and a trace
+ * that looks empty. So every copy, and every change of the offset it adds,
+ * is made under the CPU's @lock: the last to publish is the last to load.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -78,15 +83,18 @@ static struct rb_data_page *reader_page(const struct hyptrace_shadow *s)
 	return hyptrace_shadow_page(s, s->meta->reader.id);
 }
 
+/* Under @s->lock */
 static void publish(struct hyptrace_shadow *s)
 {
+	lockdep_assert_held(&s->lock);
 	WRITE_ONCE(s->meta->overrun, s->live.overrun);
 	WRITE_ONCE(s->meta->entries, s->live.entries + s->live.offset);
 }
 
 /* Counters from the shared page, while it is still the hypervisor's */
-static void copy_counters(struct hyptrace_shadow *s)
+static void copy_counters_locked(struct hyptrace_shadow *s)
 {
+	lockdep_assert_held(&s->lock);
 	if (!READ_ONCE(shared_gone)) {
 		s->live.entries = READ_ONCE(s->shared->entries);
 		s->live.overrun = READ_ONCE(s->shared->overrun);
@@ -95,6 +103,15 @@ static void copy_counters(struct hyptrace_shadow *s)
 		WRITE_ONCE(s->meta->pages_lost, READ_ONCE(s->shared->pages_lost));
 	}
 	publish(s);
+}
+
+static void copy_counters(struct hyptrace_shadow *s)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&s->lock, flags);
+	copy_counters_locked(s);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /*
@@ -108,8 +125,10 @@ static void copy_counters(struct hyptrace_shadow *s)
  */
 static void search_offset(struct hyptrace_shadow *s)
 {
+	unsigned long flags;
 	u32 step;
 
+	raw_spin_lock_irqsave(&s->lock, flags);
 	if (!s->live.misses++)
 		s->live.guess = (s64)(s->handed_back +
 				      hyptrace_page_events(reader_page(s))) -
@@ -118,6 +137,7 @@ static void search_offset(struct hyptrace_shadow *s)
 	s->live.offset = s->live.misses & 1 ? s->live.guess - step :
 			 s->live.guess + step;
 	publish(s);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /* The set trace_remote's callbacks work on: it exists while they run */
@@ -242,7 +262,9 @@ void hyptrace_shadow_guard_all(void)
 void hyptrace_shadow_reset(unsigned int cpu)
 {
 	struct hyptrace_shadow *s = loaded_cpu(cpu);
+	unsigned long flags;
 
+	raw_spin_lock_irqsave(&s->lock, flags);
 	s->handed_back = 0;
 	s->live.offset = 0;
 	s->live.misses = 0;
@@ -252,7 +274,8 @@ void hyptrace_shadow_reset(unsigned int cpu)
 		s->live.entries = 0;
 		s->live.overrun = 0;
 	}
-	copy_counters(s);
+	copy_counters_locked(s);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 }
 
 /*

@@ -7,6 +7,8 @@
 #ifndef HYPTRACE_HOST_SHADOW_H
 #define HYPTRACE_HOST_SHADOW_H
 
+#include <linux/spinlock.h>
+
 #include "trace_desc.h"
 
 /**
@@ -14,6 +16,8 @@
  * @meta:	ours: what trace_remote reads
  * @shared:	the hypervisor's
  * @page_va:	the data pages as trace_remote numbers them (its descriptor)
+ * @lock:	orders the copies of the live counters into @meta (shadow.c):
+ *		the last to publish must be the last to load
  * @nr_pages:	reader ids are below this
  * @handed_back: data events on the pages read and swapped back since a reset
  * @live:	the live buffer's (shadow.c): @entries and @overrun as last
@@ -27,6 +31,7 @@
 struct hyptrace_shadow {
 	struct rb_meta *meta;
 	const struct rb_meta *shared;
+	raw_spinlock_t lock;
 	u64 *page_va;
 	u32 nr_pages;
 	u64 handed_back;

@@ -47,6 +47,7 @@ struct hyptrace_shadow_set *hyptrace_shadow_set_alloc(const struct rb_trace_desc
 		s->meta = (struct rb_meta *)get_zeroed_page(GFP_KERNEL);
 		if (!s->meta)
 			goto fail;
+		raw_spin_lock_init(&s->lock);
 		s->shared = hyptrace_meta(e);
 		s->nr_pages = e->nr_page_va;
 		s->page_va = e->page_va;

@@ -91,9 +91,10 @@
  *
  * Differences from simple_ring_buffer a host module may notice: records are
  * multiples of 8 bytes (payload rounded up, padding zeroed); meta_struct_len
- * and subbuf_size are filled in; unwritten pages carry time_stamp ~0 (see
- * rb_page_clear()); timestamps going backwards are clamped; no-overwrite
- * mode; swap can answer -EAGAIN; hyptrace counters at RB_META_EXT_OFFSET.
+ * and subbuf_size are filled in; unwritten pages carry a time_stamp of ~0
+ * or 0 (see RB_STAMP_AHEAD); timestamps going backwards are clamped;
+ * no-overwrite mode; swap can answer -EAGAIN; hyptrace counters at
+ * RB_META_EXT_OFFSET.
  *
  * Serialisation expected from the caller: rb_enable/rb_disable/rb_reset on
  * one CPU's buffer are serialised with each other (the hypervisor's trace
@@ -137,10 +138,36 @@ static void rb_publish_ext(struct rb_cpu *cpu)
 }
 
 /*
- * A page not written since init or reset: empty, and a time_stamp no written
- * page can exceed, so the kernel's non-consuming iterator, which orders ring
- * pages by time_stamp (§7 item 9), never takes it for the head.
+ * The time_stamp of a page not written since init or reset. The kernel's
+ * non-consuming iterator (trace) finds the ring's ends by time_stamp alone
+ * (ring_buffer.c, rb_update_remote_head()): from its idea of the head it
+ * moves on while a page's stamp is above the next one's, and from there
+ * takes the commit page as the last of a rising run. It then starts at
+ * the first page whose list link carries its HEAD flag, and gives up after
+ * three empty steps (rb_iter_peek()). So:
+ *
+ * - An empty ring page is stamped after every event (RB_STAMP_AHEAD): the
+ *   head search never leaves a written page for it, and the rising run
+ *   ends at most one empty page after the writer's (§7 item 9: with stamps
+ *   below the writer's, a fresh buffer of three ring pages or more would
+ *   show nothing).
+ *
+ * - The reader page and the page the last swap gave back are stamped
+ *   before every event (RB_STAMP_BEHIND). After a swap the kernel marks
+ *   the page given back as the head (its list surgery sets the flag on
+ *   the link before that page) while taking the next one for its head
+ *   pointer, and nothing clears that flag until its head search walks
+ *   across the page. An iterator that starts there must not find the
+ *   commit page there too: with the page stamped behind, the head search
+ *   moves from a writer's page just before it onto it, and with the flag,
+ *   and the rising run goes on to the writer's page. Without it, the
+ *   kernel's own trace.tc shape (events on a CPU, read by trace_pipe, a
+ *   reset, events on that CPU again) showed an empty trace on a buffer of
+ *   two ring pages. The reader page is stamped behind because a swap
+ *   gives it back.
  */
+#define RB_STAMP_AHEAD	(~0ULL)
+#define RB_STAMP_BEHIND	0ULL
 /* The one way the tail page changes: rb_commit() uses the cached pointer. */
 static void rb_set_tail_page(struct rb_cpu *cpu, struct rb_data_page *page)
 {
@@ -149,10 +176,14 @@ static void rb_set_tail_page(struct rb_cpu *cpu, struct rb_data_page *page)
 	cpu->at.commit = &page->commit;
 }
 
-static void rb_page_clear(struct rb_data_page *page)
+static void rb_page_clear(const struct rb_cpu *cpu, u32 id)
 {
+	struct rb_data_page *page = cpu->pages[id].page;
+	bool behind = id == cpu->reader_id || id == cpu->given_back;
+
 	arch_store_once_u64(&page->commit, 0);
-	arch_store_once_u64(&page->time_stamp, ~0ULL);
+	arch_store_once_u64(&page->time_stamp,
+			    behind ? RB_STAMP_BEHIND : RB_STAMP_AHEAD);
 }
 
 void *rb_reserve_refused(struct rb_cpu *cpu)
@@ -343,6 +374,7 @@ int rb_swap_reader_after(struct rb_cpu *cpu, u64 read)
 	cpu->pages[head].slot_page = cpu->reader_id;
 	cpu->pages[cpu->reader_id].entries = 0;
 	cpu->pages[cpu->reader_id].commit = 0;
+	cpu->given_back = cpu->reader_id;
 	cpu->reader_id = new_reader;
 	cpu->head = rb_slot(cpu, head + 1);
 	cpu->used--;
@@ -447,7 +479,7 @@ int rb_reset(struct rb_cpu *cpu, struct rb_stats *before)
 		RB_OPAQUE(i);
 		cpu->pages[i].entries = 0;
 		cpu->pages[i].commit = 0;
-		rb_page_clear(cpu->pages[i].page);
+		rb_page_clear(cpu, i);
 		if (cpu->stamps)
 			cpu->stamps[i].first = RB_NO_STAMP;
 	}
@@ -636,6 +668,8 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 	cpu->mode = mode;
 	cpu->cpu = cpu_id;
 	cpu->stamps = (struct rb_page_stamps *)0;
+	cpu->reader_id = 0;	/* page_va[0], as the kernel requires */
+	cpu->given_back = RB_NO_PAGE;
 
 	/* Page 0 is the reader; ring slot i holds page i + 1; head = slot 0. */
 	for (i = 0; i < nr_pages; i++) {
@@ -644,9 +678,8 @@ int rb_init(struct rb_cpu *cpu, u32 cpu_id, void *meta_page,
 		info[i].entries = 0;
 		info[i].slot_page = i + 1 < nr_pages ? i + 1 : 0;
 		info[i].commit = 0;
-		rb_page_clear(info[i].page);
+		rb_page_clear(cpu, i);
 	}
-	cpu->reader_id = 0;	/* page_va[0], as the kernel requires */
 	cpu->head = 0;
 	cpu->used = 1;
 	cpu->tail_started = false;

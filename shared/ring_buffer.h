@@ -178,6 +178,9 @@ struct rb_page_stamps {
 
 #define RB_NO_STAMP		(~0ULL)
 
+/* @given_back before the first swap */
+#define RB_NO_PAGE		(~0U)
+
 /*
  * &tail_page->commit and &pub->entries, where rb_commit() publishes an
  * event: its release stores take no offset, so these save an add each, and
@@ -229,6 +232,7 @@ struct rb_cpu {
 	u32 used;			/* ring slots from head holding data */
 	u32 nr_slots;			/* nr_pages - 1 */
 	u32 reader_id;
+	u32 given_back;			/* page the last swap gave back */
 	u32 mode;
 	u32 cpu;
 	bool tail_started;		/* tail page has its time_stamp */

@@ -48,6 +48,19 @@ count() {
 		tail -n 1
 }
 
+# last_steps NAME: the last shell steps of suite NAME's first failing case.
+# ftracetest -v prints a failing case's log (its set -x trace) after the
+# [FAIL] line; the last steps say which check failed, in the one line that
+# CI shows of a failed test.
+last_steps() {
+	section "$1" | awk '
+		/^\[[0-9]+\].*\[(FAIL|UNRESOLVED|UNDEFINED)\]/ { on = 1; next }
+		on && (/^\[[0-9]+\]/ || /^# of /) { exit }
+		on && /^\+/ { step[n++] = $0 }
+		END { for (i = (n > 6 ? n - 6 : 0); i < n; i++) printf "%s%s", step[i], (i < n - 1 ? " | " : "") }' |
+		cut -c 1-600
+}
+
 # expect_suite NAME: ftracetest ran every case of suite NAME and all passed.
 expect_suite() {
 	local passed failed other=0 what n
@@ -62,7 +75,7 @@ expect_suite() {
 	if [ "$passed" != "$WANT" ] || [ "${failed:-0}" != 0 ] || [ "$other" != 0 ]; then
 		fail "suite $1: $passed passed, ${failed:-?} failed, $other other, want $WANT passed ($(section "$1" |
 			grep -E '^\[[0-9]+\].*\[(FAIL|UNRESOLVED|UNSUPPORTED|UNTESTED|UNDEFINED)\]' |
-			tr -d '\t' | tr '\n' ' ')log $BOOT_LOG)"
+			tr -d '\t' | tr '\n' ' ')last steps: $(last_steps "$1"); log $BOOT_LOG)"
 	fi
 	info "suite $1: $passed of $WANT passed"
 }

@@ -10,7 +10,9 @@
 # - per CPU, entries and exits alternate (nothing lost, nothing doubled);
 # - tracing_on 0 stops every hypervisor event, 1 resumes;
 # - trace opened right after write_event shows the event (the module
-#   copies the counters when trace opens, not at each write).
+#   copies the counters when trace opens, not at each write);
+# - trace shows the events written after trace_pipe read a CPU's and the
+#   buffer was reset, on a buffer of two ring pages.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -53,6 +55,19 @@ for i in $(seq 1 20); do
 done
 echo 0 > tracing_on
 echo "@at_once=$seen"
+# The shape of the kernel'"'"'s own test.d/remotes/trace.tc on a buffer of two
+# ring pages (7 KiB): events on a CPU, consumed through trace_pipe, a
+# reset, events on that CPU again. The kernel'"'"'s swap leaves its HEAD flag
+# on the page given back, and trace started there (see RB_STAMP_BEHIND).
+echo 0 > trace
+echo 7 > buffer_size_kb
+echo 1 > tracing_on
+for v in 1 2 3; do taskset -c 1 sh -c "echo $((8000 + v)) > write_event"; done
+head -n 3 trace_pipe > /dev/null
+echo 0 > trace
+for v in 4 5; do taskset -c 1 sh -c "echo $((8000 + v)) > write_event"; done
+echo "@after_reset=$(grep -c "selftest id=800[45]" trace)"
+echo 0 > tracing_on
 '
 
 boot smp4 --cmd "$GUEST"
@@ -66,6 +81,8 @@ again=$(value again)
 [ "${again:-0}" -gt "$off" ] || fail "tracing_on 1 again: still $again lines"
 [ "$(value at_once)" = 20 ] ||
 	fail "trace opened right after write_event showed $(value at_once) of 20 events (counters not copied at the open)"
+[ "$(value after_reset)" = 2 ] ||
+	fail "trace showed $(value after_reset) of 2 events written after trace_pipe and a reset (7 KiB buffer)"
 
 trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
 [ -n "$trace" ] || fail "the trace did not reach the console"
@@ -109,4 +126,4 @@ has "$caller" "hyp_exit reason=firmware func_id=$CPU_ON" "CPU_ON relayed to firm
 has "$caller" "hyp_exit reason=smc func_id=$CPU_ON ret=0" "CPU_ON's success"
 
 expect_healthy
-pass "$on events on 4 CPUs, reasons and IDs right, hotplug on CPUs $OFF_CPU and $caller; tracing_on 0 froze it at $off lines, 1 went on to $again; trace opened at once after write_event showed 20 of 20"
+pass "$on events on 4 CPUs, reasons and IDs right, hotplug on CPUs $OFF_CPU and $caller; tracing_on 0 froze it at $off lines, 1 went on to $again; trace opened at once after write_event showed 20 of 20, and 2 of 2 after trace_pipe and a reset"
