@@ -152,19 +152,22 @@ static void rb_publish_ext(struct rb_cpu *cpu)
  *   below the writer's, a fresh buffer of three ring pages or more would
  *   show nothing).
  *
- * - The reader page and the page the last swap gave back are stamped
- *   before every event (RB_STAMP_BEHIND). After a swap the kernel marks
- *   the page given back as the head (its list surgery sets the flag on
- *   the link before that page) while taking the next one for its head
- *   pointer, and nothing clears that flag until its head search walks
- *   across the page. An iterator that starts there must not find the
- *   commit page there too: with the page stamped behind, the head search
- *   moves from a writer's page just before it onto it, and with the flag,
- *   and the rising run goes on to the writer's page. Without it, the
- *   kernel's own trace.tc shape (events on a CPU, read by trace_pipe, a
- *   reset, events on that CPU again) showed an empty trace on a buffer of
- *   two ring pages. The reader page is stamped behind because a swap
- *   gives it back.
+ * - The reader page, and the page the last swap gave back while the head
+ *   has not moved since, are stamped before every event (RB_STAMP_BEHIND).
+ *   After a swap the kernel marks the page given back as the head (its
+ *   list surgery sets the flag on the link before that page) while taking
+ *   the next one for its head pointer, and nothing clears that flag until
+ *   its head search walks across the page. An iterator that starts there
+ *   must not find the commit page there too: with the page stamped
+ *   behind, the head search moves from a writer's page just before it onto
+ *   it, and with the flag, and the rising run goes on to the writer's
+ *   page. Without it, the kernel's own trace.tc shape (events on a CPU,
+ *   read by trace_pipe, a reset, events on that CPU again) showed an empty
+ *   trace on a buffer of two ring pages. Once the head has moved (the
+ *   writer overwrote its way round), the page is no longer just before the
+ *   head, and stamped behind amid empty pages it would stop the head
+ *   search short of the writer's page: it is stamped ahead again. The
+ *   reader page is stamped behind because a swap gives it back.
  */
 #define RB_STAMP_AHEAD	(~0ULL)
 #define RB_STAMP_BEHIND	0ULL
@@ -234,6 +237,8 @@ static bool rb_move_tail(struct rb_cpu *cpu, u64 ts)
 		arch_store_release_u64(&pub->pages_lost, cpu->pages_lost);
 		cpu->head = rb_slot(cpu, cpu->head + 1);
 		cpu->used--;
+		/* No longer just before the head: stamped ahead at a reset */
+		cpu->given_back = RB_NO_PAGE;
 	}
 	id = cpu->pages[rb_slot(cpu, cpu->head + cpu->used)].slot_page;
 	cpu->used++;

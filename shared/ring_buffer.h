@@ -232,7 +232,7 @@ struct rb_cpu {
 	u32 used;			/* ring slots from head holding data */
 	u32 nr_slots;			/* nr_pages - 1 */
 	u32 reader_id;
-	u32 given_back;			/* page the last swap gave back */
+	u32 given_back;			/* the last swap's, if before @head */
 	u32 mode;
 	u32 cpu;
 	bool tail_started;		/* tail page has its time_stamp */

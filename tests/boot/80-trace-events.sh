@@ -12,7 +12,8 @@
 # - trace opened right after write_event shows the event (the module
 #   copies the counters when trace opens, not at each write);
 # - trace shows the events written after trace_pipe read a CPU's and the
-#   buffer was reset, on a buffer of two ring pages.
+#   buffer was reset, on a buffer of two ring pages, and of four after
+#   the writer overwrote its way round.
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -67,6 +68,28 @@ head -n 3 trace_pipe > /dev/null
 echo 0 > trace
 for v in 4 5; do taskset -c 1 sh -c "echo $((8000 + v)) > write_event"; done
 echo "@after_reset=$(grep -c "selftest id=800[45]" trace)"
+# The same after the writer overwrote its way round a buffer of four ring
+# pages (13 KiB), 2 to 9 pages of events on, trace read at each: once the
+# head has moved, the page given back is no longer just before it.
+laps=
+for L in 2 3 4 5 6 7 8 9; do
+	echo 0 > tracing_on
+	echo 0 > trace
+	echo 13 > buffer_size_kb
+	echo 1 > tracing_on
+	taskset -c 1 sh -c "for v in 1 2 3; do echo \$v > write_event; done"
+	head -n 3 trace_pipe > /dev/null
+	p=0
+	while [ $p -lt $L ]; do
+		taskset -c 1 sh -c "for v in \$(seq 1 170); do echo \$v > write_event; done"
+		wc -l < trace > /dev/null
+		p=$((p + 1))
+	done
+	echo 0 > trace
+	taskset -c 1 sh -c "echo 9001 > write_event; echo 9002 > write_event"
+	laps="$laps$(grep -c "id=900[12]" trace || :)"
+done
+echo "@after_laps=$laps"
 echo 0 > tracing_on
 '
 
@@ -83,6 +106,8 @@ again=$(value again)
 	fail "trace opened right after write_event showed $(value at_once) of 20 events (counters not copied at the open)"
 [ "$(value after_reset)" = 2 ] ||
 	fail "trace showed $(value after_reset) of 2 events written after trace_pipe and a reset (7 KiB buffer)"
+[ "$(value after_laps)" = 22222222 ] ||
+	fail "after trace_pipe, 2 to 9 pages overwritten and a reset, trace showed $(value after_laps) (digit L-1: of 2 events, 13 KiB buffer)"
 
 trace=$(grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//')
 [ -n "$trace" ] || fail "the trace did not reach the console"
@@ -126,4 +151,4 @@ has "$caller" "hyp_exit reason=firmware func_id=$CPU_ON" "CPU_ON relayed to firm
 has "$caller" "hyp_exit reason=smc func_id=$CPU_ON ret=0" "CPU_ON's success"
 
 expect_healthy
-pass "$on events on 4 CPUs, reasons and IDs right, hotplug on CPUs $OFF_CPU and $caller; tracing_on 0 froze it at $off lines, 1 went on to $again; trace opened at once after write_event showed 20 of 20, and 2 of 2 after trace_pipe and a reset"
+pass "$on events on 4 CPUs, reasons and IDs right, hotplug on CPUs $OFF_CPU and $caller; tracing_on 0 froze it at $off lines, 1 went on to $again; trace opened at once after write_event showed 20 of 20, and 2 of 2 after trace_pipe and a reset (also after 2-9 pages overwritten)"
