@@ -171,6 +171,7 @@ static void rb_publish_ext(struct rb_cpu *cpu)
  */
 #define RB_STAMP_AHEAD	(~0ULL)
 #define RB_STAMP_BEHIND	0ULL
+
 /* The one way the tail page changes: rb_commit() uses the cached pointer. */
 static void rb_set_tail_page(struct rb_cpu *cpu, struct rb_data_page *page)
 {
