@@ -21,13 +21,6 @@
 #include "hyp_mem.h"
 #include "panic.h"
 
-/*
- * The boot stack's lowest bytes, which carry the canary pattern while it
- * is in use: more than the largest frame of the boot path (stage2_build()'s
- * 1.2 KiB), so that a frame reaching below the stack cannot skip them all
- */
-#define BOOT_STACK_GUARD	0x800
-
 static u64 mem_top;		/* first free byte */
 static u64 mem_high;		/* the highest mem_top has been */
 /* The boot stack (head.S) until the boot CPU has its own, then the log */
@@ -46,7 +39,7 @@ void hyp_mem_init(void)
 	mem_top = ALIGN_UP((u64)__hyp_end, SZ_4K);
 	mem_high = mem_top;
 	mem_end = log_base() - HYP_BOOT_STACK_SIZE;
-	canary_fill_range(mem_end, mem_end + BOOT_STACK_GUARD);
+	canary_fill_range(mem_end, mem_end + HYP_BOOT_STACK_GUARD);
 }
 
 /*
@@ -59,7 +52,7 @@ void hyp_mem_boot_stack_done(void)
 {
 	u64 bad;
 
-	if (!canary_intact_range(mem_end, mem_end + BOOT_STACK_GUARD, &bad))
+	if (!canary_intact_range(mem_end, mem_end + HYP_BOOT_STACK_GUARD, &bad))
 		hyp_panic("the boot stack outgrew its %u KiB: 0x%lx written",
 			  HYP_BOOT_STACK_SIZE >> 10, bad);
 	mem_end = log_base();

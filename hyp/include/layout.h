@@ -26,6 +26,12 @@
  * path does not recurse.
  */
 #define HYP_BOOT_STACK_SIZE	0x2000
+/*
+ * Its lowest bytes, which carry the canary pattern while it is in use:
+ * more than the largest frame of the boot path (stage2_build()'s 1.2 KiB),
+ * so that a frame reaching below the stack cannot skip them all
+ */
+#define HYP_BOOT_STACK_GUARD	0x800
 
 /* How a CPU arrived in the hypervisor */
 #define CPU_ENTRY_BOOT		0	/* the boot CPU, from the loader */
