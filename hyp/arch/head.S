@@ -64,12 +64,18 @@ primary_entry:
 	bl	region_inval
 
 	/*
-	 * The boot stack is the top of the region: private memory fills from
-	 * the bottom, and this stack is dead once the boot CPU has its own.
+	 * The boot stack's top is the bottom of the log (layout.h): it grows
+	 * down, away from the log and the persist record above it, into the
+	 * HYP_BOOT_STACK_SIZE the allocator keeps for it (hyp_mem.c) until
+	 * the boot CPU has its own. Its top once was the region's, 4 KiB
+	 * above the record: any boot path deeper than that would have
+	 * written over the record. It is used only with the MMU off, so no
+	 * stage-1 guard page could catch an overflow.
 	 */
 	adr_l	x0, __hyp_start
 	mov	x1, #1
 	add	x0, x0, x1, lsl #HYP_REGION_SHIFT
+	sub	x0, x0, #HYP_LOG_SIZE + HYP_PERSIST_SIZE
 	mov	sp, x0
 
 	/*
@@ -103,8 +109,9 @@ primary_entry:
 	 * invalidation matches any line loaded from it, and none can be
 	 * dirty, as nothing has written the region through a cache since.
 	 * That is the image and all that was allocated (hyp_mem.c), and at
-	 * the top the log, the persist record and the boot stack, dead from
-	 * here; the free memory between (most of the 2 MiB, which the canary
+	 * the top the boot stack, dead from here, the log and the persist
+	 * record, which hyp_mem_end() bounds until the boot stack is given
+	 * back; the free memory between (most of the 2 MiB, which the canary
 	 * fills with the MMU on) was not written, and is not invalidated
 	 * twice.
 	 */

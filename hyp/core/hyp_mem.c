@@ -23,15 +23,39 @@
 
 static u64 mem_top;		/* first free byte */
 static u64 mem_high;		/* the highest mem_top has been */
-static u64 mem_end;		/* the log (hyp_log.c), then trace_persist.c's */
+/* The boot stack (head.S) until the boot CPU has its own, then the log */
+static u64 mem_end;
 
-/* MMU off, boot CPU: before anything is allocated */
+/* The bottom of the log (hyp_log.c): the top of the boot stack */
+static u64 log_base(void)
+{
+	return hyp_layout.hyp_base + HYP_REGION_SIZE - HYP_PERSIST_SIZE -
+	       HYP_LOG_SIZE;
+}
+
+/* MMU off, boot CPU, on the boot stack: before anything is allocated */
 void hyp_mem_init(void)
 {
 	mem_top = ALIGN_UP((u64)__hyp_end, SZ_4K);
 	mem_high = mem_top;
-	mem_end = hyp_layout.hyp_base + HYP_REGION_SIZE - HYP_PERSIST_SIZE -
-		  HYP_LOG_SIZE;
+	mem_end = log_base() - HYP_BOOT_STACK_SIZE;
+	canary_fill_range(mem_end, mem_end + HYP_BOOT_STACK_GUARD);
+}
+
+/*
+ * MMU on, boot CPU, on its own stack: the boot stack is dead, and its
+ * memory free. A guard no longer intact means the boot path went deeper
+ * than HYP_BOOT_STACK_SIZE, into the free memory below (what is allocated
+ * lies far lower): said at once, before a deeper one reaches that.
+ */
+void hyp_mem_boot_stack_done(void)
+{
+	u64 bad;
+
+	if (!canary_intact_range(mem_end, mem_end + HYP_BOOT_STACK_GUARD, &bad))
+		hyp_panic("the boot stack outgrew its %u KiB: 0x%lx written",
+			  HYP_BOOT_STACK_SIZE >> 10, bad);
+	mem_end = log_base();
 }
 
 u64 hyp_mem_mark(void)
@@ -39,6 +63,7 @@ u64 hyp_mem_mark(void)
 	return mem_top;
 }
 
+/* head.S: the top of what may be allocated, the boot stack's bottom */
 u64 hyp_mem_end(void)
 {
 	return mem_end;

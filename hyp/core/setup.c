@@ -116,6 +116,7 @@ static void boot_cpu_finish(void)
 	u64 boot_ns;
 
 	print_enable_locking();
+	hyp_mem_boot_stack_done();
 	hyp_mem_canary_fill();
 	/* Before anything is loaded over the last boot's pages */
 	last_boot_find();

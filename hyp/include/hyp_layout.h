@@ -15,15 +15,12 @@
 #define HYP_STACK_SIZE		(1UL << HYP_STACK_SHIFT)
 /*
  * Reserved for the hypervisor: its image, then its private memory
- * (hyp_mem.c), then the log of what it printed (hyp_log.c), and in its
- * last page the record of the loaded trace buffer that the next boot reads
- * (trace_persist.c). Stage 2 hides all of it from
+ * (hyp_mem.c), then the boot stack, the log of what it printed (hyp_log.c),
+ * and in its last page the record of the loaded trace buffer that the next
+ * boot reads (trace_persist.c): layout.h. Stage 2 hides all of it from
  * the host.
  */
 #define HYP_REGION_SIZE		(1UL << HYP_REGION_SHIFT)
-#define HYP_PERSIST_SIZE	SZ_4K
-/* Just below it, the log (hyp_log.c), for the next boot too */
-#define HYP_LOG_SIZE		(2 * SZ_4K)
 #define HYP_CARVEOUT_DEFAULT	(32UL << 20)
 #define HYP_MAX_MEM_RANGES	8	/* merged (dt_mem.c) */
 /* Debug and trace register windows stage 2 keeps from EL1 (dt_mem.c) */

@@ -6,6 +6,8 @@
 #include "types.h"
 
 void hyp_mem_init(void);
+/* The boot CPU is on its own stack: the boot stack's memory is free */
+void hyp_mem_boot_stack_done(void);
 void *hyp_mem_alloc(u64 size, u64 align);
 /* At boot, where running out is a panic; @what names it */
 void *hyp_mem_alloc_boot(u64 size, u64 align, const char *what);
