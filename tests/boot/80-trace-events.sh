@@ -16,46 +16,9 @@
 
 OFF_CPU=2
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trace_on_script 64 all)'
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 100)) > write_event"; done
-echo 0 > /sys/devices/system/cpu/cpu'$OFF_CPU'/online
-echo 1 > /sys/devices/system/cpu/cpu'$OFF_CPU'/online
-echo 0 > tracing_on
-cat trace > /tmp/on
-# Off: hypercalls and hotplug leave no trace.
-for c in 0 1 2 3; do taskset -c $c sh -c "echo 200 > write_event"; done
-echo 0 > /sys/devices/system/cpu/cpu'$OFF_CPU'/online
-echo 1 > /sys/devices/system/cpu/cpu'$OFF_CPU'/online
-cat trace > /tmp/off
-# On again: they do.
-echo 1 > tracing_on
-for c in 0 1 2 3; do taskset -c $c sh -c "echo 300 > write_event"; done
-echo 0 > tracing_on
-cat trace > /tmp/again
-echo "@on=$(wc -l < /tmp/on) @off=$(wc -l < /tmp/off) @again=$(wc -l < /tmp/again)"
-sed "s/^/@T /" /tmp/on
-# A reader that opens trace right after write_event sees the event: the
-# shell opens it within microseconds (read is a builtin), long before the
-# module'"'"'s 10 ms poll of the counters; only the copy at the open can show it.
-# The selftest event alone: any other event since the reset would make the
-# stale counters say "not empty", and the reader walks the pages anyway
-echo 0 > events/enable
-echo 1 > events/hypervisor/selftest/enable
-echo 1 > tracing_on
-seen=0
-for i in $(seq 1 20); do
-	echo 0 > trace
-	echo $((7000 + i)) > write_event
-	while read -r line; do
-		case "$line" in *"selftest id=$((7000 + i))") seen=$((seen + 1)); break ;; esac
-	done < trace
-done
-echo 0 > tracing_on
-echo "@at_once=$seen"
-'
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/80-trace-events.sh
+boot smp4 --add "$(trace_on_file 64 all)" \
+	--add "$GUEST_DIR/80-trace-events.sh" --cmd "sh /root/80-trace-events.sh $OFF_CPU"
 expect_ok
 
 on=$(value on)
