@@ -159,24 +159,8 @@ cpu_list() {
 	if [ "$1" = 1 ]; then echo 0; else echo "0-$(($1 - 1))"; fi
 }
 
-# trap_probe_sh COMMANDS: a guest script that runs COMMANDS (which may
-# die of an oops) with the hypervisor tracing hyp_enter and hyp_exit, then
-# prints the trace's traps as @T lines and @alive=42, to show the guest ran
-# on. Tracing is set up in a subshell: without the hypervisor the probes
-# still run, and the test fails on what they show.
-trap_probe_sh() {
-	cat <<EOF
-set +e
-R=/sys/kernel/tracing/remotes/hypervisor
-($(trace_on_script 64 hyp_enter hyp_exit)) || echo "@tracing=off"
-$1
-echo 0 > \$R/tracing_on
-grep -a "reason=trap" \$R/trace | sed "s/^/@T /"
-echo "@alive=\$((6 * 7))"
-EOF
-}
-
-# trap_trace: the @T lines of the last boot (trap_probe_sh), unprefixed
+# trap_trace: the @T lines of the last boot, unprefixed: the trace's
+# traps as a guest script prints them (guest/36-undef.sh, 38-setway.sh)
 trap_trace() {
 	grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//' || true
 }
