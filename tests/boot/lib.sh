@@ -23,7 +23,8 @@ TEST_LOGS=${HYPTRACE_TEST_LOGS:-$HYPTRACE_BUILD/test-logs}
 mkdir -p "$TEST_LOGS"
 # The guest sides of the tests, as files that shellcheck reads (make
 # test's host check "shellcheck"): a test ships its script with
-# --add "$GUEST_DIR/NAME.sh" and runs it with --cmd "sh /root/NAME.sh ..."
+# --add "$GUEST_DIR/NAME.sh" and runs it with --cmd "sh /root/NAME.sh ...";
+# what several tests run has a name of its own (workload.sh)
 # shellcheck disable=SC2034 # read by the tests
 GUEST_DIR=$HYPTRACE_TOP/tests/boot/guest
 
@@ -238,20 +239,6 @@ stock_board() {
 abi_define() {
 	awk -v n="HYPTRACE_$1" '$1 == "#define" && $2 == n { print $3 }' \
 		"$HYPTRACE_TOP/shared/hyptrace_abi.h"
-}
-
-# workload_sh N: a guest shell script, for a file written with <<\EOF:
-# N selftest events on each of CPUs 0-3 (ids CPU * 100000 + 1 on), then
-# CPUs 2 and 3 off and on again (PSCI in the trace). What 84-record and
-# 86-stream-net record.
-workload_sh() {
-	cat <<EOF
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $1 || exit 1; done
-for c in 2 3; do
-	echo 0 > /sys/devices/system/cpu/cpu\$c/online
-	echo 1 > /sys/devices/system/cpu/cpu\$c/online
-done
-EOF
 }
 
 # A test that talks to the guest while it runs (88-virtio-agent,
