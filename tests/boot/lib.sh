@@ -350,42 +350,6 @@ listen_quit() {
 	[ "$rc" = 0 ] || fail "hyptrace listen ($1) exited $rc: $(tail -n 2 "$LISTEN_LOG")"
 }
 
-# agent_start_sh READY ARGS...: the guest lines that start `hyptrace agent
-# ARGS` in the background (output in $alog, pid in $apid), define waitn
-# (agent_wait_sh) and, once the agent's output says READY, print
-# "@agent ready" on the console for wait_log.
-agent_start_sh() {
-	local ready=$1
-	shift
-	cat <<EOF
-alog=/tmp/agent.log
-hyptrace agent $* >\$alog 2>&1 &
-apid=\$!
-$(agent_wait_sh alog)
-waitn "$ready"
-echo "@agent ready"
-EOF
-}
-
-# agent_wait_sh LOGVAR: the guest shell function waitn TEXT [N], for a
-# guest command that runs `hyptrace agent ... >"$LOGVAR" 2>&1 &` and sets
-# apid=$!: waits until the agent's output has TEXT at least N times (1),
-# or gives up (with the output as @agent lines, exit 1) after 150 s or when
-# the agent is gone.
-agent_wait_sh() {
-	cat <<EOF
-waitn() {
-	i=0
-	until [ "\$(grep -c "\$1" "\$$1")" -ge \${2:-1} ]; do
-		sleep 0.1; i=\$((i + 1))
-		if [ \$i -gt 1500 ] || ! kill -0 \$apid 2>/dev/null; then
-			echo "@gave up waiting for: \$1 x\${2:-1}"; sed "s/^/@agent /" "\$$1"; exit 1
-		fi
-	done
-}
-EOF
-}
-
 # selftest_ids TXT CPU: the ids of CPU's selftest events in TXT, the output
 # of $TC_REPORT, one a line
 selftest_ids() {
