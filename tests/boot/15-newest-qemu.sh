@@ -19,19 +19,10 @@ qemu=$(bash "$HYPTRACE_TOP/scripts/setup-qemu-new.sh" 2>"$TEST_LOGS/$TEST_NAME-s
 version=$("$qemu" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')
 info "QEMU $version: $qemu"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cat > /tmp/work.sh <<EOF
-for c in 1 2 3; do echo 0 > /sys/devices/system/cpu/cpu\$c/online; done
-for c in 1 2 3; do echo 1 > /sys/devices/system/cpu/cpu\$c/online; done
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 1000 + 1)) 10 || exit 1; done
-EOF
-hyptrace record -e selftest -o /tmp/t.dat -- sh /tmp/work.sh | tr -s " " | sed "s/^ /@sum /"
-echo "@online=$(cat /sys/devices/system/cpu/online)"
-'
-
+# The guest side: guest/15-newest-qemu.sh
 for model in "${MODELS[@]}"; do
-	boot "$model" --qemu "$qemu" --cpu "$model" --add "$WE" --cmd "$GUEST"
+	boot "$model" --qemu "$qemu" --cpu "$model" --add "$WE" \
+		--add "$GUEST_DIR/15-newest-qemu.sh" --cmd "sh /root/15-newest-qemu.sh"
 	expect_ok
 	expect_healthy
 	[ "$(value online)" = 0-3 ] || fail "CPUs online at the end: $(value online)"

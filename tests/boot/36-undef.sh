@@ -19,14 +19,9 @@
 EC=0x18
 PROBE=/sys/kernel/debug/undef_probe
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trap_probe_sh 'insmod /lib/modules/hyptrace/undef_probe.ko || exit 1
-for c in 1 2; do
-	taskset -c $c sh -c "echo 1 > '"'$PROBE'"'"
-	echo "@probe$c=$?"
-done')
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/36-undef.sh
+boot smp4 --add "$(trace_on_file 64 hyp_enter hyp_exit)" \
+	--add "$GUEST_DIR/36-undef.sh" --cmd "sh /root/36-undef.sh $PROBE"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest ran no command after the probes"
 

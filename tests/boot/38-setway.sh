@@ -14,11 +14,9 @@
 
 EC=0x18
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trap_probe_sh 'insmod /lib/modules/hyptrace/setway_probe.ko
-echo "@insmod=$?"')
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/38-setway.sh
+boot smp4 --add "$(trace_on_file 64 hyp_enter hyp_exit)" \
+	--add "$GUEST_DIR/38-setway.sh" --cmd "sh /root/38-setway.sh"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest ran no command after the probe"
 [ "$(value insmod)" = 0 ] || fail "setway_probe.ko did not load (status '$(value insmod)')"

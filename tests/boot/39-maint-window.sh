@@ -28,44 +28,7 @@
 SUITE=trixie-backports
 PROBE=/lib/modules/hyptrace/maint_probe.ko
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set +e
-('"$(trace_on_script 1024 maint_run)"') || echo "@tracing=off"
-D=$(hyptrace-dir)
-echo "@dir=$D"
-cd "$D"
-sed "s/^/@F /" events/hypervisor/maint_run/format
-sed "s/^/@W0 /" maint_window
-echo 61s > maint_window; echo "@too_long_rc=$?"
-echo 1x > maint_window; echo "@bad_rc=$?"
-echo 30s > maint_window; echo "@arm_rc=$?"
-sed "s/^/@W1 /" maint_window
-insmod '"$PROBE"' && rmmod maint_probe
-insmod '"$PROBE"' op=call && rmmod maint_probe
-echo 0 > maint_window; echo "@close_rc=$?"
-sed "s/^/@W2 /" maint_window
-echo 200ms > maint_window
-i=0
-while grep -q ns maint_window && [ $i -lt 100000 ]; do
-	i=$((i + 1)); ls / > /dev/null
-done
-echo "@expiry_loops=$i"
-sed "s/^/@W3 /" maint_window
-echo "@before=$(grep -a -c maint_run trace)"
-insmod '"$PROBE"' && rmmod maint_probe
-echo "@after=$(grep -a -c maint_run trace)"
-echo 0 > tracing_on
-grep -a maint_run trace | sed "s/^/@T /"
-dmesg | grep -a "maint_probe: @" | sed "s/^.*maint_probe: //"
-'
-
-# Recorded, for the tools (one case)
-# shellcheck disable=SC2016 # expands in the guest
-RECORD='cd /tmp
-hyptrace record -o maint.dat -e maint_run -- sh -c "echo 5s > \$(hyptrace-dir)/maint_window && insmod '"$PROBE"' && rmmod maint_probe && echo 0 > \$(hyptrace-dir)/maint_window" > rec.log 2>&1
-echo "@rec_rc=$?"
-'"$(guest_file_sh maint.dat maint.dat)"'
-'
+# The guest side: guest/39-maint-window.sh
 
 # first KEY: the first "@KEY=value" (the storm after the deadline prints again)
 first() { grep -a -o "@$1=[^ ]*" "$BOOT_LOG" | head -n 1 | cut -d= -f2 | tr -d '\r'; }
@@ -84,7 +47,9 @@ check_case() {
 	local case=$1 dir=$2 record=$3 cpu buf lines line last trace want got
 	local dat ht
 	shift 3
-	boot "$case" --smp 2 "$@" --cmd "$GUEST${record:+$RECORD}echo \"@alive=\$((6 * 7))\""
+	boot "$case" --smp 2 "$@" --add "$(trace_on_file 1024 maint_run)" \
+		--add "$GUEST_DIR/39-maint-window.sh" \
+		--cmd "sh /root/39-maint-window.sh $PROBE $record"
 	expect_ok
 	[ "$(value alive)" = 42 ] || fail "the guest script did not finish"
 	[ "$(value dir)" = "$dir" ] || fail "trace files at '$(value dir)', want $dir"

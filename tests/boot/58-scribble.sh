@@ -31,51 +31,7 @@ SECONDS_RUN=${SCRIBBLE_SECONDS:-15}
 # More carveout_scribble.ko parameters: stray=1 shows this test failing
 EXTRA=${SCRIBBLE_ARGS:-}
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trace_on_script 64 all)'
-M=/lib/modules/hyptrace
-probe() { insmod $M/hvc_probe.ko "$@" && rmmod hvc_probe; dmesg | grep "hvc_probe: fid=" | tail -n 1 | sed "s/^.*hvc_probe: //; s/ /,/g"; }
-# What a user does to start over: off, empty, events on again, on
-restart() {
-	echo 0 > tracing_on; echo "@$1_off=$?"
-	echo 0 > trace; echo "@$1_clear=$?"
-	echo 0 > events/enable; echo 1 > events/enable; echo "@$1_events=$?"
-	echo 1 > tracing_on; echo "@$1_on=$?"
-	for c in 0 1 2 3; do taskset -c $c sh -c "echo $(($2 + c)) > write_event"; done
-	echo "@$1_recovered=$(grep -c "selftest id=$(($2 / 10))[0-3]$" trace)"
-}
-echo "@sum_before=$(probe fid=0xc600000c)"
-set +e
-rm -f /tmp/stop
-# hyptrace.ko reads every CPU through its raw files, and its stats
-for c in 0 1 2 3; do cat per_cpu/cpu$c/trace_pipe_raw > /dev/null 2>&1 & done
-(n=0; while [ ! -f /tmp/stop ]; do for c in 0 1 2 3; do cat per_cpu/cpu$c/stats > /dev/null 2>&1; done; n=$((n + 1)); done; echo "@stats_reads=$n") &
-insmod $M/carveout_scribble.ko seconds='$SECONDS_RUN' targets=7 '"$EXTRA"'
-echo "@a_rc=$?"
-rmmod carveout_scribble
-touch /tmp/stop
-kill $(jobs -p) 2>/dev/null
-wait
-restart a 9100
-# Round b: trace_remote reads, through the shadow meta pages
-rm -f /tmp/stop
-cat trace_pipe > /dev/null 2>&1 &
-tp=$!
-(while [ ! -f /tmp/stop ]; do cat trace > /dev/null 2>&1; done) &
-tl=$!
-insmod $M/carveout_scribble.ko seconds='$SECONDS_RUN' targets=3 '"$EXTRA"'
-echo "@b_rc=$?"
-rmmod carveout_scribble
-touch /tmp/stop
-kill $tp
-sleep 2
-# Gone, or a zombie: a reader stuck in the kernel is still running
-st=$(sed -n "s/^State:[[:space:]]*\([A-Z]\).*/\1/p" /proc/$tp/status 2> /dev/null)
-[ -n "$st" ] && [ "$st" != Z ] && echo "@b_tp_stuck=1 ($st)" || echo "@b_tp_stuck=0"
-wait $tl
-restart b 9200
-echo "@sum_after=$(probe fid=0xc600000c)"
-'
+# The guest side: guest/58-scribble.sh
 
 # The guest's lines may have a kernel message run into their end: "[ ..."
 field() {
@@ -113,7 +69,8 @@ check_round() {
 }
 
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
-boot smp4 --cmd "$GUEST"
+boot smp4 --add "$(trace_on_file 64 all)" --add "$GUEST_DIR/58-scribble.sh" \
+	--cmd "sh /root/58-scribble.sh $SECONDS_RUN $EXTRA"
 expect_ok
 expect_no_kernel_trouble
 check_round a 7

@@ -27,14 +27,7 @@ fetch() {
 	info "$1: $VMLINUZ"
 }
 
-# Guest lines that show the interrupt controller Linux drives: the device
-# tree's compatible ("arm,cortex-a15-gic" for a GICv2, "arm,gic-v3") and the
-# irq chip name in /proc/interrupts ("GIC-0" for a GICv2, "GICv3").
-# shellcheck disable=SC2016 # expands in the guest
-GIC_PROBE='
-echo "@intc=$(cat /sys/firmware/devicetree/base/intc@*/compatible | tr "\0" "\n" | head -n 1)"
-echo "@irqchip=$(grep -o -m1 "GIC[^ ]*" /proc/interrupts)"
-'
+# The guest side: guest/65-own-kernel.sh
 
 # expect_gic 2|3: the guest's probe says that GIC.
 expect_gic() {
@@ -46,36 +39,14 @@ expect_gic() {
 		fail "irq chip '$(value irqchip)' in /proc/interrupts, want $want_chip (GICv$1)"
 }
 
-# The guest side: the release, then each secondary CPU off and on again
-# alone, then all of them together; sysfs is checked after each step.
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$GIC_PROBE'
-cpus=/sys/devices/system/cpu
-echo "@release=$(uname -r)"
-check() {
-	got=$(cat $cpus/online)
-	[ "$got" = "$1" ] || { echo "@error=$2:online=$got,want=$1"; exit 1; }
-}
-check 0-3 boot
-for c in 1 2 3; do
-	echo 0 > $cpus/cpu$c/online
-	echo 1 > $cpus/cpu$c/online
-	check 0-3 cpu$c
-done
-for c in 1 2 3; do echo 0 > $cpus/cpu$c/online; done
-check 0 all-off
-for c in 1 2 3; do echo 1 > $cpus/cpu$c/online; done
-check 0-3 all-on
-echo "@online=$(cat $cpus/online)"
-'
-
 # check_stock CASE VMLINUZ GIC: boot the stock kernel with that GIC.
 check_stock() {
 	local case=$1 vmlinuz=$2 gic=$3 release gic_opt=()
 	release=${vmlinuz##*/vmlinuz-}
 	[ "$gic" = default ] || gic_opt=(--gic "$gic")
 	boot "$case" --kernel "$vmlinuz" "${gic_opt[@]+"${gic_opt[@]}"}" \
-		--smp 4 --cmd "$GUEST"
+		--smp 4 --add "$GUEST_DIR/65-own-kernel.sh" \
+		--cmd "sh /root/65-own-kernel.sh hotplug"
 	[ -z "$(value error)" ] || fail "in the guest: $(value error)"
 	expect_ok
 	[ "$(value release)" = "$release" ] ||
@@ -104,12 +75,8 @@ check_stock trixie-backports-gic3 "$K7" default
 check_stock trixie-backports-gic2 "$K7" 2
 
 # The project's kernel with a GICv2: its tracing still works.
-# shellcheck disable=SC2016 # expands in the guest
-boot project-gic2 --gic 2 --smp 4 --cmd "$GIC_PROBE$(trace_on_script 64 all)"'
-echo 7 > write_event
-echo 0 > tracing_on
-cat trace | sed "s/^/@T /"
-echo "@release=$(uname -r)"'
+boot project-gic2 --gic 2 --smp 4 --add "$(trace_on_file 64 all)" \
+	--add "$GUEST_DIR/65-own-kernel.sh" --cmd "sh /root/65-own-kernel.sh trace"
 expect_ok
 expect_line 'hyptrace-guest: tracing ready' "hyptrace.ko loaded"
 expect_gic 2

@@ -24,20 +24,7 @@ BOOT_TIMEOUT=900	# the selftests take minutes under TCG
 SUBTESTS="80-trace-events 81-trace-loss 82-trace-clock 84-record"
 FT_WANT=6	# test cases in test.d/remotes/hypervisor/ of the 7.x tree
 
-# The kernel's selftests, with the remote's directory swapped for the
-# module's own; the "requires" lines name the remote's files, so they go.
-# shellcheck disable=SC2016 # expands in the guest
-FTRACE_GUEST='
-D=$(hyptrace-dir) || exit 1
-echo "@dir=$D"
-rm -rf /tmp/ft && cp -r /usr/share/kselftest/ftrace /tmp/ft && cd /tmp/ft || exit 1
-sed -i "s#\$TRACING_DIR/remotes/\$name/#$D/#; s#cd remotes/\$name/#cd $D/#" \
-	test.d/remotes/functions
-sed -i "/^# requires: remotes\/hypervisor/d" test.d/remotes/hypervisor/*.tc
-./ftracetest -v test.d/remotes/hypervisor/ > /tmp/ft.log 2>&1
-grep -E "^\[[0-9]+\]|^# of" /tmp/ft.log
-echo "@release=$(uname -r)"
-'
+# The guest side of the selftests: guest/66-stock-tracing.sh
 
 # run_suite SUITE: everything for one kernel; the last line of its output
 # is "PASS: ..." or "FAIL: ...".
@@ -57,7 +44,8 @@ run_suite() {
 	args=(--kernel "$vmlinuz" --modules "$ko")
 
 	TEST_LOGS=$log
-	boot ftrace "${args[@]}" --cmd "$FTRACE_GUEST"
+	boot ftrace "${args[@]}" --add "$GUEST_DIR/66-stock-tracing.sh" \
+		--cmd "sh /root/66-stock-tracing.sh"
 	expect_ok
 	expect_line '^hyptrace-guest: tracing ready: /sys/kernel/debug/hyptrace' \
 		"hyptrace.ko loaded, with its own files"

@@ -18,24 +18,8 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200}
 # Six test cases in each suite of the 7.x source.
 WANT=6
 
-# Each suite's output sits between @begin=NAME and @end=NAME, so that its
-# summary cannot be confused with the other's.
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-[ -d /sys/kernel/tracing/remotes/hypervisor ] || exit 1
-insmod /lib/modules/hyptrace/remote_test.ko || echo "@error=remote_test.ko"
-cd /usr/share/kselftest/ftrace || exit 1
-suite() {
-	name=$1
-	shift
-	echo "@begin=$name"
-	./ftracetest -v "$@"
-	echo "@end=$name rc=$?"
-}
-suite hypervisor test.d/remotes/hypervisor/
-suite test test.d/remotes/*.tc
-echo "@clock_error_ns=$(cat /sys/module/hyptrace/parameters/clock_worst_error_ns)"
-'
+# The guest side: guest/70-ftrace-remotes.sh (each suite's output between
+# @begin=NAME and @end=NAME)
 
 # section NAME: the console lines of suite NAME.
 section() {
@@ -80,7 +64,7 @@ expect_suite() {
 	info "suite $1: $passed of $WANT passed"
 }
 
-boot smp4 --cmd "$GUEST"
+boot smp4 --add "$GUEST_DIR/70-ftrace-remotes.sh" --cmd "sh /root/70-ftrace-remotes.sh"
 expect_line '^hyptrace-guest: tracing ready: /sys/kernel/tracing/remotes/hypervisor' \
 	"hyptrace.ko loaded at boot"
 expect_ok

@@ -12,15 +12,9 @@
 K=1000
 CPU=1
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trace_on_script 7 selftest)'
-taskset -c '$CPU' sh -c "i=1; while [ \$i -le '$K' ]; do echo \$i > write_event; i=\$((i + 1)); done"
-echo 0 > tracing_on
-timeout 3 cat per_cpu/cpu'$CPU'/trace_pipe > /tmp/pipe || true
-sed "s/^/@P /" /tmp/pipe
-'
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/81-trace-loss.sh
+boot smp4 --add "$(trace_on_file 7 selftest)" \
+	--add "$GUEST_DIR/81-trace-loss.sh" --cmd "sh /root/81-trace-loss.sh $K $CPU"
 expect_ok
 
 pipe=$(grep -a '^@P ' "$BOOT_LOG" | sed 's/^@P //; s/\r$//')

@@ -18,30 +18,9 @@ N=1000
 PROG=$HYPTRACE_BUILD/guest/clock_check
 [ -x "$PROG" ] || fail "$PROG missing: run make"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trace_on_script 128 selftest)'
-probe() { insmod /lib/modules/hyptrace/hvc_probe.ko fid=0xc6000008 clock=1 "$@" && rmmod hvc_probe; dmesg | grep "hvc_probe: fid=" | tail -n 1 | sed "s/^.* ret=\([-0-9]*\) .*$/\1/"; }
-if [ -f /lib/modules/hyptrace/hvc_probe.ko ]; then
-	echo "@clock_back=$(probe offset_ns=-1000000000)"
-	echo "@clock_leap=$(probe offset_ns=576460752303423488)"
-fi
-/root/clock_check '$N' "$PWD/write_event" > /tmp/stamps
-echo 0 > tracing_on
-# "id ts_us" from the trace, "id before_ns after_ns" from the program.
-# Within the first second ts_us starts with 0, which busybox awk would
-# read as octal: the zeros go first.
-sed -n "s/^\[[0-9]*\][[:space:]]*\([0-9]*\)\.\([0-9]*\): selftest id=\([0-9]*\)$/\3 \1\2/p" trace > /tmp/events
-echo "@written=$(wc -l < /tmp/stamps) @traced=$(wc -l < /tmp/events)"
-awk "NR == FNR { v = \$2; sub(/^0+/, \"\", v); ts[\$1] = v + 0; next }
-     { n++; us0 = int(\$2 / 1000); us1 = int(\$3 / 1000)
-       if (!(\$1 in ts)) { missing++; next }
-       t = ts[\$1]
-       if (t < us0 || t > us1) { bad++; if (bad < 4) print \"@outside=\" \$1 \",\" us0 \",\" t \",\" us1 }
-       if (t - us0 > worst) worst = t - us0 }
-     END { print \"@checked=\" n \" @missing=\" missing + 0 \" @bad=\" bad + 0 \" @span_us=\" worst + 0 }" /tmp/events /tmp/stamps
-'
-
-boot smp4 --add "$PROG:/root/clock_check" --cmd "$GUEST"
+# The guest side: guest/82-trace-clock.sh
+boot smp4 --add "$PROG:/root/clock_check" --add "$(trace_on_file 128 selftest)" \
+	--add "$GUEST_DIR/82-trace-clock.sh" --cmd "sh /root/82-trace-clock.sh $N"
 expect_ok
 
 probed=", after a backwards and a leaping clock update were refused"

@@ -13,18 +13,9 @@ DECODE=$HYPTRACE_BUILD/host/trace_decode
 [ -x "$DECODE" ] || fail "$DECODE missing: run make"
 CPU=1
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trace_on_script 7 all)'
-taskset -c '$CPU' sh -c "echo 5 > write_event; echo 18446744073709551615 > write_event; echo 0 > write_event"
-echo 0 > tracing_on
-sed "s/^/@TR /" per_cpu/cpu'$CPU'/trace
-for f in events/header_page events/header_event events/hypervisor/*/format; do
-	sed "s|^|@F $f |" $f
-done
-insmod /lib/modules/hyptrace/carveout_dump.ko cpu='$CPU' || true
-'
-
-boot smp4 --cmd "$GUEST"
+# The guest side: guest/83-trace-format.sh
+boot smp4 --add "$(trace_on_file 7 all)" \
+	--add "$GUEST_DIR/83-trace-format.sh" --cmd "sh /root/83-trace-format.sh $CPU"
 expect_ok
 
 dir=$TEST_LOGS/$TEST_NAME-files

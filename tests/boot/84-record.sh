@@ -22,38 +22,11 @@ WE=$HYPTRACE_BUILD/guest/write_events
 N=200		# selftest events per CPU in the main recording
 LOSSN=1000	# events written while the recorder is stopped
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cd /tmp
-cat > main.sh <<\EOF
-E=/sys/kernel/tracing/events/irq
-echo "@irq_enabled $(cat $E/irq_handler_entry/enable $E/irq_handler_exit/enable | tr -d "\n")"
-'"$(workload_sh "$N")"'
-EOF
-cat > stall.sh <<EOF
-kill -STOP \$PPID
-# kill returns before the recorder has stopped: one of its threads may be
-# taking a page meanwhile. A thread shows state T only once it has stopped
-# on its way back to user space, so wait for every one of them to show it.
-while grep -qv "^[0-9]* ([^)]*) T " /proc/\$PPID/task/*/stat; do :; done
-/root/write_events 1 1 '$LOSSN'
-kill -CONT \$PPID
-EOF
-echo "@before=$(cat /proc/uptime | cut -d" " -f1)"
-hyptrace record -o main.dat -b 64 -k sched:sched_switch -k irq -- sh main.sh
-echo "@rc_main=$?"
-echo "@after=$(cat /proc/uptime | cut -d" " -f1)"
-hyptrace record -o flight.dat -e selftest -b 7 -C 1 -- sh stall.sh
-echo "@rc_flight=$?"
-hyptrace record -o keep.dat -e selftest -b 7 -C 1 --no-overwrite -- sh stall.sh
-echo "@rc_keep=$?"
-hyptrace record -e nosuch -o bad.dat -- true 2>&1 | sed "s/^/@bad_event /"
-echo "@bad_event_rc=$?"
-cat "$(hyptrace-dir)/buffer_size_kb" | sed "s/^/@after_record /"
-'"$(for f in main.dat main-host.dat flight.dat keep.dat; do guest_file_sh $f $f; done)"'
-'
-
-boot smp4 --add "$WE" --cmd "$GUEST"
+# The guest side: guest/84-record.sh, guest/84-record-stall.sh and
+# guest/workload.sh
+boot smp4 --add "$WE" --add "$GUEST_DIR/workload.sh" \
+	--add "$GUEST_DIR/84-record-stall.sh" --add "$GUEST_DIR/84-record.sh" \
+	--cmd "sh /root/84-record.sh $N $LOSSN"
 expect_ok
 dir=$TEST_LOGS/$TEST_NAME-files
 rm -rf "$dir" && mkdir -p "$dir"

@@ -14,35 +14,9 @@ RC=$HYPTRACE_BUILD/guest/raw_check
 WE=$HYPTRACE_BUILD/guest/write_events
 [ -x "$RC" ] && [ -x "$WE" ] || fail "raw_check or write_events not built: run make"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST=$(trace_on_script 64 selftest)'
-set +e
-/root/raw_check 1 | sed "s/^/@check /"
-cat trace_pipe > /tmp/tp.txt &
-tp=$!
-/root/write_events 1 1001 100 >/dev/null
-/root/write_events 2 2001 100 >/dev/null
-sleep 1
-/root/raw_check drain 1 > /tmp/raw1.txt
-echo "@drain_rc=$?"
-sleep 1
-kill $tp
-cat per_cpu/cpu2/trace_pipe_raw > /dev/null 2>/tmp/busy.txt
-echo "@busy_rc=$? $(cat /tmp/busy.txt)"
-# "distinct/all" ids in [lo, hi] of a file of "... id=N" or "id N" lines
-ids() { sed -n "s/.*id[= ]\([0-9]*\)$/\1/p" $1 | awk -v lo=$2 -v hi=$3 "\$1 >= lo && \$1 <= hi"; }
-count() { echo "$(ids $1 $2 $3 | sort -u | wc -l)/$(ids $1 $2 $3 | wc -l)"; }
-echo "@tp_cpu1=$(ids /tmp/tp.txt 101 1100 | wc -l)"
-echo "@tp_cpu2=$(count /tmp/tp.txt 2001 2100)"
-echo "@raw_cpu1=$(count /tmp/raw1.txt 1001 1100)"
-echo "@raw_cpu2=$(ids /tmp/raw1.txt 2001 2100 | wc -l)"
-sed -n "1p;\$p" /tmp/raw1.txt | sed "s/^/@raw_ends /"
-echo 0 > tracing_on
-echo 0 > trace
-cat buffer_size_kb | sed "s/^/@after /"
-'
-
-boot smp4 --add "$RC" --add "$WE" --cmd "$GUEST"
+# The guest side: guest/85-raw-pipe.sh
+boot smp4 --add "$RC" --add "$WE" --add "$(trace_on_file 64 selftest)" \
+	--add "$GUEST_DIR/85-raw-pipe.sh" --cmd "sh /root/85-raw-pipe.sh"
 expect_ok
 checks=$(grep -ac '^@check ok: ' "$BOOT_LOG" || true)
 ! grep -aq '^@check FAIL' "$BOOT_LOG" || fail "raw_check: $(grep -a '^@check FAIL' "$BOOT_LOG" | head -n 1)"

@@ -44,24 +44,10 @@ for p in $DATA_PORTS; do
 	netdev+=",guestfwd=tcp:10.0.2.100:$p-cmd:python3 $RELAY $p"
 done
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-cd /tmp
-ifconfig lo 127.0.0.1 up
-ifconfig eth0 10.0.2.15 netmask 255.255.255.0 up || exit 1
-cat > work.sh <<\EOF
-'"$(workload_sh "$N")"'
-EOF
-start=$(cut -d" " -f1 /proc/uptime)
-hyptrace record -N 10.0.2.100:'$port' -o local.dat -b 64 -- sh work.sh
-echo "@rc_stream=$?"
-echo "@stream_secs=$(cut -d" " -f1 /proc/uptime) $start"
-hyptrace record -N 10.0.2.100:'$dead' -e selftest -- true 2>&1 | sed "s/^/@dead /"
-hyptrace record -N 10.0.2.100 -e selftest -- true 2>&1 | sed "s/^/@badaddr /"
-'"$(guest_file_sh local.dat local.dat)"'
-'
-
-BOOT_TIMEOUT=400 boot smp4 --add "$WE" --cmd "$GUEST" -- \
+# The guest side: guest/86-stream-net.sh and guest/workload.sh
+BOOT_TIMEOUT=400 boot smp4 --add "$WE" --add "$GUEST_DIR/workload.sh" \
+	--add "$GUEST_DIR/86-stream-net.sh" \
+	--cmd "sh /root/86-stream-net.sh $N $port $dead" -- \
 	-netdev "$netdev" -device virtio-net-device,netdev=n0
 expect_ok
 guest_file local.dat "$dir/local.dat"

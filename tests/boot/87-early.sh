@@ -18,24 +18,9 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='set -e
-cd "$(hyptrace-dir)"
-echo "@tracing_on=$(cat tracing_on) @enter_on=$(cat events/hypervisor/hyp_enter/enable) @selftest_on=$(cat events/hypervisor/selftest/enable)"
-echo "@size=$(cut -d" " -f2 buffer_size_kb)"
-cat trace > /tmp/trace
-echo "@uptime=$(cut -d" " -f1 /proc/uptime)"
-sed "s/^/@T /" /tmp/trace
-echo "@lines=$(wc -l < /tmp/trace)"
-dmesg | grep "early buffer adopted" || true
-# hyptrace record --keep starts from the same early events
-hyptrace record --keep -o /tmp/early.dat -- true > /tmp/rec.log 2>&1 && rc=0 || rc=$?
-echo "@rec_rc=$rc"
-sed "s/^/@rec /" /tmp/rec.log
-'"$(guest_file_sh early.dat /tmp/early.dat)"'
-'
-
-boot early --append 'hyptrace.early=hyp_enter+hyp_exit,size=64' --cmd "$GUEST"
+# The guest sides: guest/87-early.sh, guest/87-early-full.sh
+boot early --append 'hyptrace.early=hyp_enter+hyp_exit,size=64' \
+	--add "$GUEST_DIR/87-early.sh" --cmd "sh /root/87-early.sh"
 expect_ok
 expect_line '^hyptrace: early capture of hyp_enter hyp_exit, 64 KiB per CPU, from [0-9]+ ns after hypervisor entry' \
 	"the hypervisor's early capture line"
@@ -132,19 +117,9 @@ good="$(get n) events in the first trace read, $(grep -c 'hyp_e' "$DAT.txt") in 
 # the 6,000 the burst wrote, and the newest survive (a flight recorder).
 BENCH_KO=$HYPTRACE_TOP/bench/module/bench_hvc.ko
 [ -f "$BENCH_KO" ] || fail "$BENCH_KO missing: make bench-module"
-# shellcheck disable=SC2016 # expands in the guest
-FULL='set -e
-insmod /root/bench_hvc.ko
-taskset -c 1 sh -c "echo 3000 > /sys/module/bench_hvc/parameters/burst"
-taskset -c 0 insmod /lib/modules/hyptrace/hyptrace.ko
-cd "$(hyptrace-dir)"
-timeout 3 cat per_cpu/cpu1/trace_pipe > /tmp/pipe || true
-echo "@lost=$(sed -n "s/^CPU:1 \[LOST \([0-9]*\) EVENTS\]/\1/p" /tmp/pipe | awk "{ s += \$1 } END { print s + 0 }")"
-echo "@read=$(grep -c " hyp_e" /tmp/pipe)"
-echo "@last=$(grep " hyp_e" /tmp/pipe | tail -n 1 | sed "s/.* hyp_/hyp_/; s/ /_/g")"
-'
 boot full --append 'hyptrace.early=hyp_enter+hyp_exit,size=4 hyptrace-guest.no-module' \
-	--add "$BENCH_KO:/root/bench_hvc.ko" --cmd "$FULL"
+	--add "$BENCH_KO:/root/bench_hvc.ko" --add "$GUEST_DIR/87-early-full.sh" \
+	--cmd "sh /root/87-early-full.sh"
 expect_ok
 lost=$(value lost) read=$(value read)
 info "full early buffer, CPU 1: $read events read, $lost reported lost, last $(value last)"

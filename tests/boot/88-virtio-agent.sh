@@ -33,27 +33,10 @@ dir=$TEST_LOGS/$TEST_NAME-files
 vt=$dir/vt
 rm -rf "$dir" && mkdir -p "$dir"
 
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-'"$(agent_start_sh ready -e selftest -b 4096 --stall-ms 100)"'
-for r in 1 2 3; do
-	waitn "started (round $r)"
-	n='$N'
-	if [ $r = 3 ]; then n='$NBIG'; echo "@round $r started"; sleep 2; echo "@writing $(cut -d" " -f1 /proc/uptime)"; else echo "@round $r started"; fi
-	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) $n >/dev/null || exit 1; done
-	echo "@round $r written $(cut -d" " -f1 /proc/uptime)"
-	[ $r != 3 ] || { waitn "dropping pages"; echo "@round $r dropping $(cut -d" " -f1 /proc/uptime)"; }
-	waitn "stopped (round $r)"
-	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + 900000 + c * 10000 + 1)) '$QUIET' >/dev/null || exit 1; done
-	echo "@round $r quiet"
-done
-(sleep 120; kill $apid) 2>/dev/null &
-wait $apid
-echo "@agent_rc=$?"
-sed "s/^/@agent /" /tmp/agent.log
-'
-
-BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
+# The guest side: guest/88-virtio-agent.sh, with guest/agent.sh
+BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --virtio-trace "$vt" --add "$WE" \
+	--add "$GUEST_DIR/agent.sh" --add "$GUEST_DIR/88-virtio-agent.sh" \
+	--cmd "sh /root/88-virtio-agent.sh $N $NBIG $QUIET"
 
 wait_log '^@agent ready' 300
 listen_start "$dir/listen" --virtio "$vt" -o "$dir/vt.dat"

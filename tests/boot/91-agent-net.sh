@@ -70,68 +70,10 @@ netdev+=",hostfwd=tcp:127.0.0.1:$port-10.0.2.15:7000"
 
 # Rounds (the agent's round numbers): 1 listener, 2 the burst, 3 garbage
 # in the middle, 4 the client that goes away, 5 listener.
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-ifconfig lo 127.0.0.1 up
-ifconfig eth0 10.0.2.15 netmask 255.255.255.0 up || exit 1
-events() {
-	for c in 0 1 2 3; do /root/write_events $c $(($1 + c * 100000 + 1)) $2 >/dev/null || exit 1; done
-}
-td=$(hyptrace-dir)
-'"$(agent_start_sh "listening on" -N 10.0.2.15:7000 --key /root/agent.key --idle-s 5 -e selftest -b 4096)"'
-# the lines of the agent on the console as they come, with the uptime of
-# the guest: a test that fails half-way (its boot ended) still shows what
-# the agent said and when (no apostrophes here: this is in single quotes)
-tail -f $alog | while read -r l; do echo "@live $(cut -d" " -f1 /proc/uptime) $l"; done &
-for k in 1 2 3 4 5; do
-	waitn "started (round" $k
-	echo "@round $k started"
-	if [ $k = 2 ]; then
-		sleep 2
-		events 2000000 '$NBIG'
-		echo "@round $k written"
-		waitn "dropping pages"
-		echo "@round $k dropping"
-		sleep 10
-		events 2700000 '$N'
-		echo "@round $k more"
-	else
-		events $((k * 1000000)) '$N'
-		echo "@round $k written"
-	fi
-	waitn "stopped (round" $k
-	echo "@tracing_on_$k=$(cat $td/tracing_on)"
-	events $((k * 1000000 + 900000)) '$QUIET'
-	echo "@round $k quiet"
-done
-# the departure of the seventh client; "the client: the client is gone",
-# the error of a client that left in the middle of a send, must not count
-waitn "the client is gone; listening" 7
-kill $apid
-wait $apid
-echo "@agent_rc=$?"
-sed "s/^/@agent /" $alog
-
-# an agent that no client reaches: waits with tracing off, SIGTERM ends it
-alog=/tmp/agent2.log
-hyptrace agent -N 10.0.2.15:7000 --key /root/agent.key -e selftest >$alog 2>&1 &
-apid=$!
-waitn "listening on"
-/root/write_events 0 7000001 20 >/dev/null || exit 1
-sleep 1
-echo "@idle_tracing_on=$(cat $td/tracing_on)"
-echo "@idle_events=$(grep -c "selftest id=" $td/trace)"
-t0=$(cut -d" " -f1 /proc/uptime)
-kill -TERM $apid
-wait $apid
-echo "@agent2_rc=$?"
-echo "@agent2_s=$(awk -v a=$t0 -v b=$(cut -d" " -f1 /proc/uptime) "BEGIN {print b - a}")"
-echo "@agent2_tracing_on=$(cat $td/tracing_on)"
-echo "@agent2_lines=$(wc -l <$alog)"
-sed "s/^/@agent2 /" $alog
-'
-
-BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --add "$key:/root/agent.key" --cmd "$GUEST" -- \
+# The guest side: guest/91-agent-net.sh, with guest/agent.sh
+BOOT_TIMEOUT=600 boot_bg "$dir" smp4 --add "$WE" --add "$key:/root/agent.key" \
+	--add "$GUEST_DIR/agent.sh" --add "$GUEST_DIR/91-agent-net.sh" \
+	--cmd "sh /root/91-agent-net.sh $N $NBIG $QUIET" -- \
 	-netdev "$netdev" -device virtio-net-device,netdev=n0
 
 # listen_round K [PORT]: hyptrace listen -N for the guest's round K, into

@@ -30,24 +30,10 @@ N=200		# selftest events per CPU per round
 dir=$TEST_LOGS/$TEST_NAME-files
 vt=$dir/vt
 rm -rf "$dir" && mkdir -p "$dir"
-# shellcheck disable=SC2016 # expands in the guest
-GUEST='
-'"$(agent_start_sh ready -e hyp_enter -e hyp_exit -e selftest -b 1024)"'
-for r in 1 2 3; do
-	waitn "started (round $r)"
-	for c in 0 1 2 3; do /root/write_events $c $((r * 1000000 + c * 100000 + 1)) '$N' >/dev/null || exit 1; done
-	echo "@round $r written"
-	waitn "stopped (round $r)"
-done
-# the listener times its clock exchanges after the last stop: then end
-sleep 5
-kill $apid
-wait $apid
-echo "@agent_rc=$?"
-sed "s/^/@agent /" $alog
-'
-
-BOOT_TIMEOUT=400 boot_bg "$dir" smp4 --virtio-trace "$vt" --add "$WE" --cmd "$GUEST"
+# The guest side: guest/92-clock-align.sh, with guest/agent.sh
+BOOT_TIMEOUT=400 boot_bg "$dir" smp4 --virtio-trace "$vt" --add "$WE" \
+	--add "$GUEST_DIR/agent.sh" --add "$GUEST_DIR/92-clock-align.sh" \
+	--cmd "sh /root/92-clock-align.sh $N"
 wait_log '^@agent ready' 300
 # The driver runs the listener itself: it must see its lines as they come
 python3 "$(dirname "$0")/clock-align.py" drive "$HT" "$vt" "$dir/vt.dat" \

@@ -23,7 +23,8 @@ TEST_LOGS=${HYPTRACE_TEST_LOGS:-$HYPTRACE_BUILD/test-logs}
 mkdir -p "$TEST_LOGS"
 # The guest sides of the tests, as files that shellcheck reads (make
 # test's host check "shellcheck"): a test ships its script with
-# --add "$GUEST_DIR/NAME.sh" and runs it with --cmd "sh /root/NAME.sh ..."
+# --add "$GUEST_DIR/NAME.sh" and runs it with --cmd "sh /root/NAME.sh ...";
+# what several tests run has a name of its own (workload.sh)
 # shellcheck disable=SC2034 # read by the tests
 GUEST_DIR=$HYPTRACE_TOP/tests/boot/guest
 
@@ -159,24 +160,8 @@ cpu_list() {
 	if [ "$1" = 1 ]; then echo 0; else echo "0-$(($1 - 1))"; fi
 }
 
-# trap_probe_sh COMMANDS: a guest script that runs COMMANDS (which may
-# die of an oops) with the hypervisor tracing hyp_enter and hyp_exit, then
-# prints the trace's traps as @T lines and @alive=42, to show the guest ran
-# on. Tracing is set up in a subshell: without the hypervisor the probes
-# still run, and the test fails on what they show.
-trap_probe_sh() {
-	cat <<EOF
-set +e
-R=/sys/kernel/tracing/remotes/hypervisor
-($(trace_on_script 64 hyp_enter hyp_exit)) || echo "@tracing=off"
-$1
-echo 0 > \$R/tracing_on
-grep -a "reason=trap" \$R/trace | sed "s/^/@T /"
-echo "@alive=\$((6 * 7))"
-EOF
-}
-
-# trap_trace: the @T lines of the last boot (trap_probe_sh), unprefixed
+# trap_trace: the @T lines of the last boot, unprefixed: the trace's
+# traps as a guest script prints them (guest/36-undef.sh, 38-setway.sh)
 trap_trace() {
 	grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//' || true
 }
@@ -254,20 +239,6 @@ stock_board() {
 abi_define() {
 	awk -v n="HYPTRACE_$1" '$1 == "#define" && $2 == n { print $3 }' \
 		"$HYPTRACE_TOP/shared/hyptrace_abi.h"
-}
-
-# workload_sh N: a guest shell script, for a file written with <<\EOF:
-# N selftest events on each of CPUs 0-3 (ids CPU * 100000 + 1 on), then
-# CPUs 2 and 3 off and on again (PSCI in the trace). What 84-record and
-# 86-stream-net record.
-workload_sh() {
-	cat <<EOF
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $1 || exit 1; done
-for c in 2 3; do
-	echo 0 > /sys/devices/system/cpu/cpu\$c/online
-	echo 1 > /sys/devices/system/cpu/cpu\$c/online
-done
-EOF
 }
 
 # A test that talks to the guest while it runs (88-virtio-agent,
@@ -377,42 +348,6 @@ listen_quit() {
 	wait "$LISTEN_PID" || rc=$?
 	LISTEN_PID=
 	[ "$rc" = 0 ] || fail "hyptrace listen ($1) exited $rc: $(tail -n 2 "$LISTEN_LOG")"
-}
-
-# agent_start_sh READY ARGS...: the guest lines that start `hyptrace agent
-# ARGS` in the background (output in $alog, pid in $apid), define waitn
-# (agent_wait_sh) and, once the agent's output says READY, print
-# "@agent ready" on the console for wait_log.
-agent_start_sh() {
-	local ready=$1
-	shift
-	cat <<EOF
-alog=/tmp/agent.log
-hyptrace agent $* >\$alog 2>&1 &
-apid=\$!
-$(agent_wait_sh alog)
-waitn "$ready"
-echo "@agent ready"
-EOF
-}
-
-# agent_wait_sh LOGVAR: the guest shell function waitn TEXT [N], for a
-# guest command that runs `hyptrace agent ... >"$LOGVAR" 2>&1 &` and sets
-# apid=$!: waits until the agent's output has TEXT at least N times (1),
-# or gives up (with the output as @agent lines, exit 1) after 150 s or when
-# the agent is gone.
-agent_wait_sh() {
-	cat <<EOF
-waitn() {
-	i=0
-	until [ "\$(grep -c "\$1" "\$$1")" -ge \${2:-1} ]; do
-		sleep 0.1; i=\$((i + 1))
-		if [ \$i -gt 1500 ] || ! kill -0 \$apid 2>/dev/null; then
-			echo "@gave up waiting for: \$1 x\${2:-1}"; sed "s/^/@agent /" "\$$1"; exit 1
-		fi
-	done
-}
-EOF
 }
 
 # selftest_ids TXT CPU: the ids of CPU's selftest events in TXT, the output
