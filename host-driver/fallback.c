@@ -18,7 +18,7 @@
  * first use (tracing_on, or a reader opening), and unloaded once tracing is
  * off, nobody reads and nothing is left to read. That state is kept under
  * @ht->lock. trace_remote's code is not copied: the readers here are the
- * module's own (fallback_read.c), over the live source's page taking.
+ * module's own (fallback_text.h), over the live source's page taking.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -6,10 +6,12 @@
  *   last_boot_fallback.c	the last boot's, read-only, in last_boot/
  *   fallback_events.c	events/: enable, id, format, header_page, ...
  *   fallback_files.c	a source's files: trace, trace_pipe, per_cpu/cpuN/
- *   fallback_read.c	the pages the module keeps, trace and trace_pipe
+ *   fallback_trace.c, fallback_pipe.c, fallback_iter.c, fallback_pages.c
+ *			the text readers: trace, trace_pipe, what the two
+ *			share, the pages the module keeps (fallback_text.h)
  *
  * Each calls only files below it in this list (scripts/check-circles.sh);
- * fallback_read.c reaches fallback.c only through struct fb_text_owner.
+ * the text readers reach fallback.c only through struct fb_text_owner.
  */
 #ifndef HYPTRACE_HOST_FALLBACK_H
 #define HYPTRACE_HOST_FALLBACK_H
@@ -64,9 +66,13 @@ struct fb_text_owner {
 	int (*reset)(int cpu);
 };
 
-/* fallback_read.c: i_private of the readers is a struct hyptrace_src_cpu */
+/*
+ * The text readers (fallback_text.h): i_private of their files is a struct
+ * hyptrace_src_cpu. fallback_trace.c, fallback_pipe.c:
+ */
 extern const struct file_operations fb_trace_fops;
 extern const struct file_operations fb_trace_pipe_fops;
+/* fallback_pages.c */
 int fb_read_init(struct hyptrace_source *src,
 		 struct mutex *(*cpu_lock)(unsigned int cpu),
 		 const struct fb_text_owner *owner);

@@ -3,7 +3,7 @@
  * The files of a source in the fallback front end's debugfs tree, the
  * live buffer's (fallback.c) and the last boot's (last_boot_fallback.c)
  * alike: trace, trace_pipe, trace_clock, and per_cpu/cpuN with the text
- * readers (fallback_read.c) and the raw files and stats (raw.c).
+ * readers (fallback_trace.c, fallback_pipe.c) and the raw files and stats (raw.c).
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>

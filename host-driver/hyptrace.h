@@ -32,7 +32,8 @@
  *   fallback*.c without it: the same files in debugfs, under
  *		/sys/kernel/debug/hyptrace/ (fallback.c the control files,
  *		fallback_events.c events/, fallback_files.c a source's files,
- *		fallback_read.c the text readers over either source)
+ *		fallback_{pages,iter,pipe,trace}.c the text readers over
+ *		either source)
  *   last_boot_remote.c, last_boot_fallback.c: the last boot's, read-only
  *
  * No file calls back into a file that calls it (scripts/check-circles.sh):

@@ -369,7 +369,7 @@ static int lb_raw_page(struct hyptrace_source *src, unsigned int cpu,
 /*
  * The text readers' next page, consumed: one place per CPU, which the
  * hypervisor's reader follows (it only counts here), page by page with
- * TRACE_LAST_BOOT SWAP. Under the CPU's text lock (fallback_read.c).
+ * TRACE_LAST_BOOT SWAP. Under the CPU's text lock (fallback_pages.c).
  */
 static int lb_take_page(struct hyptrace_source *src, unsigned int cpu,
 			struct rb_data_page *dst)

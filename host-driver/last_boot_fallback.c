@@ -15,7 +15,7 @@
  *   events/		header_page, header_event, hypervisor/EVENT/{id,format}
  *   per_cpu/cpuN/trace_pipe_raw, per_cpu/cpuN/stats, release, trace_clock
  *
- * All of them are the live buffer's readers (fallback_read.c, raw.c) over
+ * All of them are the live buffer's readers (fallback_text.h, raw.c) over
  * the last boot's source (last_boot.c), which copies each page up to the
  * commit it checked at load, never to what the shared page says now: no
  * writer runs, but the pages are shared with all of EL1, so a record

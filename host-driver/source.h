@@ -3,7 +3,7 @@
  * A source of pages: the live buffer (source_live.c, through hypercalls)
  * or the last boot's (last_boot.c, read-only). The files that read pages
  * are written once over this interface: the raw files and stats (raw.c),
- * the fallback's text readers (fallback_read.c); the front end puts them
+ * the fallback's text readers (fallback_text.h); the front end puts them
  * where its readers look (frontend.h).
  */
 #ifndef HYPTRACE_HOST_SOURCE_H
@@ -67,7 +67,7 @@ struct hyptrace_source_ops {
  * @read_only:	nothing writes it: readers at its end have read it all
  * @all:	the i_private of a file that reads every CPU
  * @cpu:	the i_private of each CPU's files
- * @text:	the fallback's text readers' state (fallback_read.c)
+ * @text:	the fallback's text readers' state (fallback_pages.c)
  */
 struct hyptrace_source {
 	const struct hyptrace_source_ops *ops;

@@ -30,7 +30,7 @@
  *
  * Without trace_remote (the fallback front end) there is no mirror to keep
  * right: the raw files take their pages through the front end's raw_page
- * (fallback_read.c), which shares one place per CPU between them and
+ * (fallback_pages.c), which shares one place per CPU between them and
  * trace_pipe, and nobody claims.
  *
  * The page the hypervisor hands over may still be the one it writes to (a

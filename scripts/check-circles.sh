@@ -1,58 +1,74 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# No file calls back into a file that calls it. scripts/check-circles.py
-# over the objects of a build: first the hypervisor's and the module's
-# where a build left them (the module's with trace_remote in host-driver/,
-# without it where tests/boot/59-hostile-page.sh builds it), failing on a
-# circle in a directory of STRICT (today all of them; a tree being
-# restructured may be left out, for information only); last, failing on any circle, the objects the native
-# build of tools/hyptrace links (its Makefile's check-circles target,
-# which builds them if need be).
+# No file calls back into a file that calls it: scripts/check-circles.py
+# over the objects of builds made here from the tree's sources, each over
+# exactly the objects it links, so that the answer depends only on the
+# sources (never on objects an older build left). The parts:
 #
-#   scripts/check-circles.sh [BUILD]	BUILD: the build directory, by
-#					default $HYPTRACE_BUILD or ./build
+#   hyp			the hypervisor (hyp/Makefile's check-circles), built
+#			in BUILD/check-circles/hyp
+#   host-driver		hyptrace.ko with trace_remote, and
+#   host-driver-fallback	without it (the debugfs front end), both by
+#			scripts/build-host-driver.sh (as 59-hostile-page
+#			builds its fallback module) in
+#			BUILD/check-circles/host-driver{,-fallback}
+#   tools		tools/hyptrace (its Makefile's check-circles), in
+#			BUILD/tools/native where make tools builds it
+#
+# The build directories are kept from one run to the next: a second run
+# compiles only what changed. A circle in any part fails the check.
+#
+#   scripts/check-circles.sh [BUILD [PART...]]
+#			BUILD: the build directory, by default
+#			$HYPTRACE_BUILD or ./build, which has the guest
+#			kernel (make kernel); PART: only these parts
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-${HYPTRACE_BUILD:-$TOP/build}}
-
-NM="nm"
-command -v aarch64-linux-gnu-nm >/dev/null 2>&1 && NM=aarch64-linux-gnu-nm
-STRICT=" hyp host-driver "
+BUILD=$(cd "${1:-${HYPTRACE_BUILD:-$TOP/build}}" && pwd)
+[ $# -gt 0 ] && shift
+PARTS=${*:-hyp host-driver host-driver-fallback tools}
+OUT=$BUILD/check-circles
+CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 status=0
 
-# Whether the copy of host-driver/ in DIR (59-hostile-page.sh's) has the
-# sources of the tree: its objects are left from the test's last run
-same_sources() {
-	for f in "$TOP"/host-driver/*.[ch] "$TOP"/host-driver/Kbuild \
-		 "$1"/*.[ch] "$1"/Kbuild; do
-		case $f in *.mod.c) continue ;; esac
-		f=${f##*/}
-		cmp -s "$TOP/host-driver/$f" "$1/$f" || return 1
-	done
+# hyp: libfdt comes from the guest kernel's source tree, as make hyp has it
+check_hyp() {
+	[ -f "$BUILD/kernel-src.env" ] ||
+		{ echo "check-circles: no $BUILD/kernel-src.env: run make hyp"; return 1; }
+	KERNEL_SRC=$(sed -n 's/^KERNEL_SRC=//p' "$BUILD/kernel-src.env")
+	make -s --no-print-directory -C "$TOP/hyp" BUILD="$OUT/hyp" \
+		CROSS_COMPILE="$CROSS_COMPILE" \
+		LIBFDT_DIR="$KERNEL_SRC/scripts/dtc/libfdt" check-circles
 }
 
-for what in "hyp:$BUILD/hyp" "host-driver:$BUILD/modules/host-driver" \
-	    "host-driver:$TOP/host-driver" \
-	    "host-driver:$BUILD/fallback-module/host-driver"; do
-	name=${what%%:*}
-	dir=${what#*:}
-	info=--info
-	case $STRICT in *" $name "*) info= ;; esac
-	case $dir in
-	"$BUILD"/fallback-module/*)
-		if [ -d "$dir" ] && ! same_sources "$dir"; then
-			echo "check-circles: $dir: built from older sources (tests/boot/59-hostile-page.sh builds it): not checked"
-			continue
-		fi ;;
-	esac
-	if ls "$dir"/*.o >/dev/null 2>&1 || ls "$dir"/*/*.o >/dev/null 2>&1; then
-		python3 "$TOP/scripts/check-circles.py" ${info:+"$info"} --nm "$NM" \
-			--name "$name" --strip "$dir/" "$dir" || status=1
-	fi
-done
+# check_module PART [--fallback]: hyptrace.ko's objects, as kbuild lists
+# them in hyptrace.mod (./NAME.o, one a line or all on one)
+check_module() {
+	part=$1
+	shift
+	HYPTRACE_BUILD=$BUILD bash "$TOP/scripts/build-host-driver.sh" "$@" \
+		"$OUT/$part" >/dev/null || return 1
+	dir=$OUT/$part/host-driver
+	# shellcheck disable=SC2046 # one object a word
+	python3 "$TOP/scripts/check-circles.py" --nm "${CROSS_COMPILE}nm" \
+		--name "$part" --strip "$dir/" \
+		$(tr -s ' ' '\n' <"$dir/hyptrace.mod" | sed "s|^\./|$dir/|")
+}
 
-make -s --no-print-directory -C "$TOP/tools/hyptrace" \
-	BUILD="$BUILD/tools/native" check-circles || status=1
+mkdir -p "$OUT"
+for part in $PARTS; do
+	case $part in
+	hyp) check_hyp || status=1 ;;
+	host-driver) check_module host-driver || status=1 ;;
+	host-driver-fallback)
+		check_module host-driver-fallback --fallback || status=1 ;;
+	tools)
+		make -s --no-print-directory -C "$TOP/tools/hyptrace" \
+			BUILD="$BUILD/tools/native" check-circles || status=1 ;;
+	*) echo "check-circles: no part $part (hyp host-driver host-driver-fallback tools)"
+	   exit 2 ;;
+	esac
+done
 exit $status

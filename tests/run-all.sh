@@ -22,7 +22,7 @@
 #                                 proves nothing); reports PASS when it does
 #
 # Expects a finished build (make all); it does not build by itself (but
-# for the tool's objects check-circles reads, if they are out of date).
+# for the objects check-circles reads: it builds them from the sources).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -179,8 +179,9 @@ main() {
 		# in the next engineer's review
 		run_test check-style "$logs/check-style.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP" check-style
-		# no file of tools/hyptrace or host-driver/ calls back into one
-		# that calls it (from nm of their objects; hyp/ printed only)
+		# no file of tools/hyptrace, hyp/ or host-driver/ (either
+		# front end) calls back into one that calls it (from nm of
+		# the objects it builds from the sources)
 		run_test check-circles "$logs/check-circles.out" \
 			sh "$HYPTRACE_TOP/scripts/check-circles.sh" "$HYPTRACE_BUILD"
 	fi

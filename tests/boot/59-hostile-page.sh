@@ -199,21 +199,12 @@ check_lastboot() {
 }
 
 # The fallback front end, built against the guest kernel: hyptrace.ko as
-# for a kernel without trace_remote
+# for a kernel without trace_remote (as scripts/check-circles.sh builds it)
 fallback_module() {
-	local out=$HYPTRACE_BUILD/fallback-module log
-	log=$TEST_LOGS/$TEST_NAME-fallback-build.log
-	# shellcheck source=/dev/null
-	. "$HYPTRACE_BUILD/kernel.env"
-	rm -rf "$out"
-	mkdir -p "$out"
-	cp -r "$HYPTRACE_TOP/host-driver" "$HYPTRACE_TOP/shared" "$out/"
-	rm -f "$out"/host-driver/*.o "$out"/host-driver/*.ko
-	make -s -C "$KERNEL_SRC" O="$KERNEL_BUILD" M="$out/host-driver" \
-		ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" \
-		CONFIG_TRACE_REMOTE= modules >"$log" 2>&1 ||
+	local log=$TEST_LOGS/$TEST_NAME-fallback-build.log
+	bash "$HYPTRACE_TOP/scripts/build-host-driver.sh" --fallback \
+		"$HYPTRACE_BUILD/fallback-module" 2>"$log" ||
 		fail "building the fallback hyptrace.ko: $(tail -n 1 "$log")"
-	echo "$out/host-driver/hyptrace.ko"
 }
 
 # check_round CASE ROUND: the readers ended, the damage was counted, and

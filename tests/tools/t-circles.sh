@@ -7,10 +7,11 @@
 # the symbol of each step named; --info prints it but exits 0; a weak
 # reference is a use, not a definition; the objects in an archive count
 # as files; and the tool itself (its native build's objects) has none.
-# Then scripts/check-circles.sh over a build directory made here: a
-# circle in host-driver/'s objects fails it, whether in the module's
-# build or in 59-hostile-page's copy without trace_remote, unless that
-# copy's sources are not the tree's (left from an older run).
+# Then scripts/check-circles.sh on a copy of host-driver/, which it builds
+# itself: the tree's passes; a circle planted in two files that only the
+# module without trace_remote builds fails it, named; with the circle's
+# sources taken out again it passes, its objects left in the build
+# directory notwithstanding.
 #
 # Run by run_tests.sh (BUILD, HYPTRACE set). Reports in KTAP
 # (tests/include/ktap.sh).
@@ -83,9 +84,36 @@ else
 	bad "tools/hyptrace: exit $rc: $(head -n 5 "$T/tool")"
 fi
 
-# check_sh WANT_RC WHAT: scripts/check-circles.sh over $T/build exits WANT_RC
+# scripts/check-circles.sh builds what it checks, from the sources of the
+# tree it is in, in BUILD/check-circles/: here a copy of the tree's
+# host-driver/ against the guest kernel (make kernel's), its fallback part
+# only (the trace_remote one is built the same way). The build kept from
+# the tree's own check, if there is one, is copied first: then only what
+# the test changes is compiled.
+KB=${HYPTRACE_BUILD:-$TOP/build}
+tree=$T/tree
+if [ ! -f "$KB/kernel.env" ]; then
+	bad "check-circles.sh: no guest kernel in $KB (make kernel)"
+	finish
+fi
+mkdir -p "$tree/host-driver" "$tree/scripts" "$T/build" &&
+	cp -p "$TOP"/host-driver/*.[ch] "$TOP/host-driver/Kbuild" \
+		"$TOP/host-driver/Makefile" "$tree/host-driver/" &&
+	cp -pr "$TOP/shared" "$tree/" &&
+	cp -p "$TOP"/scripts/check-circles.* "$TOP/scripts/build-host-driver.sh" \
+		"$TOP/scripts/lib.sh" "$tree/scripts/" &&
+	cp "$KB/kernel.env" "$T/build/" || die "cannot copy the tree to $tree"
+if [ -d "$KB/check-circles/host-driver-fallback" ]; then
+	mkdir -p "$T/build/check-circles" &&
+		cp -pr "$KB/check-circles/host-driver-fallback" "$T/build/check-circles/" ||
+		die "cannot copy $KB/check-circles"
+fi
+
+# check_sh WANT_RC WHAT: the copy's check-circles.sh, fallback part, exits
+# WANT_RC
 check_sh() {
-	sh "$TOP/scripts/check-circles.sh" "$T/build" >"$T/out" 2>&1
+	sh "$tree/scripts/check-circles.sh" "$T/build" host-driver-fallback \
+		>"$T/out" 2>&1
 	rc=$?
 	if [ "$rc" -eq "$1" ]; then
 		ok "check-circles.sh, $2: exit $rc"
@@ -94,24 +122,29 @@ check_sh() {
 	fi
 }
 
-# Its last step, the tool's objects: where make -C tests/tools built them
-mkdir -p "$T/build/tools" && ln -s "$BUILD/hyptrace" "$T/build/tools/native" ||
-	die "cannot make $T/build"
-mod=$T/build/modules/host-driver
-mkdir -p "$mod" && cp "$T/a.o" "$T/b.o" "$T/c_back.o" "$mod/" ||
-	die "cannot make $mod"
-check_sh 1 "a circle in host-driver/"
-grep -q '^circle of 3 files: a.o b.o c_back.o$' "$T/out" &&
-	ok "host-driver/: the circle named" || bad "host-driver/: $(cat "$T/out")"
-rm -r "$T/build/modules"
+check_sh 0 "the tree's host-driver/ without trace_remote"
 
-fb=$T/build/fallback-module/host-driver
-mkdir -p "$fb" && cp "$T/a.o" "$T/b.o" "$T/c_back.o" "$TOP"/host-driver/*.[ch] \
-	"$TOP/host-driver/Kbuild" "$fb/" || die "cannot make $fb"
-check_sh 1 "a circle in host-driver/ without trace_remote"
-printf '/* changed since */\n' >>"$fb/main.c"
-check_sh 0 "the same objects from older sources"
-grep -q 'built from older sources.*not checked' "$T/out" &&
-	ok "older sources: said so" || bad "older sources: $(cat "$T/out")"
+# Two files that call each other, built only without trace_remote
+cat >"$tree/host-driver/circle_a.c" <<'EOF2'
+// SPDX-License-Identifier: GPL-2.0
+int circle_b(int n);
+int circle_a(int n);
+int circle_a(int n) { return n ? circle_b(n - 1) : 0; }
+EOF2
+sed 's/a(/x(/g; s/b(/a(/g; s/x(/b(/g' "$tree/host-driver/circle_a.c" \
+	>"$tree/host-driver/circle_b.c"
+sed -i 's/^else$/else\nhyptrace-y += circle_a.o circle_b.o/' \
+	"$tree/host-driver/Kbuild"
+grep -q '^hyptrace-y += circle_a.o circle_b.o$' "$tree/host-driver/Kbuild" ||
+	die "Kbuild has no else branch to plant the circle in"
+check_sh 1 "a circle planted in files only the fallback builds"
+grep -q '^circle of 2 files: circle_a.o circle_b.o$' "$T/out" &&
+	ok "the planted circle named" || bad "planted circle: $(cat "$T/out")"
+
+# Taken out of the sources, it is gone from the answer, though its
+# objects are still in the build directory
+rm "$tree/host-driver/circle_a.c" "$tree/host-driver/circle_b.c"
+sed -i '/^hyptrace-y += circle_a.o circle_b.o$/d' "$tree/host-driver/Kbuild"
+check_sh 0 "the circle's sources gone, its objects left"
 
 finish
