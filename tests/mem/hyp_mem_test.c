@@ -12,7 +12,6 @@
  *  - nothing of all that writes in the log or the record.
  */
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +19,7 @@
 #include "hyp_layout.h"
 #include "hyp_mem.h"
 #include "panic.h"
+#include "panic_catch.h"
 #include "check.h"
 
 #define IMAGE_END	0x12000		/* __hyp_end: see the Makefile */
@@ -30,19 +30,6 @@
 /* The region: its base 2 MiB aligned, as a loader places it */
 u8 hyp_region[HYP_REGION_SIZE] __attribute__((aligned(HYP_REGION_SIZE)));
 struct hyp_layout hyp_layout;
-
-static jmp_buf panic_jmp;
-static char panic_msg[256];
-
-void hyp_panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	longjmp(panic_jmp, 1);
-}
 
 static u64 at(u64 offset)
 {

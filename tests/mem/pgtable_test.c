@@ -4,29 +4,16 @@
  * a longjmp back into the test, which checks that it came and why.
  */
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "panic.h"
+#include "panic_catch.h"
 #include "pgtable.h"
 #include "check.h"
 
 #define ATTRS	(0xfUL << 2 | 3UL << 6 | PTE_AF)	/* stage-2 RAM */
-
-static jmp_buf panic_jmp;
-static char panic_msg[256];
-
-void hyp_panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	longjmp(panic_jmp, 1);
-}
 
 /* Whether pgtable_map() panics, its message in panic_msg */
 static bool map_panics(struct pgtable *pt, u64 pa, u64 size)
