@@ -14,9 +14,9 @@
 
 EC=0x18
 
-# The guest side: guest/38-setway.sh
+# The guest side: guest/probe-trace.sh, with the probe's traps as @T lines
 boot smp4 --add "$(trace_on_file 64 hyp_enter hyp_exit)" \
-	--add "$GUEST_DIR/38-setway.sh" --cmd "sh /root/38-setway.sh"
+	--add "$GUEST_DIR/probe-trace.sh" --cmd "sh /root/probe-trace.sh setway_probe trap @T"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest ran no command after the probe"
 [ "$(value insmod)" = 0 ] || fail "setway_probe.ko did not load (status '$(value insmod)')"

@@ -18,9 +18,9 @@
 # shellcheck source=tests/boot/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The guest side: guest/45-fw-calls.sh
+# The guest side: guest/probe-trace.sh, with the firmware exits as @F lines
 boot smp2 --add "$(trace_on_file 64 hyp_enter hyp_exit)" \
-	--add "$GUEST_DIR/45-fw-calls.sh" --cmd "sh /root/45-fw-calls.sh"
+	--add "$GUEST_DIR/probe-trace.sh" --cmd "sh /root/probe-trace.sh fwcall_probe firmware @F"
 expect_ok
 [ "$(value insmod)" = 0 ] || fail "fwcall_probe.ko did not load (status '$(value insmod)')"
 expect_line 'fwcall_probe: done'

@@ -161,7 +161,7 @@ cpu_list() {
 }
 
 # trap_trace: the @T lines of the last boot, unprefixed: the trace's
-# traps as a guest script prints them (guest/36-undef.sh, 38-setway.sh)
+# traps as a guest script prints them (guest/36-undef.sh, probe-trace.sh)
 trap_trace() {
 	grep -a '^@T ' "$BOOT_LOG" | sed 's/^@T //; s/\r$//' || true
 }
