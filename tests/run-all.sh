@@ -159,6 +159,9 @@ main() {
 		run_test fw "$logs/fw.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/fw" test \
 			BUILD="$HYPTRACE_BUILD/fw"
+		run_test dt "$logs/dt.out" \
+			make --no-print-directory -C "$HYPTRACE_TOP/tests/dt" test \
+			BUILD="$HYPTRACE_BUILD/dt"
 		run_test tools "$logs/tools.out" \
 			make --no-print-directory -C "$HYPTRACE_TOP/tests/tools" test \
 			BUILD="$HYPTRACE_BUILD/tools-tests"
