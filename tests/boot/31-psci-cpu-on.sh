@@ -65,15 +65,9 @@ expect_no_line 'hyptrace: PANIC'
 expect_no_kernel_trouble
 pending_rounds=$(count on_pending)
 
-# A start that never leaves the hypervisor.
-# shellcheck disable=SC2016 # expands in the guest
-STALLED='
-insmod '$PROBE' mpidr=@MPIDR@ once=1
-rmmod psci_probe
-insmod '$PROBE' mpidr=@MPIDR@ once=1
-echo "@online=$(cat /sys/devices/system/cpu/online)"
-'
-boot stalled --append "hyptrace.test_stall_cpu_on=$CPU" --cmd "${STALLED//@MPIDR@/$MPIDR}"
+# A start that never leaves the hypervisor: guest/31-psci-stalled.sh
+boot stalled --append "hyptrace.test_stall_cpu_on=$CPU" \
+	--add "$GUEST_DIR/31-psci-stalled.sh" --cmd "sh /root/31-psci-stalled.sh $PROBE $MPIDR"
 expect_ok
 expect_line "^hyptrace: CPU $CPU: hyptrace.test_stall_cpu_on: stalling this CPU_ON start" \
 	"the test option stalled CPU $CPU's first start"

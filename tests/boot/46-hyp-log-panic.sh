@@ -24,12 +24,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/hyptrace-46.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 virt_dtb none "$work/none.dtb"
 
-# shellcheck disable=SC2016 # expands in the guest
+# The guest side: guest/46-hyp-log-panic.sh
 boot panic --dtb "$work/none.dtb" --reboots 1 \
-	--append hyptrace.test_panic=before-linux --cmd '
-dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"
-sed "s/^hyptrace: /@last /" "$(hyptrace-dir)/hyp_log_last_boot"
-sed "s/^/@this /" "$(hyptrace-dir)/hyp_log"'
+	--append hyptrace.test_panic=before-linux \
+	--add "$GUEST_DIR/46-hyp-log-panic.sh" --cmd "sh /root/46-hyp-log-panic.sh"
 expect_ok
 expect_no_line '^hyptrace: ' "the hypervisor printed on a console it should not have"
 [ "$(count_lines 'Booting Linux on physical CPU')" = 1 ] ||

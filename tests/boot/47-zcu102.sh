@@ -49,12 +49,10 @@ cp "$STOCK_DTB" "$work/zcu102.dtb"
 mkdir "$work/modules"
 cp "$STOCK_KO" "$STOCK_TEST_KO_DIR"/*.ko "$work/modules/"
 
-# shellcheck disable=SC2016 # expands in the guest
-boot zcu102 --board zcu102 --dtb "$work/zcu102.dtb" --kernel "$STOCK_VMLINUZ" \
-	--modules "$work/modules" --cmd '
-dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"
-echo "@files $(ls "$(hyptrace-dir)" | tr "\n" " ")"
-'"$(board_guest_sh)"
+# The guest side: guest/hyp-dmesg.sh, guest/47-zcu102.sh, the board checks
+board_boot zcu102 "sh /root/hyp-dmesg.sh; sh /root/47-zcu102.sh" \
+	--board zcu102 --dtb "$work/zcu102.dtb" --kernel "$STOCK_VMLINUZ" \
+	--modules "$work/modules" --add "$GUEST_DIR/47-zcu102.sh"
 expect_ok
 expect_line '^@dmesg hyp: console: cdns at 0xff000000, reg-shift 0, reg-io-width 4 \(stdout-path "serial0"\)$' \
 	"the Cadence UART from Debian's tree, through its alias"

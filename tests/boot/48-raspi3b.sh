@@ -14,7 +14,7 @@
 # spin table at 0xe0, 0xe8 and 0xf0. The hypervisor releases them into its
 # own park at boot and answers PSCI itself by HVC, so all 4 CPUs enter
 # Linux at EL1 through it ("psci: PSCIv1.0 detected", no "inconsistent
-# modes"), and then the board checks (lib.sh, board_guest_sh with
+# modes"), and then the board checks (lib.sh, board_boot with
 # BOARD_SPIN): tracing on 4 CPUs, CPUs 1-3 off and on BOARD_HOTPLUG times
 # through the hypervisor's PSCI (reason psci_local in the trace), writes
 # into the hypervisor's memory and to CPU 3's release address fault, and
@@ -45,20 +45,10 @@ HYP_REGION=0x200000	# where the hypervisor runs: 2 MiB into RAM
 
 pi_board "$DTB_NAME"
 
-# shellcheck disable=SC2016 # expands in the guest
-boot raspi3b --board raspi3b --dtb "$STOCK_DTB" --kernel "$STOCK_VMLINUZ" \
-	--modules "$PI_WORK/modules" --cmd "$(pi_dmesg_sh)"'
-P=/lib/modules/hyptrace/psci_probe.ko
-echo 0 > /sys/devices/system/cpu/cpu2/online
-for args in "bad=1" "rounds='"$ROUNDS"'" "once=1 pc='"$OUTSIDE_RAM"'" \
-	"once=1 pc='"$HYP_REGION"'"; do
-	insmod $P mpidr=0x2 $args && rmmod psci_probe
-done
-insmod $P mpidr=0x1 once=1 && rmmod psci_probe
-insmod $P mpidr=0x7 once=1 && rmmod psci_probe
-echo 1 > /sys/devices/system/cpu/cpu2/online
-echo "@cpu2_online=$?"
-'"$(board_guest_sh)"
+# The guest side: guest/hyp-dmesg.sh, guest/48-raspi3b.sh, the board checks
+board_boot raspi3b "sh /root/hyp-dmesg.sh; sh /root/48-raspi3b.sh $ROUNDS $OUTSIDE_RAM $HYP_REGION" \
+	--board raspi3b --dtb "$STOCK_DTB" --kernel "$STOCK_VMLINUZ" \
+	--modules "$PI_WORK/modules" --add "$GUEST_DIR/48-raspi3b.sh"
 expect_ok
 pi_expect_boot 0x3f215040 0x400000
 # The hypervisor's own PSCI checks what CPU_ON is given

@@ -16,31 +16,7 @@
 UNKNOWN="0xc600beef 0x8600ff02 0xc6001234 0x86000001 0x06000001
 	0x82000100 0xc3001234 0xc5000020 0xb0000000 0xf2000001"
 
-probe() { echo "insmod /lib/modules/hyptrace/hvc_probe.ko fid=$1 ${2:+a1=$2} ${3:+a2=$3} && rmmod hvc_probe"; }
-
 HYP_LOG=0xc6000010	# HYPTRACE_CALL_HYP_LOG, HYPTRACE_CALL(16)
-
-# log_probe TAG LOG POS: HYP_LOG's answer, as the guest's "@TAG fid=..."
-log_probe() {
-	probe "$HYP_LOG" "$2" "$3"
-	# shellcheck disable=SC2016 # expands in the guest
-	printf 'dmesg | grep -o "hvc_probe: fid=.*" | tail -n 1 | sed "s/^hvc_probe: /@%s /"\n' "$1"
-}
-
-guest_script() {
-	local f
-	echo "set -e"
-	for f in $UNKNOWN 0xc6000000 0x8600ff01 0x8600ff03; do
-		probe "$f"
-	done
-	log_probe log_start 0 0
-	log_probe log_past 0 0xffffffffffffffff
-	log_probe log_last 1 0
-	log_probe log_bad 2 0
-	# The guest still works after all that.
-	# shellcheck disable=SC2016 # expands in the guest
-	echo 'echo "@alive=$((6 * 7))"'
-}
 
 # result FID: the hvc_probe line for FID, without the prefix.
 result() {
@@ -58,7 +34,9 @@ expect_result() {
 		fail "$1 answered '$got', want '$2'"
 }
 
-boot smp4 --cmd "$(guest_script)"
+# The guest side: guest/50-hvc.sh
+boot smp4 --add "$GUEST_DIR/50-hvc.sh" \
+	--cmd "sh /root/50-hvc.sh $HYP_LOG $(tr -s ' \n\t' ' ' <<<"$UNKNOWN") 0xc6000000 0x8600ff01 0x8600ff03"
 expect_ok
 [ "$(value alive)" = 42 ] || fail "the guest did not run a command after the probes"
 

@@ -17,7 +17,7 @@
 # first GiB), which the hypervisor leaves alone, and /memreserve/ keeps
 # the spin-table page, which it does not map at EL2.
 #
-# Then the board checks (lib.sh, board_guest_sh with BOARD_SPIN): tracing
+# Then the board checks (lib.sh, board_boot with BOARD_SPIN): tracing
 # on 4 CPUs, CPUs 1-3 off and on 20 times through the hypervisor's PSCI
 # (psci_local in the trace), writes into the hypervisor's memory and to
 # CPU 3's release address fault and the guest runs on; poweroff, and in a
@@ -46,11 +46,10 @@ pi_board "$DTB_NAME"
 	fail "$DTB_NAME has no mini-UART at 0x7e215040"
 raspi4b_dtb "$STOCK_DTB" "$PI_WORK/bcm2711-rpi-4-b.dtb"
 
-boot raspi4b --qemu "$qemu" --board raspi4b --dtb "$PI_WORK/bcm2711-rpi-4-b.dtb" \
-	--kernel "$STOCK_VMLINUZ" --modules "$PI_WORK/modules" \
-	--cmd "$(pi_dmesg_sh)
-grep -c GIC /proc/interrupts | sed 's/^/@gic_irqs=/'
-$(board_guest_sh)"
+# The guest side: guest/hyp-dmesg.sh, the GIC's interrupts, the board checks
+board_boot raspi4b "sh /root/hyp-dmesg.sh; grep -c GIC /proc/interrupts | sed 's/^/@gic_irqs=/'" \
+	--qemu "$qemu" --board raspi4b --dtb "$PI_WORK/bcm2711-rpi-4-b.dtb" \
+	--kernel "$STOCK_VMLINUZ" --modules "$PI_WORK/modules"
 expect_ok
 pi_expect_boot "$UART" 0x400000
 expect_line 'Machine model: Raspberry Pi 4 Model B'

@@ -15,7 +15,7 @@
 #		walks and cuts every page then, the writer stopped), trace,
 #		then trace_pipe (each page a swap hands it is walked and cut
 #		first)
-#   lastboot	the last boot's kept pages, after a panic (see lastboot_sh)
+#   lastboot	the last boot's kept pages, after a panic (see below)
 #   lastboot-fallback
 #		the same through the fallback module's last_boot/ files
 #   fallback	the same kernel, with hyptrace.ko built as for a kernel
@@ -46,64 +46,6 @@ FALLBACK_LB=/sys/kernel/debug/hyptrace/last_boot
 ROUNDS=${HOSTILE_ROUNDS:-raw text}
 PATTERNS=${HOSTILE_PATTERNS:-31}	# hostile_page.ko's patterns=, all five
 
-# The guest's part for ROUND: events, the plant, a marker event per CPU
-# after it (ids CPU * 100000 + 99999), then the readers
-round_sh() {
-	trace_on_script 64 selftest
-	cat <<EOF
-set +e
-st() { for c in 0 1 2 3; do sed -n "s/^damaged pages: //p" per_cpu/cpu\$c/stats 2>/dev/null; done | awk '{ s += \$1 } END { print s + 0 }'; }
-d0=\$(st)
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $N >/dev/null || echo "@$1_fill_failed"; done
-insmod /lib/modules/hyptrace/hostile_page.ko patterns=$PATTERNS
-echo "@$1_plant_rc=\$?"
-rmmod hostile_page
-for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 99999)) 1 >/dev/null; done
-EOF
-	case $1 in
-	raw)
-		cat <<'EOF'
-for c in 0 1 2 3; do
-	timeout 120 /root/raw_check drain $c > /tmp/raw$c.txt
-	echo "@raw_drain_$c=$?,$(grep -c . /tmp/raw$c.txt),$(sed -n '$s/id //p' /tmp/raw$c.txt)"
-	sed 's/^id //' /tmp/raw$c.txt > /tmp/ids$c.txt
-done
-EOF
-		;;
-	*)
-		cat <<'EOF'
-echo 0 > tracing_on
-timeout 120 cat trace > /tmp/trace.txt
-echo "@${R}_trace=$?,$(grep -c 'selftest id=' /tmp/trace.txt),$(grep -cE 'selftest id=[1-3]?99999$' /tmp/trace.txt)"
-: > /tmp/tp.txt
-cat trace_pipe >> /tmp/tp.txt &
-tp=$!
-# Until trace_pipe has the four markers (the last events): at most 120 s
-n=0
-while [ "$(grep -cE 'selftest id=[1-3]?99999$' /tmp/tp.txt)" -lt 4 ] && [ $n -lt 600 ]; do sleep 0.2; n=$((n + 1)); done
-kill $tp
-wait $tp
-state=$(sed -n "s/^State:[[:space:]]*\([A-Z]\).*/\1/p" /proc/$tp/status 2> /dev/null)
-echo "@${R}_pipe=$(grep -c 'selftest id=' /tmp/tp.txt),$(grep -cE 'selftest id=[1-3]?99999$' /tmp/tp.txt),${state:-gone}"
-for c in 0 1 2 3; do sed -n "s/.*selftest id=\([0-9]*\)$/\1/p" /tmp/tp.txt | awk -v c=$c '$1 >= c * 100000 && $1 < (c + 1) * 100000' > /tmp/ids$c.txt; done
-EOF
-		;;
-	esac
-	cat <<EOF
-echo "@$1_damaged=\$((\$(st) - d0))"
-for c in 0 1 2 3; do echo "@$1_order_\$c=\$(sort -n -c /tmp/ids\$c.txt 2>&1 | grep -c .),\$(sort -u /tmp/ids\$c.txt | wc -l),\$(wc -l < /tmp/ids\$c.txt)"; done
-EOF
-}
-
-# guest_sh ROUND...: the rounds one after the other
-guest_sh() {
-	local r
-	for r in "$@"; do
-		echo "R=$r"
-		round_sh "$r"
-	done
-}
-
 # The lastboot case: the first boot traces N events per CPU and panics;
 # the second plants into the last boot's kept pages, then drains every
 # CPU's trace_pipe_raw (the module's copies, up to the commits checked at
@@ -111,52 +53,8 @@ guest_sh() {
 # Not trace: trace_remote's non-consuming reader walks the kept pages in
 # place, with no callback of the module's after the load, when they were
 # checked and cut; what is planted later reaches it unchecked.
-# lastboot_sh DIR: the script for the last boot's files in DIR; the
-# fallback's (module-walked) trace is read too
-lastboot_sh() {
-	cat <<EOF
-LB=$1
-if [ ! -d \$LB ]; then
-	echo "@boot=1"
-$(trace_on_script 64 selftest)
-	for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $N >/dev/null || exit 1; done
-	echo "@deliberate_crash"
-	echo c > /proc/sysrq-trigger
-	sleep 10
-	echo "@no_panic"
-	exit 1
-fi
-echo "@boot=2"
-set +e
-cd \$LB
-st() { for c in 0 1 2 3; do sed -n "s/^damaged pages: //p" per_cpu/cpu\$c/stats 2>/dev/null; done | awk '{ s += \$1 } END { print s + 0 }'; }
-d0=\$(st)
-insmod /lib/modules/hyptrace/hostile_page.ko last_boot=1 patterns=$PATTERNS
-echo "@lastboot_plant_rc=\$?"
-rmmod hostile_page
-for c in 0 1 2 3; do
-	timeout 120 cat per_cpu/cpu\$c/trace_pipe_raw > /tmp/lbraw\$c
-	echo "@lastboot_raw_\$c=\$?,\$(wc -c < /tmp/lbraw\$c)"
-done
-if [ \$LB = $FALLBACK_LB ]; then
-	timeout 120 cat trace > /tmp/trace.txt
-	echo "@lastboot_trace=\$?,\$(grep -c 'selftest id=' /tmp/trace.txt),\$(grep -cE 'selftest id=([1-3]0)?$N\$' /tmp/trace.txt)"
-fi
-: > /tmp/tp.txt
-cat trace_pipe >> /tmp/tp.txt &
-tp=\$!
-# Until trace_pipe has every CPU's last event: at most 120 s
-n=0
-while [ "\$(grep -cE 'selftest id=([1-3]0)?$N\$' /tmp/tp.txt)" -lt 4 ] && [ \$n -lt 600 ]; do sleep 0.2; n=\$((n + 1)); done
-kill \$tp
-wait \$tp
-state=\$(sed -n "s/^State:[[:space:]]*\\([A-Z]\\).*/\\1/p" /proc/\$tp/status 2> /dev/null)
-echo "@lastboot_pipe=\$(grep -c 'selftest id=' /tmp/tp.txt),\$(grep -cE 'selftest id=([1-3]0)?$N\$' /tmp/tp.txt),\${state:-gone}"
-echo "@lastboot_damaged=\$((\$(st) - d0))"
-for c in 0 1 2 3; do sed -n "s/.*selftest id=\\([0-9]*\\)\$/\\1/p" /tmp/tp.txt | awk -v c=\$c '\$1 >= c * 100000 && \$1 < (c + 1) * 100000' > /tmp/ids\$c.txt; done
-for c in 0 1 2 3; do echo "@lastboot_order_\$c=\$(sort -n -c /tmp/ids\$c.txt 2>&1 | grep -c .),\$(sort -u /tmp/ids\$c.txt | wc -l),\$(wc -l < /tmp/ids\$c.txt)"; done
-EOF
-}
+#
+# The guest side of both: guest/59-hostile-page.sh
 
 # count_of LINE PATTERN: how many PATTERN records hostile_page's LINE says
 count_of() {
@@ -257,7 +155,9 @@ for case in $CASES; do
 			args=(--modules "$HOSTILE_MODULE")
 		fi
 		boot "$case" --reboots 1 --add "$RC" --add "$WE" \
-			"${args[@]+"${args[@]}"}" --cmd "$(lastboot_sh "$lb")"
+			"${args[@]+"${args[@]}"}" --add "$(trace_on_file 64 selftest)" \
+			--add "$GUEST_DIR/59-hostile-page.sh" \
+			--cmd "sh /root/59-hostile-page.sh lastboot $N $PATTERNS $lb $([ "$lb" = "$FALLBACK_LB" ] && echo 1 || echo 0)"
 		expect_ok
 		# The second boot alone: the first one panicked on purpose
 		awk 'seen; /hyptrace: SYSTEM_RESET from CPU/ {seen = 1}' "$BOOT_LOG" \
@@ -276,9 +176,9 @@ for case in $CASES; do
 	elif [ -n "${HOSTILE_MODULE:-}" ]; then
 		args=(--modules "$HOSTILE_MODULE")
 	fi
-	# shellcheck disable=SC2086 # the rounds are words
 	boot "$case" --add "$RC" --add "$WE" "${args[@]+"${args[@]}"}" \
-		--cmd "$(guest_sh $rounds)"
+		--add "$(trace_on_file 64 selftest)" --add "$GUEST_DIR/59-hostile-page.sh" \
+		--cmd "sh /root/59-hostile-page.sh rounds $N $PATTERNS $rounds"
 	expect_ok
 	expect_no_kernel_trouble
 	if [ "$case" = fallback ]; then

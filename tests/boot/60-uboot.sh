@@ -32,28 +32,10 @@ dtc -q -I dtb -O dtb -o "$work/virt.dtb" "$work/qemu.dtb" ||
 	fail "dtc cannot read QEMU's tree"
 fdtput -t s "$work/virt.dtb" /chosen "$MARK" disk || fail "cannot mark the disk's tree"
 
-# shellcheck disable=SC2016 # expands in the guest
+# The guest side: guest/60-uboot.sh
 boot uboot --uboot --uboot-dtb "$work/virt.dtb" --carveout 64M --append "$APPEND" \
-	--add "$token_file:/root/uboot-token" --cmd '
-set -e
-echo "@tree=$(tr -d "\0" < /proc/device-tree/chosen/'"$MARK"')"
-cpus=/sys/devices/system/cpu
-echo "@booted=$(cat $cpus/online)"
-for c in 1 2 3; do
-	echo 0 > $cpus/cpu$c/online
-	echo 1 > $cpus/cpu$c/online
-done
-echo "@online=$(cat $cpus/online)"
-echo "@token=$(cat /root/uboot-token)"
-# Tracing works the same after U-Boot: on, a write from every CPU, off.
-cd /sys/kernel/tracing/remotes/hypervisor
-echo 1 > events/enable
-echo 1 > tracing_on
-for c in 0 1 2 3; do taskset -c $c sh -c "echo $((c + 500)) > write_event"; done
-echo 0 > tracing_on
-n=$(wc -l < trace)
-for c in 0 1 2 3; do taskset -c $c sh -c "echo 900 > write_event"; done
-echo "@traced=$(grep -c "selftest id=50[0-3]$" trace) @cpus=$(sed -n "s/^\[0*\([0-9]\)\].*hyp_enter reason=hvc.*/\1/p" trace | sort -u | tr -d "\n") @frozen=$([ "$(wc -l < trace)" = "$n" ] && echo yes)"'
+	--add "$token_file:/root/uboot-token" \
+	--add "$GUEST_DIR/60-uboot.sh" --cmd "sh /root/60-uboot.sh $MARK"
 
 # U-Boot first, and loudly if it never got to the script.
 expect_line '^U-Boot 20[0-9][0-9]\.' "U-Boot's banner: QEMU did not start U-Boot"

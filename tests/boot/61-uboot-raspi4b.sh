@@ -40,12 +40,13 @@ card_dtb=$PI_WORK/bcm2711-rpi-4-b.dtb
 raspi4b_dtb "$STOCK_DTB" "$card_dtb"
 fdtput -t s "$card_dtb" /chosen "$MARK" sd-card || fail "cannot mark the card's tree"
 
-boot uboot-raspi4b --qemu "$qemu" --board raspi4b --dtb "$STOCK_DTB" \
+# The guest side: guest/hyp-dmesg.sh, guest/61-uboot-raspi4b.sh, the
+# board checks
+board_boot uboot-raspi4b "sh /root/hyp-dmesg.sh; sh /root/61-uboot-raspi4b.sh $MARK" \
+	--qemu "$qemu" --board raspi4b --dtb "$STOCK_DTB" \
 	--uboot --uboot-dtb "$card_dtb" \
 	--kernel "$STOCK_VMLINUZ" --modules "$PI_WORK/modules" \
-	--cmd "$(pi_dmesg_sh)
-echo \"@tree=\$(tr -d '\\0' < /proc/device-tree/chosen/$MARK)\"
-$(board_guest_sh)"
+	--add "$GUEST_DIR/61-uboot-raspi4b.sh"
 grep -q '^hyptrace-boot: running boot.scr from mmc ' "$BOOT_LOG" ||
 	fail "U-Boot did not run boot.scr from the SD card${BOOT_MSG:+: $BOOT_MSG} (log $BOOT_LOG)"
 expect_ok

@@ -130,7 +130,8 @@ info "full early buffer, CPU 1: $read events read, $lost reported lost, last $(v
 	fail "the newest event on CPU 1 is '$(value last)', want the burst's last hyp_exit"
 good+="; a full 4 KiB early buffer: $lost lost + $read read on CPU 1"
 
-boot bad --append 'hyptrace.early=hyp_enter+hyp_bogus' --cmd 'cd "$(hyptrace-dir)"; echo "@size=$(cut -d" " -f2 buffer_size_kb) @on=$(cat events/hypervisor/hyp_enter/enable)"'
+boot bad --append 'hyptrace.early=hyp_enter+hyp_bogus' \
+	--add "$GUEST_DIR/87-early-bad.sh" --cmd "sh /root/87-early-bad.sh"
 expect_ok
 expect_line "^hyptrace: hyptrace.early=unknown event 'hyp_bogus' .*: no early capture" \
 	"one line refusing the bad value"

@@ -39,69 +39,7 @@ N=300		# selftest events per CPU: several pages each, so SWAP is used
 HOST_PANIC=0xc600000f	# HYPTRACE_CALL_HOST_PANIC, HYPTRACE_CALL(15)
 SYSTEM_RESET=0x84000009
 
-# guest_script SCRIBBLE(0|1) LAST_BOOT_DIR
-guest_script() {
-	cat <<EOF
-LB=$2
-LIVE=\$(hyptrace-dir) || exit 1
-if [ ! -d \$LB ]; then
-	echo "@boot=1"
-	echo "@first_lb_lines=\$(dmesg | grep -c 'hyptrace: last boot')"
-	cd \$LIVE || exit 1
-	echo 0 > tracing_on; echo 0 > trace
-	echo 64 > buffer_size_kb
-	echo 1 > events/enable
-	echo 1 > tracing_on
-	for c in 0 1 2 3; do /root/write_events \$c \$((c * 100000 + 1)) $N || exit 1; done
-	if [ $1 = 1 ]; then
-		insmod /lib/modules/hyptrace/lastboot_scribble.ko cpu=1 pages=2
-		echo "@scribble_rc=\$?"
-	fi
-	echo "@panicking"
-	echo "@deliberate_crash"
-	echo c > /proc/sysrq-trigger
-	sleep 10
-	echo "@no_panic"
-	exit 1
-fi
-echo "@boot=2"
-dmesg | grep 'hyptrace: last boot' | sed 's/^.*hyptrace: /@dmesg /'
-cd \$LB || exit 1
-echo "@tracing_on=\$(cat tracing_on)"
-echo 1 > tracing_on 2> /tmp/on.err
-echo "@on_rc=\$?"
-sed 's/^/@on_err /' /tmp/on.err
-echo "@tracing_on_after=\$(cat tracing_on)"
-echo 0 > trace
-echo "@clear_rc=\$?"
-cat trace > /tmp/trace.txt
-cat trace > /tmp/trace2.txt
-cmp -s /tmp/trace.txt /tmp/trace2.txt && echo "@trace_again=same" || echo "@trace_again=different"
-cat per_cpu/cpu2/trace > /tmp/trace-cpu2.txt
-hyptrace record --last-boot -o /tmp/lb.dat
-echo "@rec_rc=\$?"
-cat trace_pipe > /tmp/pipe.txt &
-p=\$!
-sleep 5
-kill \$p
-wait \$p 2> /dev/null
-echo "@after_pipe=\$(cat buffer_size_kb 2> /dev/null || echo 'no file')"
-echo 1 > release
-echo "@release_rc=\$?"
-echo "@released=\$(cat release)"
-hyptrace record --last-boot -o /tmp/again.dat > /tmp/again.out 2>&1
-echo "@again_rc=\$?"
-sed 's/^/@again /' /tmp/again.out
-cd \$LIVE
-echo 0 > tracing_on; echo 0 > trace
-echo 0 > events/enable; echo 1 > events/hypervisor/selftest/enable
-echo 1 > tracing_on
-echo 4242 > write_event
-echo "@live=\$(grep -c 'selftest id=4242\$' trace)"
-echo 0 > tracing_on
-$(for f in trace.txt pipe.txt trace-cpu2.txt lb.dat; do guest_file_sh $f /tmp/$f; done)
-EOF
-}
+# The guest side: guest/89-last-boot.sh
 
 REMOTE_LB=/sys/kernel/tracing/remotes/hypervisor_last_boot
 FALLBACK_LB=/sys/kernel/debug/hyptrace/last_boot
@@ -111,7 +49,8 @@ FALLBACK_LB=/sys/kernel/debug/hyptrace/last_boot
 run_case() {
 	local name=$1 scribble=$2 lbdir=$3 f
 	shift 3
-	boot "$name" --reboots 1 --add "$WE" "$@" --cmd "$(guest_script "$scribble" "$lbdir")"
+	boot "$name" --reboots 1 --add "$WE" "$@" --add "$GUEST_DIR/89-last-boot.sh" \
+		--cmd "sh /root/89-last-boot.sh $scribble $lbdir $N"
 	expect_ok
 	expect_line '^@boot=1' "a first boot"
 	expect_line '^@boot=2' "a second boot after the panic"

@@ -93,18 +93,10 @@ value() {
 		sed -E 's/\[ *[0-9]*(\.[0-9]*\])?$//'
 }
 
-# Files out of the guest: the guest prints one in base64 between two
-# marker lines (guest_file_sh), and guest_file takes it from the console.
+# Files out of the guest: a guest script prints one in base64 between two
+# marker lines ("@B64 NAME", the base64, "@END NAME SIZE", as
+# guest/89-last-boot.sh's send), and guest_file takes it from the console.
 #
-# guest_file_sh NAME PATH: the guest's lines that send PATH as NAME. The
-# @END line carries the size, so that a file that came out short fails
-# (a missing PATH sends nothing and the size "none").
-guest_file_sh() {
-	# shellcheck disable=SC2016 # expands in the guest
-	printf 'echo "@B64 %s"; base64 %s 2> /dev/null || true; echo "@END %s $(wc -c 2> /dev/null < %s || echo none)"\n' \
-		"$1" "$2" "$1" "$2"
-}
-
 # console_text: the console of the last boot as the guest's programs wrote
 # it, without the kernel's messages. printk writes the UART directly while
 # a program's output waits in the tty's buffer, so a kernel message (one
@@ -116,8 +108,7 @@ console_text() {
 		perl -0pe 's/\[ *\d+\.\d+\](\[ *[CT]\d+\])? [^\n]*\n//g'
 }
 
-# guest_file NAME OUT: the file the guest sent as NAME (guest_file_sh, or
-# the same lines written out in a guest script) into OUT; fails the test
+# guest_file NAME OUT: the file the guest sent as NAME into OUT; fails the test
 # unless it came out whole, at the size the @END line says (when it has
 # one). The last one sent, if the guest sent NAME more than once.
 guest_file() {
@@ -435,8 +426,8 @@ fw_passed() {
 }
 
 # What a board model must do under the hypervisor, beyond booting (issue
-# 22 part 5): board_guest_sh is the guest's script (with the stock kernel,
-# hyptrace.ko and tests/modules built for it, stock_test_modules),
+# 22 part 5): board_boot runs the guest's script, guest/board.sh (with the
+# stock kernel, hyptrace.ko and tests/modules built for it, stock_test_modules),
 # board_expect the checks of its console. Tracing on every CPU, before and
 # after BOARD_HOTPLUG rounds of CPUs 1-3 off and on through the relay; a
 # SiP and a yielding call to firmware (fwcall_probe.ko); last, a write into
@@ -451,48 +442,16 @@ fw_passed() {
 BOARD_HOTPLUG=${BOARD_HOTPLUG:-5}
 BOARD_POKE=0x100000	# inside the region, past the image, as 44-stage2
 BOARD_SPIN=${BOARD_SPIN:-}
-board_guest_sh() {
-	# shellcheck disable=SC2016 # expands in the guest
-	local fw='insmod $M/fwcall_probe.ko
-echo "@fwcall=$?"' spin=
-	if [ -n "$BOARD_SPIN" ]; then
-		fw=
-		spin="insmod \$M/phys_probe.ko || echo \"@spinpoke=noload\"
-taskset -c 2 sh -c \"echo w $BOARD_SPIN > /sys/kernel/debug/phys_probe\"
-echo \"@spinpoke=\$?\""
-	fi
-	cat <<EOF
-set +e
-M=/lib/modules/hyptrace
-($(trace_on_script 64 all)) || echo "@tracing=off"
-D=\$(hyptrace-dir)
-for c in 0 1 2 3; do taskset -c \$c sh -c "echo \$((c + 700)) > \$D/write_event"; done
-n=0
-for i in \$(seq $BOARD_HOTPLUG); do
-	for c in 1 2 3; do
-		echo 0 > /sys/devices/system/cpu/cpu\$c/online &&
-		echo 1 > /sys/devices/system/cpu/cpu\$c/online && n=\$((n + 1))
-	done
-done
-echo "@hotplug=\$n"
-for c in 0 1 2 3; do taskset -c \$c sh -c "echo \$((c + 800)) > \$D/write_event"; done
-$fw
-insmod \$M/hyp_poke.ko || echo "@poke=noload"
-echo "@poke_start"
-taskset -c 1 sh -c "echo w $BOARD_POKE > /sys/kernel/debug/hyp_poke"
-echo "@poke=\$?"
-$spin
-taskset -c 2 sh -c "echo 900 > \$D/write_event"
-echo 0 > \$D/tracing_on
-# Kernel messages off the console while the trace goes out on it (dmesg
-# keeps them): one that lands inside an @T line, such as the Pi's
-# deferred-probe report 10 s after boot, would cut that line in two
-lvl=\$(cut -f1 /proc/sys/kernel/printk)
-echo 1 > /proc/sys/kernel/printk
-grep -a -E "selftest id=[789]0[0-3]\\\$|reason=(firmware|psci)|host_abort" \$D/trace | sed "s/^/@T /"
-echo \$lvl > /proc/sys/kernel/printk
-echo "@alive=\$((6 * 7))"
-EOF
+
+# board_boot CASE PRELUDE [boot options]: boot CASE, the guest running
+# PRELUDE (its commands for this board) and then the board checks'
+# guest/board.sh; guest/hyp-dmesg.sh is shipped for PRELUDE to run
+board_boot() {
+	local name=$1 prelude=$2
+	shift 2
+	boot "$name" "$@" --add "$(trace_on_file 64 all)" \
+		--add "$GUEST_DIR/board.sh" --add "$GUEST_DIR/hyp-dmesg.sh" \
+		--cmd "$prelude; sh /root/board.sh $BOARD_HOTPLUG $BOARD_POKE $BOARD_SPIN"
 }
 
 board_expect() {
@@ -569,7 +528,7 @@ PI_SPIN=0xf0			# CPU 3's cpu-release-addr on both Pis
 # pi_board DTB_NAME: the stock kernel, tree and modules (stock_board,
 # stock_test_modules), the tree checked for what the checks rely on, and
 # a work directory $PI_WORK (removed at exit) with the modules in
-# $PI_WORK/modules for --modules; BOARD_SPIN for board_guest_sh
+# $PI_WORK/modules for --modules; BOARD_SPIN for board_boot
 pi_board() {
 	BOARD_SPIN=$PI_SPIN
 	stock_board "$PI_SUITE" "$1"
@@ -610,13 +569,6 @@ raspi4b_dtb() {
 	done
 }
 
-# pi_dmesg_sh: the guest line that shows the hypervisor's log in dmesg as
-# @dmesg lines
-pi_dmesg_sh() {
-	# shellcheck disable=SC2016 # expands in the guest
-	echo 'dmesg | grep "hyptrace: " | sed "s/^.*hyptrace: /@dmesg /"'
-}
-
 # pi_expect_boot UART LINUX: a Pi boot's console: the hypervisor's lines
 # on the mini-UART at UART (the CPU address /soc's ranges give), Linux's
 # earlycon there too, the log in dmesg, CPUs 1-3 released into the
@@ -652,8 +604,8 @@ pi_expect_off() {
 # it has (Linux has no other handler here; on a Pi its watchdog's would
 # run)
 pi_reboot() {
-	boot reboot "$@" --cmd "$(pi_dmesg_sh)
-reboot -f"
+	boot reboot "$@" --add "$GUEST_DIR/hyp-dmesg.sh" \
+		--cmd "sh /root/hyp-dmesg.sh; reboot -f"
 	[ "$BOOT_RC" != 124 ] || fail "QEMU did not end by itself (timeout)"
 	[[ $BOOT_MSG != *panic* ]] || fail "$BOOT_MSG"
 	expect_line 'reboot: Restarting system'
