@@ -60,13 +60,6 @@ static struct remote_event lb_events[HYP_NR_EVENTS];
 static struct hyptrace_shadow_set *lb_shadows;	/* while loaded */
 static bool lb_attached;
 
-/* Cut trace_remote's page @id of @cpu at any damage before it reads it */
-static void lb_guard(unsigned int cpu, const struct hyptrace_shadow *s, u32 id)
-{
-	hyptrace_page_guard(cpu, "last boot trace_pipe",
-			    hyptrace_shadow_page(s, id));
-}
-
 /*
  * @cpu's shadow: the hypervisor's pages turned so that its current reader
  * page is trace_remote's 0, and the counts the module made.
@@ -76,7 +69,8 @@ static int lb_shadow_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 	const struct rb_desc_cpu *hyp = rb_desc_checked_entry(lb->desc, cpu);
 	const struct hyptrace_lb_cpu *c = &lb->cpu[cpu];
 	struct hyptrace_shadow *s = &lb_shadows->cpu[cpu];
-	u32 n = hyp->nr_page_va, id;
+	struct rb_data_page *page;
+	u32 id;
 
 	s->lb.base = READ_ONCE(s->shared->reader.id);
 	if (s->lb.base >= max(c->kept, 1U)) {
@@ -84,26 +78,23 @@ static int lb_shadow_cpu(struct hyptrace_last_boot *lb, unsigned int cpu)
 				   cpu, s->lb.base, c->kept);
 		return -EPROTO;
 	}
-	for (id = 0; id < n; id++)
-		s->page_va[id] = hyp->page_va[(s->lb.base + id) % n];
 	s->lb.kept = c->kept ? c->kept - s->lb.base : 0;
 	/*
-	 * trace_remote reads them in place, trusting every length: each is
-	 * cut at any damage first (and again when a swap hands it over)
+	 * The kept pages from the reader's on, in the hypervisor's order
+	 * (base < kept: no wrap). trace_remote reads them in place, trusting
+	 * every length: each is cut at any damage first (and again when a
+	 * swap hands it over).
 	 */
-	for (id = 0; id < s->lb.kept; id++) {
-		lb_guard(cpu, s, id);
-		s->lb.total += hyptrace_page_events(hyptrace_shadow_page(s, id));
+	for (id = s->lb.base; id < c->kept; id++) {
+		page = (struct rb_data_page *)(unsigned long)hyp->page_va[id];
+		hyptrace_page_guard(cpu, "last boot trace_pipe", page);
+		s->lb.total += hyptrace_page_events(page);
 	}
-
-	/* The kernel reads sizes from none of it but keeps them sane */
-	s->meta->reader.read = 0;
-	s->meta->reader.lost_events = 0;
-	s->meta->entries = s->lb.total;
-	s->meta->overrun = 0;
-	s->meta->read = 0;
-	s->meta->pages_touched = c->kept;
-	s->meta->pages_lost = c->pages_lost;
+	hyptrace_shadow_init(s, hyp->page_va, s->lb.base, &(struct rb_counters) {
+		.entries = s->lb.total,
+		.pages_touched = c->kept,
+		.pages_lost = c->pages_lost,
+	});
 	return 0;
 }
 

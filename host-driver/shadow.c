@@ -83,25 +83,33 @@ static struct rb_data_page *reader_page(const struct hyptrace_shadow *s)
 	return hyptrace_shadow_page(s, s->meta->reader.id);
 }
 
-/* Under @s->lock */
+/* Under @s->lock, or before trace_remote has the set */
 static void publish(struct hyptrace_shadow *s)
 {
-	lockdep_assert_held(&s->lock);
-	WRITE_ONCE(s->meta->overrun, s->live.overrun);
-	WRITE_ONCE(s->meta->entries, s->live.entries + s->live.offset);
+	struct rb_counters c = s->live.hyp;
+
+	c.entries += s->live.offset;
+	hyptrace_shadow_publish(s, &c);
 }
 
-/* Counters from the shared page, while it is still the hypervisor's */
+/*
+ * Counters from the shared page into @s->live.hyp, while it is still the
+ * hypervisor's (after, the last ones copied stand)
+ */
+static void load_counters(struct hyptrace_shadow *s)
+{
+	if (READ_ONCE(shared_gone))
+		return;
+	s->live.hyp.entries = READ_ONCE(s->shared->entries);
+	s->live.hyp.overrun = READ_ONCE(s->shared->overrun);
+	s->live.hyp.pages_touched = READ_ONCE(s->shared->pages_touched);
+	s->live.hyp.pages_lost = READ_ONCE(s->shared->pages_lost);
+}
+
 static void copy_counters_locked(struct hyptrace_shadow *s)
 {
 	lockdep_assert_held(&s->lock);
-	if (!READ_ONCE(shared_gone)) {
-		s->live.entries = READ_ONCE(s->shared->entries);
-		s->live.overrun = READ_ONCE(s->shared->overrun);
-		WRITE_ONCE(s->meta->pages_touched,
-			   READ_ONCE(s->shared->pages_touched));
-		WRITE_ONCE(s->meta->pages_lost, READ_ONCE(s->shared->pages_lost));
-	}
+	load_counters(s);
 	publish(s);
 }
 
@@ -132,7 +140,7 @@ static void search_offset(struct hyptrace_shadow *s)
 	if (!s->live.misses++)
 		s->live.guess = (s64)(s->handed_back +
 				      hyptrace_page_events(reader_page(s))) -
-				(s64)(s->live.entries - s->live.overrun);
+				(s64)(s->live.hyp.entries - s->live.hyp.overrun);
 	step = s->live.misses >> 1;
 	s->live.offset = s->live.misses & 1 ? s->live.guess - step :
 			 s->live.guess + step;
@@ -188,13 +196,18 @@ struct rb_trace_desc *hyptrace_shadow_alloc(struct rb_trace_desc *desc,
 	struct hyptrace_shadow_set *set;
 	unsigned int cpu;
 
-	/* buffer.c checked that the reader starts at page 0 */
 	set = hyptrace_shadow_set_alloc(desc, len);
 	if (!set)
 		return NULL;
 	shared_gone = false;
-	for (cpu = 0; cpu < set->nr; cpu++)
-		copy_counters(&set->cpu[cpu]);
+	for (cpu = 0; cpu < set->nr; cpu++) {
+		struct hyptrace_shadow *s = &set->cpu[cpu];
+
+		/* buffer.c checked that the reader starts at page 0 */
+		load_counters(s);
+		hyptrace_shadow_init(s, rb_desc_checked_entry(desc, cpu)->page_va,
+				     0, &s->live.hyp);
+	}
 	rcu_assign_pointer(shadows, set);
 	schedule_delayed_work(&shadow_work, msecs_to_jiffies(SHADOW_POLL_MS));
 	return set->desc;
@@ -271,8 +284,8 @@ void hyptrace_shadow_reset(unsigned int cpu)
 	if (READ_ONCE(shared_gone)) {
 		/* The pages are ours: empty the one the reader holds */
 		WRITE_ONCE(reader_page(s)->commit, 0);
-		s->live.entries = 0;
-		s->live.overrun = 0;
+		s->live.hyp.entries = 0;
+		s->live.hyp.overrun = 0;
 	}
 	copy_counters_locked(s);
 	raw_spin_unlock_irqrestore(&s->lock, flags);

@@ -9,6 +9,7 @@
 
 #include <linux/spinlock.h>
 
+#include "ring_buffer.h"
 #include "trace_desc.h"
 
 /**
@@ -20,7 +21,7 @@
  *		the last to publish must be the last to load
  * @nr_pages:	reader ids are below this
  * @handed_back: data events on the pages read and swapped back since a reset
- * @live:	the live buffer's (shadow.c): @entries and @overrun as last
+ * @live:	the live buffer's (shadow.c): @hyp the counters as last
  *		copied from @shared, @offset on entries for the reader's count,
  *		@guess where the search for it started, @misses swaps in a row
  *		that could not answer
@@ -37,7 +38,7 @@ struct hyptrace_shadow {
 	u64 handed_back;
 	union {
 		struct {
-			u64 entries, overrun;
+			struct rb_counters hyp;
 			s64 offset, guess;
 			u32 misses;
 		} live;
@@ -64,6 +65,10 @@ struct hyptrace_shadow_set {
 struct hyptrace_shadow_set *hyptrace_shadow_set_alloc(const struct rb_trace_desc *desc,
 						      size_t len);
 void hyptrace_shadow_set_free(struct hyptrace_shadow_set *set);
+void hyptrace_shadow_init(struct hyptrace_shadow *s, const u64 *hyp_page_va,
+			  u32 base, const struct rb_counters *c);
+void hyptrace_shadow_publish(struct hyptrace_shadow *s,
+			     const struct rb_counters *c);
 struct rb_data_page *hyptrace_shadow_page(const struct hyptrace_shadow *s,
 					  u32 id);
 void hyptrace_shadow_hand(struct hyptrace_shadow *s, unsigned int cpu, u32 id,

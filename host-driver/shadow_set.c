@@ -4,8 +4,9 @@
  * never the shared ones, in a descriptor of our own (why: shadow.c). The
  * live buffer's (shadow.c) and the last boot's (last_boot_remote.c) differ
  * only in the values they put in them; the pages, the descriptor that
- * points trace_remote at them, and the hand-over of a reader page at a
- * swap are here, once.
+ * points trace_remote at them, the meta page as trace_remote first reads
+ * it (its page order, its reader and its counters) and the hand-over of
+ * a reader page at a swap are here, once.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -22,8 +23,8 @@
  * @len:	its bytes
  *
  * A copy of @desc whose meta pages are ours, each a copy of the
- * hypervisor's as it is now with the reader on page 0; the caller sets
- * their counters, and may reorder the copy's pages (@cpu[].page_va).
+ * hypervisor's as it is now; the caller makes each CPU's what trace_remote
+ * is to read with hyptrace_shadow_init() before it hands @desc over.
  *
  * Return: the set, or NULL when there is no memory for it.
  */
@@ -52,7 +53,6 @@ struct hyptrace_shadow_set *hyptrace_shadow_set_alloc(const struct rb_trace_desc
 		s->nr_pages = e->nr_page_va;
 		s->page_va = e->page_va;
 		memcpy(s->meta, s->shared, sizeof(*s->meta));
-		s->meta->reader.id = 0;
 		e->meta_va = (unsigned long)s->meta;
 	}
 	return set;
@@ -60,6 +60,52 @@ struct hyptrace_shadow_set *hyptrace_shadow_set_alloc(const struct rb_trace_desc
 fail:
 	hyptrace_shadow_set_free(set);
 	return NULL;
+}
+
+/**
+ * hyptrace_shadow_init() - one CPU's meta page as trace_remote first reads it
+ * @s:		the CPU's shadow (hyptrace_shadow_set_alloc())
+ * @hyp_page_va: the hypervisor's data pages, in its order
+ * @base:	the hypervisor's id of the page that becomes trace_remote's
+ *		page 0: its reader page, where the kernel's reader starts
+ *		(0 for the live buffer, which buffer.c checked starts there;
+ *		the last boot's, wherever the hypervisor's reader stopped)
+ * @c:		the counters to show
+ *
+ * The pages are turned so that @base comes first, and the reader is at the
+ * start of page 0 with nothing lost: trace_remote reads every other field
+ * of the meta page from the start, so nothing of the hypervisor's is left
+ * in them.
+ */
+void hyptrace_shadow_init(struct hyptrace_shadow *s, const u64 *hyp_page_va,
+			  u32 base, const struct rb_counters *c)
+{
+	u32 id;
+
+	for (id = 0; id < s->nr_pages; id++)
+		s->page_va[id] = hyp_page_va[(base + id) % s->nr_pages];
+	s->meta->reader.id = 0;
+	s->meta->reader.read = 0;
+	s->meta->reader.lost_events = 0;
+	s->meta->read = 0;
+	hyptrace_shadow_publish(s, c);
+}
+
+/**
+ * hyptrace_shadow_publish() - the counters trace_remote reads from @s
+ * @s:		the CPU's shadow
+ * @c:		entries, overrun, pages lost and touched; @c->read is the
+ *		reader's own and is not written
+ *
+ * WRITE_ONCE: trace_remote reads them under no lock of ours.
+ */
+void hyptrace_shadow_publish(struct hyptrace_shadow *s,
+			     const struct rb_counters *c)
+{
+	WRITE_ONCE(s->meta->entries, c->entries);
+	WRITE_ONCE(s->meta->overrun, c->overrun);
+	WRITE_ONCE(s->meta->pages_touched, c->pages_touched);
+	WRITE_ONCE(s->meta->pages_lost, c->pages_lost);
 }
 
 /**
