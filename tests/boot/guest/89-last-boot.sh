@@ -35,6 +35,15 @@ send() {
 	echo "@END $1 $(wc -c 2> /dev/null < "/tmp/$1" || echo none)"
 }
 
+# until_true FUNCTION: call it each second until it succeeds, 120 times at most
+until_true() {
+	i=0
+	until "$1" 2> /dev/null || [ $i -ge 120 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+}
+
 if [ ! -d "$LB" ]; then
 	echo "@boot=1"
 	echo "@first_lb_lines=$(dmesg | grep -c 'hyptrace: last boot')"
@@ -73,7 +82,13 @@ hyptrace record --last-boot -o /tmp/lb.dat
 echo "@rec_rc=$?"
 cat trace_pipe > /tmp/pipe.txt &
 p=$!
-sleep 5
+# Until trace_pipe has given every event trace showed: a state, not a time
+# (a loaded host makes the reader slow, not wrong). One that never gets
+# there stops waiting after 120 s, and the counts say why. (trace_remote
+# unloads the buffer when the reader that read it to its end closes it.)
+want=$(grep -c '^\[' /tmp/trace.txt)
+pipe_gave_all() { [ "$(grep -c '^\[' /tmp/pipe.txt)" -ge "$want" ]; }
+until_true pipe_gave_all
 kill $p
 wait $p 2> /dev/null
 echo "@after_pipe=$(cat buffer_size_kb 2> /dev/null || echo 'no file')"
