@@ -156,7 +156,7 @@ for case in $CASES; do
 		fi
 		boot "$case" --reboots 1 --add "$RC" --add "$WE" \
 			"${args[@]+"${args[@]}"}" --add "$(trace_on_file 64 selftest)" \
-			--add "$GUEST_DIR/59-hostile-page.sh" \
+			--add "$GUEST_DIR/59-hostile-page.sh" --add "$GUEST_DIR/crash.sh" \
 			--cmd "sh /root/59-hostile-page.sh lastboot $N $PATTERNS $lb $([ "$lb" = "$FALLBACK_LB" ] && echo 1 || echo 0)"
 		expect_ok
 		# The second boot alone: the first one panicked on purpose

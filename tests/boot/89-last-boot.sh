@@ -50,7 +50,7 @@ run_case() {
 	local name=$1 scribble=$2 lbdir=$3 f
 	shift 3
 	boot "$name" --reboots 1 --add "$WE" "$@" --add "$GUEST_DIR/89-last-boot.sh" \
-		--cmd "sh /root/89-last-boot.sh $scribble $lbdir $N"
+		--add "$GUEST_DIR/crash.sh" --cmd "sh /root/89-last-boot.sh $scribble $lbdir $N"
 	expect_ok
 	expect_line '^@boot=1' "a first boot"
 	expect_line '^@boot=2' "a second boot after the panic"

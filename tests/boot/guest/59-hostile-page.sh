@@ -99,11 +99,8 @@ lastboot() {
 		# shellcheck source=/dev/null # trace_on_script's commands (tests/boot/lib.sh)
 		. /root/trace-on.sh
 		for c in 0 1 2 3; do /root/write_events $c $((c * 100000 + 1)) "$n_events" >/dev/null || exit 1; done
-		echo "@deliberate_crash"
-		echo c > /proc/sysrq-trigger
-		sleep 10
-		echo "@no_panic"
-		exit 1
+		# shellcheck source=tests/boot/guest/crash.sh
+		. /root/crash.sh
 	fi
 	echo "@boot=2"
 	set +e

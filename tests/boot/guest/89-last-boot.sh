@@ -58,11 +58,8 @@ if [ ! -d "$LB" ]; then
 		echo "@scribble_rc=$?"
 	fi
 	echo "@panicking"
-	echo "@deliberate_crash"
-	echo c > /proc/sysrq-trigger
-	sleep 10
-	echo "@no_panic"
-	exit 1
+	# shellcheck source=tests/boot/guest/crash.sh
+	. /root/crash.sh
 fi
 echo "@boot=2"
 dmesg | grep 'hyptrace: last boot' | sed 's/^.*hyptrace: /@dmesg /'
