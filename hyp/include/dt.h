@@ -11,12 +11,12 @@ void dt_parse(const void *fdt);
 void dt_prepare_for_linux(const void *fdt);
 
 /* dt_cpus.c */
-void dt_parse_cpus(const void *fdt);
-int dt_cpus_for_linux(void *copy);
+void dt_parse_cpus(void);
+bool dt_cpu_for_psci(int node);
 
 /* dt_mem.c */
-void dt_parse_memory(const void *fdt);
-void dt_parse_debug_windows(const void *fdt);
-void dt_check_kept(const void *fdt);
+void dt_parse_memory(void);
+void dt_parse_debug_windows(void);
+void dt_check_kept(void);
 
 #endif /* HYP_DT_H */

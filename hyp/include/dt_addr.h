@@ -10,7 +10,7 @@
 u64 dt_read_cells(const fdt32_t *p, int cells);
 
 /* Whether @node's status is absent, "okay" or "ok", as Linux reads it */
-bool dt_node_enabled(const void *fdt, int node);
+bool dt_node_enabled(int node);
 
 /*
  * @node's first reg entry: its address translated to the CPU's through
@@ -18,6 +18,6 @@ bool dt_node_enabled(const void *fdt, int node);
  * @size is NULL. NULL, or why not for a log line. The loader's tree only:
  * its buses come from the index (dt_tree.h).
  */
-const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size);
+const char *dt_node_reg(int node, u64 *addr, u64 *size);
 
 #endif /* HYP_DT_ADDR_H */

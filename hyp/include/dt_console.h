@@ -18,6 +18,6 @@ struct dt_console {
  * Find and describe the console into @c: NULL if it can be driven, else
  * why not, for a log line (@c then says as much as was found).
  */
-const char *dt_console_find(const void *fdt, struct dt_console *c);
+const char *dt_console_find(struct dt_console *c);
 
 #endif /* HYP_DT_CONSOLE_H */

@@ -4,18 +4,26 @@
  * parent, name and compatible, for the questions the boot asks of it.
  * libfdt answers each "which node" question (a path, a parent, a
  * compatible) with a walk from the root that checks the bounds of every
- * character of every name it passes; this answers from the index. Offsets
- * are libfdt's, so the answers go on to fdt_getprop() and friends.
+ * character of every name it passes; this answers from the index. Nodes
+ * are named by libfdt's offsets, errors are its -FDT_ERR_* values, and
+ * each function says which of libfdt's it stands for: the host test
+ * (tests/dt) holds them to libfdt's answers.
  *
- * The index is of the loader's tree alone; Linux's copy (dt.c) has the
- * same offsets until its first edit, and libfdt answers for it after.
+ * The index is of the loader's tree alone; Linux's copy is written from it
+ * (dt_copy.c) and never read.
  */
 #ifndef HYP_DT_TREE_H
 #define HYP_DT_TREE_H
 
 #include "types.h"
 
-/* Walks @fdt (header checked) into the index; panics if it is malformed */
+/* As fdt_check_header() for a version 17 tree: 0, or -FDT_ERR_* */
+int dt_tree_check_header(const void *fdt);
+
+/*
+ * Walks @fdt (header checked) into the index; panics if it is malformed
+ * (a tag, length or name past its block, or no end to its reservations)
+ */
 void dt_tree_build(const void *fdt);
 
 /* As fdt_path_offset() and fdt_path_offset_namelen() (aliases too) */
@@ -38,12 +46,30 @@ int dt_tree_next_compatible(int node, const char *compat);
 int dt_tree_first_child(int node);
 int dt_tree_next_sibling(int node);
 
-/*
- * As fdt_getprop(); from the index when @fdt is the loader's tree (the one
- * walked), from libfdt for any other (Linux's copy)
- */
-const void *dt_tree_getprop(const void *fdt, int node, const char *name,
-			    int *lenp);
+/* As fdt_get_mem_rsv(): false past the last */
+bool dt_tree_memreserve(int i, u64 *base, u64 *size);
+
+/* As fdt_getprop() */
+const void *dt_tree_getprop(int node, const char *name, int *lenp);
+
+/* As fdt_get_name(), without the length */
+const char *dt_tree_name(int node);
+
+/* As fdt_node_offset_by_phandle() */
+int dt_tree_by_phandle(u32 phandle);
+
+/* As fdt_address_cells() and fdt_size_cells() */
+int dt_tree_address_cells(int node);
+int dt_tree_size_cells(int node);
+
+/* As !fdt_node_check_compatible() */
+bool dt_tree_compatible(int node, const char *compat);
+
+/* As fdt_stringlist_get(), without the length */
+const char *dt_tree_string(int node, const char *name, int idx);
+
+/* As fdt_stringlist_contains() */
+bool dt_stringlist_contains(const char *list, int len, const char *s);
 
 #define dt_tree_for_each_child(node, parent)				\
 	for (node = dt_tree_first_child(parent); node >= 0;		\

@@ -104,7 +104,7 @@ void fw_call_end(const u64 *r, u32 fid, const struct fw_call *call);
 #define FW_SCMI_SHMEM_ALIGN	4
 
 struct pgtable;
-void dt_parse_scmi(const void *fdt);
+void dt_parse_scmi(void);
 /* NULL, or why the channel was not added */
 const char *fw_scmi_channel_add(u32 func_id, u64 shmem, bool param);
 void fw_scmi_map(struct pgtable *el2_map, u64 prot_device_ro);

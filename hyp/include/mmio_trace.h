@@ -15,7 +15,7 @@
 struct trap_frame;
 
 /* dt_mmio.c: hyptrace.mmio= from /chosen/bootargs, at the end of dt_parse() */
-void dt_parse_mmio(const void *fdt);
+void dt_parse_mmio(void);
 
 /*
  * mmio_regions.c. A boot-time region, checked as a run-time one is, then

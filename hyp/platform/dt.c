@@ -13,6 +13,7 @@
 #include "dt.h"
 #include "dt_addr.h"
 #include "dt_console.h"
+#include "dt_copy.h"
 #include "dt_tree.h"
 #include "fw_trace.h"
 #include "hyp_layout.h"
@@ -21,6 +22,7 @@
 #include "panic.h"
 #include "print.h"
 #include "psci.h"
+#include "spin_table.h"
 #include "sysregs.h"
 #include "trace.h"
 #include "uart.h"
@@ -53,10 +55,10 @@ struct dt_initrd {
 };
 static struct dt_initrd initrd;
 
-static bool get_u64_prop(const void *fdt, int node, const char *name, u64 *val)
+static bool get_u64_prop(int node, const char *name, u64 *val)
 {
 	int len;
-	const fdt32_t *p = dt_tree_getprop(fdt, node, name, &len);
+	const fdt32_t *p = dt_tree_getprop(node, name, &len);
 
 	if (!p || (len != 4 && len != 8))
 		return false;
@@ -300,7 +302,7 @@ static void panic_from_bootargs(const char *args, int len)
 	hyp_layout.test_panic = true;
 }
 
-static void parse_chosen(const void *fdt)
+static void parse_chosen(void)
 {
 	int chosen = dt_tree_path("/chosen");
 	const char *args;
@@ -312,13 +314,13 @@ static void parse_chosen(const void *fdt)
 	if (chosen < 0)
 		return;
 
-	get_u64_prop(fdt, chosen, CHOSEN_KERNEL, &hyp_layout.kernel);
-	get_u64_prop(fdt, chosen, "linux,initrd-start", &initrd.start);
-	get_u64_prop(fdt, chosen, "linux,initrd-end", &initrd.end);
+	get_u64_prop(chosen, CHOSEN_KERNEL, &hyp_layout.kernel);
+	get_u64_prop(chosen, "linux,initrd-start", &initrd.start);
+	get_u64_prop(chosen, "linux,initrd-end", &initrd.end);
 
 	/* The kernel command line wins over the boot loader's property */
-	get_u64_prop(fdt, chosen, CHOSEN_CARVEOUT_SIZE, &size);
-	args = dt_tree_getprop(fdt, chosen, "bootargs", &len);
+	get_u64_prop(chosen, CHOSEN_CARVEOUT_SIZE, &size);
+	args = dt_tree_getprop(chosen, "bootargs", &len);
 	if (args) {
 		if (!carveout_from_bootargs(args, len, &size,
 					    &hyp_layout.carveout_base))
@@ -432,10 +434,10 @@ static const char *console_clash(const struct uart *u)
  * The console stdout-path names (dt_console.c), if it can be driven;
  * otherwise none, and one line in the log saying why.
  */
-static void parse_console(const void *fdt)
+static void parse_console(void)
 {
 	struct dt_console c;
-	const char *why = dt_console_find(fdt, &c);
+	const char *why = dt_console_find(&c);
 	struct uart *u = &hyp_layout.console;
 	char path[DT_PATH_MAX];
 
@@ -463,169 +465,50 @@ static void parse_console(const void *fdt)
 void dt_parse(const void *fdt)
 {
 	/* Until the device tree names a console, prints go to the log only */
-	if (!fdt || fdt_check_header(fdt))
+	if (!fdt || dt_tree_check_header(fdt))
 		hyp_panic("no valid device tree at %p (x0 at entry)", fdt);
-	/* libfdt is built for version 17 alone (hyp/Makefile) */
+	/* dt_tree.c and dt_copy.c read and write version 17 alone */
 	if (fdt_version(fdt) < 17)
 		hyp_panic("device tree version %u: the hypervisor reads version 17: rebuild it with dtc",
 			  fdt_version(fdt));
 	dt_tree_build(fdt);
 
-	dt_parse_memory(fdt);
-	parse_console(fdt);
-	dt_parse_cpus(fdt);
-	parse_chosen(fdt);
+	dt_parse_memory();
+	parse_console();
+	dt_parse_cpus();
+	parse_chosen();
 	if (*(u32 *)(hyp_layout.kernel + 56) != 0x644d5241)	/* "ARM\x64" */
 		hyp_panic("no Linux Image at 0x%lx (set /chosen/%s)",
 			  hyp_layout.kernel, CHOSEN_KERNEL);
 	place_regions(fdt);
-	dt_check_kept(fdt);
-	dt_parse_debug_windows(fdt);
-	dt_parse_mmio(fdt);
-	dt_parse_scmi(fdt);
-}
-
-/*
- * Linux's copy of the used part @used of the loader's tree @fdt, made at
- * @copy with an empty /reserved-memory in it if the tree has none (QEMU's
- * has none), as the root's last child. fdt_add_subnode() would first look
- * for a duplicate among the root's children, a walk of the whole tree
- * (0.32 M instructions of the boot, every tag bounds-checked again); the
- * index (dt_tree.c) knows there is none. Last, not first as libfdt puts
- * it: each property and node added to it then moves only what follows it
- * (the root's end and the strings), not the whole tree after it. The
- * node's offset, or -1 if it is left to fdt_add_subnode(): the tree has
- * one, or its blocks are not in the usual order (the strings last,
- * dt_used_size()).
- */
-static int copy_with_reserved_memory(void *copy, const void *fdt, u32 used)
-{
-	struct {
-		fdt32_t begin;
-		char name[sizeof("reserved-memory")];
-		fdt32_t end;
-	} node = {
-		cpu_to_fdt32(FDT_BEGIN_NODE), "reserved-memory",
-		cpu_to_fdt32(FDT_END_NODE),
-	};
-	int root_end = dt_tree_end_tag(0);
-	u32 structs = fdt_off_dt_struct(fdt), strings = fdt_off_dt_strings(fdt);
-	u32 struct_size = fdt_size_dt_struct(fdt), at = structs + root_end;
-
-	_Static_assert(sizeof(node) == 24, "FDT_BEGIN_NODE, name, FDT_END_NODE");
-	if (root_end < 0 || dt_tree_path("/reserved-memory") >= 0 ||
-	    fdt_off_mem_rsvmap(fdt) > structs ||
-	    structs + struct_size > strings ||
-	    strings + fdt_size_dt_strings(fdt) != used ||
-	    used + sizeof(node) > hyp_layout.dtb_room)
-		at = used;
-	/* Everything after the node moves up: the rest, then the strings */
-	memcpy(copy, fdt, at);
-	if (at == used) {
-		fdt_set_totalsize(copy, used);
-		return -1;
-	}
-	memcpy((char *)copy + at, &node, sizeof(node));
-	memcpy((char *)copy + at + sizeof(node), (const char *)fdt + at,
-	       used - at);
-	fdt_set_size_dt_struct(copy, struct_size + sizeof(node));
-	fdt_set_off_dt_strings(copy, strings + sizeof(node));
-	fdt_set_totalsize(copy, used + sizeof(node));
-	return root_end;
-}
-
-/*
- * /reserved-memory in Linux's copy @fdt: @added by
- * copy_with_reserved_memory(), or the tree's own, or created. Before any
- * edit the copy's nodes are where the loader's are, so the index
- * (dt_tree.c) finds the tree's own; it then stays there, the edits coming
- * after it.
- */
-static int reserved_memory_node(void *fdt, int added)
-{
-	int node = added >= 0 ? added : dt_tree_path("/reserved-memory");
-
-	if (node >= 0 && added < 0)
-		return node;
-	if (node < 0)
-		node = fdt_add_subnode(fdt, 0, "reserved-memory");
-	if (node < 0)
-		return node;
-	/* Linux ignores the node unless its cells match the root's */
-	return fdt_setprop_u32(fdt, node, "#address-cells",
-			       fdt_address_cells(fdt, 0)) ?:
-	       fdt_setprop_u32(fdt, node, "#size-cells", fdt_size_cells(fdt, 0)) ?:
-	       fdt_setprop_empty(fdt, node, "ranges") ?: node;
-}
-
-static int add_reserved(void *fdt, int parent, const char *name, u64 base,
-			u64 size, const char *compatible)
-{
-	char unit[48];
-	int node, n;
-
-	/* name@hexaddress */
-	n = strlen(name);
-	memcpy(unit, name, n);
-	unit[n++] = '@';
-	for (int shift = 60, started = 0; shift >= 0; shift -= 4) {
-		unsigned int digit = (base >> shift) & 0xf;
-
-		if (digit || started || !shift) {
-			unit[n++] = "0123456789abcdef"[digit];
-			started = 1;
-		}
-	}
-	unit[n] = '\0';
-
-	node = fdt_add_subnode(fdt, parent, unit);
-	if (node < 0)
-		return node;
-	return fdt_appendprop_addrrange(fdt, parent, node, "reg", base, size) ?:
-	       fdt_setprop_empty(fdt, node, "no-map") ?:
-	       fdt_setprop_string(fdt, node, "compatible", compatible);
-}
-
-/*
- * Where the tree's last block ends: a loader may hand over a tree with
- * much room after it (QEMU's is 1 MiB, all but 8 KiB of it free), and
- * copying that room was 0.66 M instructions of the boot. A tree whose
- * strings block is not the last (fdt_check_header() accepted its blocks
- * inside totalsize) is copied whole.
- */
-static u32 dt_used_size(const void *fdt)
-{
-	u32 strings = fdt_off_dt_strings(fdt);
-
-	if (fdt_off_mem_rsvmap(fdt) > strings ||
-	    fdt_off_dt_struct(fdt) + fdt_size_dt_struct(fdt) > strings)
-		return fdt_totalsize(fdt);
-	return strings + fdt_size_dt_strings(fdt);
+	dt_check_kept();
+	dt_parse_debug_windows();
+	dt_parse_mmio();
+	dt_parse_scmi();
 }
 
 void dt_prepare_for_linux(const void *fdt)
 {
-	void *copy = (void *)hyp_layout.dtb_base;
-	u32 used = dt_used_size(fdt);
-	int err, rsv, added;
+	struct dt_copy copy = {
+		.out = (void *)hyp_layout.dtb_base,
+		.room = hyp_layout.dtb_room,
+		.reserve = {
+			{ "hyptrace-hyp", HYPTRACE_HYP_MEM_COMPATIBLE,
+			  hyp_layout.hyp_base, HYP_REGION_SIZE },
+			{ "hyptrace-trace", HYPTRACE_CARVEOUT_COMPATIBLE,
+			  hyp_layout.carveout_base, hyp_layout.carveout_size },
+		},
+	};
+	const char *why;
 
-	/* The used part, then opened in place with the room to edit it */
-	added = copy_with_reserved_memory(copy, fdt, used);
-	err = fdt_open_into(copy, copy, hyp_layout.dtb_room);
-	rsv = err ?: reserved_memory_node(copy, added);
-	err = rsv < 0 ? rsv : 0;
-	err = err ?: add_reserved(copy, rsv, "hyptrace-hyp", hyp_layout.hyp_base,
-				  HYP_REGION_SIZE, HYPTRACE_HYP_MEM_COMPATIBLE);
-	err = err ?: add_reserved(copy, rsv, "hyptrace-trace",
-				  hyp_layout.carveout_base,
-				  hyp_layout.carveout_size,
-				  HYPTRACE_CARVEOUT_COMPATIBLE);
-	err = err ?: dt_cpus_for_linux(copy);
-	err = err ?: fdt_pack(copy);
-	if (err)
-		/* The number, not fdt_strerror()'s name: its table is 1 KiB */
-		hyp_panic("editing the device tree failed: libfdt error %d (FDT_ERR_* in libfdt.h)",
-			  err);
+	if (hyp_layout.psci_local) {
+		copy.psci_cpu = dt_cpu_for_psci;
+		copy.keep_pages = spin_table_pages;
+	}
+	why = dt_copy_write(fdt, &copy);
+	if (why)
+		hyp_panic("Linux's copy of the device tree: %s", why);
 	/* Linux reads it with its MMU and caches off */
-	dcache_clean_range((u64)copy, (u64)copy + fdt_totalsize(copy));
+	dcache_clean_range(hyp_layout.dtb_base,
+			   hyp_layout.dtb_base + fdt_totalsize(copy.out));
 }

@@ -31,9 +31,9 @@ static bool streq(const char *a, const char *b)
 	return !strncmp(a, b, strlen(a) + 1);
 }
 
-bool dt_node_enabled(const void *fdt, int node)
+bool dt_node_enabled(int node)
 {
-	const char *status = fdt_stringlist_get(fdt, node, "status", 0, NULL);
+	const char *status = dt_tree_string(node, "status", 0);
 
 	return !status || streq(status, "okay") || streq(status, "ok");
 }
@@ -43,11 +43,11 @@ bool dt_node_enabled(const void *fdt, int node)
  * @bus's parent: through @bus's ranges, entries of (child address, parent
  * address, size). False if no entry holds it.
  */
-static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
+static bool translate_one(int bus, int parent, u64 *addr)
 {
-	int na = fdt_address_cells(fdt, bus), ns = fdt_size_cells(fdt, bus);
-	int pna = fdt_address_cells(fdt, parent), len, entry;
-	const fdt32_t *r = dt_tree_getprop(fdt, bus, "ranges", &len);
+	int na = dt_tree_address_cells(bus), ns = dt_tree_size_cells(bus);
+	int pna = dt_tree_address_cells(parent), len, entry;
+	const fdt32_t *r = dt_tree_getprop(bus, "ranges", &len);
 
 	if (!r || !len)
 		return true;
@@ -67,15 +67,15 @@ static bool translate_one(const void *fdt, int bus, int parent, u64 *addr)
 	return false;
 }
 
-const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size)
+const char *dt_node_reg(int node, u64 *addr, u64 *size)
 {
 	int bus = dt_tree_parent(node), na, ns, len;
-	const fdt32_t *reg = dt_tree_getprop(fdt, node, "reg", &len);
+	const fdt32_t *reg = dt_tree_getprop(node, "reg", &len);
 
 	if (bus < 0)
 		return "it has no parent";
-	na = fdt_address_cells(fdt, bus);
-	ns = fdt_size_cells(fdt, bus);
+	na = dt_tree_address_cells(bus);
+	ns = dt_tree_size_cells(bus);
 	if (na < 1 || na > DT_MAX_CELLS)
 		return "its bus's #address-cells is not 1 or 2";
 	if (ns < 0 || ns > DT_MAX_CELLS)
@@ -89,7 +89,7 @@ const char *dt_node_reg(const void *fdt, int node, u64 *addr, u64 *size)
 	while (bus > 0) {
 		int parent = dt_tree_parent(bus);
 
-		if (parent < 0 || !translate_one(fdt, bus, parent, addr))
+		if (parent < 0 || !translate_one(bus, parent, addr))
 			return "its reg is outside its bus's ranges";
 		bus = parent;
 	}

@@ -39,14 +39,13 @@ static bool compat_match(const char *pattern, const char *compat)
 }
 
 /* The driver for the node's compatibles, most specific first */
-static const struct uart_driver *find_driver(const void *fdt, int node)
+static const struct uart_driver *find_driver(int node)
 {
 	const struct uart_driver *const *d;
 	const char *compat;
 	int i, j;
 
-	for (i = 0; (compat = fdt_stringlist_get(fdt, node, "compatible", i,
-						 NULL)); i++)
+	for (i = 0; (compat = dt_tree_string(node, "compatible", i)); i++)
 		for (d = uart_drivers; *d; d++)
 			for (j = 0; (*d)->compatible[j]; j++)
 				if (compat_match((*d)->compatible[j], compat))
@@ -54,10 +53,10 @@ static const struct uart_driver *find_driver(const void *fdt, int node)
 	return NULL;
 }
 
-static bool get_u32(const void *fdt, int node, const char *name, u32 *val)
+static bool get_u32(int node, const char *name, u32 *val)
 {
 	int len;
-	const fdt32_t *p = dt_tree_getprop(fdt, node, name, &len);
+	const fdt32_t *p = dt_tree_getprop(node, name, &len);
 
 	if (!p || len != 4)
 		return false;
@@ -66,34 +65,34 @@ static bool get_u32(const void *fdt, int node, const char *name, u32 *val)
 }
 
 /* reg-offset, reg-shift and reg-io-width, where the driver takes them */
-static const char *node_layout(const void *fdt, int node, struct uart *u)
+static const char *node_layout(int node, struct uart *u)
 {
 	u32 v;
 
 	u->reg_shift = u->drv->reg_shift;
 	u->io_width = u->drv->io_width;
-	if (get_u32(fdt, node, "reg-offset", &v))
+	if (get_u32(node, "reg-offset", &v))
 		u->base += v;
 	if (!u->drv->dt_layout)
 		return NULL;
-	if (get_u32(fdt, node, "reg-shift", &v)) {
+	if (get_u32(node, "reg-shift", &v)) {
 		/* Registers up to 64 KiB apart: past that, a typo */
 		if (v > 16)
 			return "its reg-shift is over 16";
 		u->reg_shift = v;
 	}
-	if (get_u32(fdt, node, "reg-io-width", &v)) {
+	if (get_u32(node, "reg-io-width", &v)) {
 		if (v != 1 && v != 2 && v != 4)
 			return "its reg-io-width is not 1, 2 or 4";
 		u->io_width = v;
 	}
 	/* A big-endian UART is one no driver here writes correctly */
-	if (dt_tree_getprop(fdt, node, "big-endian", NULL))
+	if (dt_tree_getprop(node, "big-endian", NULL))
 		return "it is big-endian";
 	return NULL;
 }
 
-const char *dt_console_find(const void *fdt, struct dt_console *c)
+const char *dt_console_find(struct dt_console *c)
 {
 	int chosen = dt_tree_path("/chosen"), node;
 	const struct uart_driver *drv;
@@ -104,9 +103,9 @@ const char *dt_console_find(const void *fdt, struct dt_console *c)
 	memset(c, 0, sizeof(*c));
 	if (chosen < 0)
 		return "no /chosen node";
-	c->path = dt_tree_getprop(fdt, chosen, "stdout-path", &len);
+	c->path = dt_tree_getprop(chosen, "stdout-path", &len);
 	if (!c->path)
-		c->path = dt_tree_getprop(fdt, chosen, "linux,stdout-path", &len);
+		c->path = dt_tree_getprop(chosen, "linux,stdout-path", &len);
 	if (!c->path || len < 1 || c->path[len - 1])
 		return "no /chosen/stdout-path";
 	colon = memchr(c->path, ':', len);
@@ -115,18 +114,18 @@ const char *dt_console_find(const void *fdt, struct dt_console *c)
 	node = dt_tree_path_namelen(c->path, c->path_len);
 	if (node < 0)
 		return "stdout-path names no node";
-	c->compatible = fdt_stringlist_get(fdt, node, "compatible", 0, NULL);
-	if (!dt_node_enabled(fdt, node))
+	c->compatible = dt_tree_string(node, "compatible", 0);
+	if (!dt_node_enabled(node))
 		return "its node is disabled";
-	drv = find_driver(fdt, node);
+	drv = find_driver(node);
 	if (!drv)
 		return "no driver for its compatible";
-	why = dt_node_reg(fdt, node, &addr, NULL);
+	why = dt_node_reg(node, &addr, NULL);
 	if (why)
 		return why;
 	c->uart.drv = drv;
 	c->uart.base = addr;
-	why = node_layout(fdt, node, &c->uart);
+	why = node_layout(node, &c->uart);
 	if (why)
 		c->uart.drv = NULL;
 	return why;

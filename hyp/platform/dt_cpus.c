@@ -29,12 +29,15 @@
 #include "sysregs.h"
 #include "shared/hyptrace_abi.h"
 
+/* /cpus in the loader's tree */
+static int cpus_node = -1;
+
 /* An entry of /cpus, as Linux's of_get_next_cpu_node() picks them */
-static bool is_cpu_node(const void *fdt, int node)
+static bool is_cpu_node(int node)
 {
-	const char *type = dt_tree_getprop(fdt, node, "device_type", NULL);
-	const char *name = fdt_get_name(fdt, node, NULL);
-	const char *status = dt_tree_getprop(fdt, node, "status", NULL);
+	const char *type = dt_tree_getprop(node, "device_type", NULL);
+	const char *name = dt_tree_name(node);
+	const char *status = dt_tree_getprop(node, "status", NULL);
 
 	if (status && !strncmp(status, "fail", 4))
 		return false;
@@ -58,9 +61,9 @@ static bool mpidr_known(u64 mpidr)
  * polls it), or 0 if @node has none the hypervisor can write: it must be
  * aligned and in RAM, outside the hypervisor's region.
  */
-static u64 release_addr(const void *fdt, int node)
+static u64 release_addr(int node)
 {
-	const char *method = dt_tree_getprop(fdt, node, "enable-method", NULL);
+	const char *method = dt_tree_getprop(node, "enable-method", NULL);
 	const fdt32_t *p;
 	unsigned int i;
 	int len;
@@ -68,7 +71,7 @@ static u64 release_addr(const void *fdt, int node)
 
 	if (!method || strncmp(method, "spin-table", 11))
 		return 0;
-	p = dt_tree_getprop(fdt, node, "cpu-release-addr", &len);
+	p = dt_tree_getprop(node, "cpu-release-addr", &len);
 	if (!p || len != 8)
 		return 0;
 	addr = dt_read_cells(p, 2);
@@ -90,7 +93,7 @@ static u64 release_addr(const void *fdt, int node)
  * number there (Linux never starts it); it takes one here too, as
  * HYPTRACE_MPIDR_NONE, so that the CPUs after it keep agreeing.
  */
-void dt_parse_cpus(const void *fdt)
+void dt_parse_cpus(void)
 {
 	u64 boot_mpidr = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
 	int cpus = dt_tree_path("/cpus");
@@ -99,16 +102,17 @@ void dt_parse_cpus(const void *fdt)
 
 	if (cpus < 0)
 		hyp_panic("no /cpus node in the device tree");
-	ac = fdt_address_cells(fdt, cpus);
+	cpus_node = cpus;
+	ac = dt_tree_address_cells(cpus);
 	hyp_cpus[0].idx = 0;
 	hyp_cpus[0].mpidr = boot_mpidr;
 	hyp_layout.nr_cpus = 1;
 	dt_tree_for_each_child(node, cpus) {
-		const fdt32_t *reg = dt_tree_getprop(fdt, node, "reg", &len);
+		const fdt32_t *reg = dt_tree_getprop(node, "reg", &len);
 		struct hyp_cpu *cpu = &hyp_cpus[hyp_layout.nr_cpus];
 		u64 mpidr = HYPTRACE_MPIDR_NONE;
 
-		if (!is_cpu_node(fdt, node))
+		if (!is_cpu_node(node))
 			continue;
 		if (reg && len >= ac * 4)
 			mpidr = dt_read_cells(reg, ac);
@@ -124,7 +128,7 @@ void dt_parse_cpus(const void *fdt)
 		cpu->idx = hyp_layout.nr_cpus++;
 		cpu->mpidr = mpidr;
 		if (mpidr != HYPTRACE_MPIDR_NONE)
-			cpu->release_addr = release_addr(fdt, node);
+			cpu->release_addr = release_addr(node);
 		spin |= cpu->release_addr != 0;
 	}
 	if (!boot_found)
@@ -137,43 +141,15 @@ void dt_parse_cpus(const void *fdt)
 	hyp_layout.psci_local = hyp_no_firmware && spin;
 }
 
-/* spin_table_pages()' callback: keep the page from Linux's allocator */
-static void reserve_page(void *err, u64 page)
-{
-	if (!*(int *)err)
-		*(int *)err = fdt_add_mem_rsv((void *)hyp_layout.dtb_base,
-					      page, SZ_4K);
-}
-
 /*
- * With the hypervisor's own PSCI: every CPU says enable-method "psci" and
- * loses its cpu-release-addr, and a /psci node says to call by HVC. The
- * spin table's pages stay reserved (booting.rst asks the loader to reserve
+ * With the hypervisor's own PSCI (dt_copy.c): each CPU of /cpus, as
+ * Linux picks them, says enable-method "psci" and loses its
+ * cpu-release-addr, and a /psci node says to call by HVC. The spin
+ * table's pages stay reserved (booting.rst asks the loader to reserve
  * them; a /memreserve/ is added in case it did not, which Linux merges
- * with any it already has). 0, or a libfdt error.
+ * with any it already has).
  */
-int dt_cpus_for_linux(void *copy)
+bool dt_cpu_for_psci(int node)
 {
-	/* "arm,psci-1.0" first: psci_local.c answers VERSION 1.0 */
-	static const char compatible[] = "arm,psci-1.0\0arm,psci-0.2";
-	int cpus, node, err = 0;
-
-	if (!hyp_layout.psci_local)
-		return 0;
-	cpus = fdt_path_offset(copy, "/cpus");
-	fdt_for_each_subnode(node, copy, cpus) {
-		if (!is_cpu_node(copy, node))
-			continue;
-		err = fdt_setprop_string(copy, node, "enable-method", "psci");
-		if (err)
-			return err;
-		fdt_delprop(copy, node, "cpu-release-addr");
-	}
-	spin_table_pages(reserve_page, &err);
-	node = err ?: fdt_add_subnode(copy, 0, "psci");
-	if (node < 0)
-		return node;
-	return fdt_setprop(copy, node, "compatible", compatible,
-			   sizeof(compatible)) ?:
-	       fdt_setprop_string(copy, node, "method", "hvc");
+	return dt_tree_parent(node) == cpus_node && is_cpu_node(node);
 }

@@ -38,20 +38,20 @@
 static const char debug_compatibles[] =
 	"arm,coresight-cpu-debug\0arm,coresight-cti\0";
 
-void dt_parse_memory(const void *fdt)
+void dt_parse_memory(void)
 {
 	struct mem_ranges ram = { hyp_layout.mem, 0, HYP_MAX_MEM_RANGES };
-	int ac = fdt_address_cells(fdt, 0), sc = fdt_size_cells(fdt, 0);
+	int ac = dt_tree_address_cells(0), sc = dt_tree_size_cells(0);
 	int node, len;
 
 	dt_tree_for_each_child(node, 0) {
-		const char *type = dt_tree_getprop(fdt, node, "device_type", NULL);
+		const char *type = dt_tree_getprop(node, "device_type", NULL);
 		const fdt32_t *reg;
 
 		if (!type || strncmp(type, "memory", 7) ||
-		    !dt_node_enabled(fdt, node))
+		    !dt_node_enabled(node))
 			continue;
-		reg = dt_tree_getprop(fdt, node, "reg", &len);
+		reg = dt_tree_getprop(node, "reg", &len);
 		for (; reg && len >= (ac + sc) * 4; len -= (ac + sc) * 4) {
 			u64 base = dt_read_cells(reg, ac);
 			u64 size = dt_read_cells(reg + ac, sc);
@@ -59,7 +59,7 @@ void dt_parse_memory(const void *fdt)
 			reg += ac + sc;
 			if (base + size < base)
 				hyp_panic("%s: reg 0x%lx+0x%lx wraps past 2^64",
-					  fdt_get_name(fdt, node, NULL), base,
+					  dt_tree_name(node), base,
 					  size);
 			if (!ranges_add(&ram, base, size))
 				hyp_panic("more than %u separate RAM ranges in /memory",
@@ -99,27 +99,25 @@ static void check_kept(const char *what, u64 base, u64 size, bool no_map)
 		 base, base + size - 1, what, no_map ? ", no-map" : "");
 }
 
-void dt_check_kept(const void *fdt)
+void dt_check_kept(void)
 {
-	int rsv = dt_tree_path("/reserved-memory"), node, i, n;
+	int rsv = dt_tree_path("/reserved-memory"), node, i;
 	u64 base, size;
 
-	n = fdt_num_mem_rsv(fdt);
-	for (i = 0; i < n; i++)
-		if (!fdt_get_mem_rsv(fdt, i, &base, &size))
-			check_kept("/memreserve/", base, size, false);
+	for (i = 0; dt_tree_memreserve(i, &base, &size); i++)
+		check_kept("/memreserve/", base, size, false);
 	if (rsv < 0)
 		return;
 	dt_tree_for_each_child(node, rsv) {
-		int ac = fdt_address_cells(fdt, rsv), sc = fdt_size_cells(fdt, rsv);
-		const char *name = fdt_get_name(fdt, node, NULL);
-		bool no_map = dt_tree_getprop(fdt, node, "no-map", NULL);
+		int ac = dt_tree_address_cells(rsv), sc = dt_tree_size_cells(rsv);
+		const char *name = dt_tree_name(node);
+		bool no_map = dt_tree_getprop(node, "no-map", NULL);
 		const fdt32_t *reg;
 		int len;
 
-		if (!dt_node_enabled(fdt, node))
+		if (!dt_node_enabled(node))
 			continue;
-		reg = dt_tree_getprop(fdt, node, "reg", &len);
+		reg = dt_tree_getprop(node, "reg", &len);
 		for (; reg && len >= (ac + sc) * 4; len -= (ac + sc) * 4) {
 			check_kept(name, dt_read_cells(reg, ac),
 				   dt_read_cells(reg + ac, sc), no_map);
@@ -129,13 +127,13 @@ void dt_check_kept(const void *fdt)
 }
 
 /* @node's window, a whole number of pages, into @set */
-static void add_debug_window(const void *fdt, int node, struct mem_ranges *set)
+static void add_debug_window(int node, struct mem_ranges *set)
 {
-	const char *name = fdt_get_name(fdt, node, NULL), *why;
+	const char *name = dt_tree_name(node), *why;
 	u64 addr, size, base, end;
 	unsigned int i;
 
-	why = dt_node_reg(fdt, node, &addr, &size);
+	why = dt_node_reg(node, &addr, &size);
 	if (why) {
 		hyp_info("debug window %s: %s; nothing to keep from EL1\n",
 			 name, why);
@@ -163,7 +161,7 @@ static void add_debug_window(const void *fdt, int node, struct mem_ranges *set)
  * Every node compatible with a debug or trace window, enabled or not: a
  * disabled node still describes registers that are there
  */
-void dt_parse_debug_windows(const void *fdt)
+void dt_parse_debug_windows(void)
 {
 	struct mem_ranges set = { hyp_layout.debug, 0, HYP_MAX_DEBUG_WINDOWS };
 	const char *c;
@@ -172,6 +170,6 @@ void dt_parse_debug_windows(const void *fdt)
 	for (c = debug_compatibles; *c; c += strlen(c) + 1)
 		for (node = dt_tree_next_compatible(-1, c); node >= 0;
 		     node = dt_tree_next_compatible(node, c))
-			add_debug_window(fdt, node, &set);
+			add_debug_window(node, &set);
 	hyp_layout.nr_debug = set.nr;
 }

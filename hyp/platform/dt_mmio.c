@@ -82,11 +82,11 @@ static bool parse_number(const char *s, const char *e, u64 *val)
 	return digits;
 }
 
-static void node_region(const void *fdt, int node, const char *s,
+static void node_region(int node, const char *s,
 			const char *e, u32 mode)
 {
 	u64 base, size;
-	const char *why = dt_node_reg(fdt, node, &base, &size);
+	const char *why = dt_node_reg(node, &base, &size);
 
 	if (why)
 		mmio_refuse(s, e, why);
@@ -95,7 +95,7 @@ static void node_region(const void *fdt, int node, const char *s,
 }
 
 /* One SPEC, [@s, @e), its mode parsed already */
-static void parse_spec(const void *fdt, const char *s, const char *e,
+static void parse_spec(const char *s, const char *e,
 		       u32 mode)
 {
 	size_t clen = strlen(MMIO_COMPAT);
@@ -109,7 +109,7 @@ static void parse_spec(const void *fdt, const char *s, const char *e,
 		if (node < 0)
 			mmio_refuse(s, e, "no such node");
 		else
-			node_region(fdt, node, s, e, mode);
+			node_region(node, s, e, mode);
 		return;
 	}
 	if ((size_t)(e - s) > clen && !strncmp(s, MMIO_COMPAT, clen)) {
@@ -124,7 +124,7 @@ static void parse_spec(const void *fdt, const char *s, const char *e,
 			mmio_refuse(s, e, "no node is compatible");
 		for (; node >= 0;
 		     node = dt_tree_next_compatible(node, compat))
-			node_region(fdt, node, s, e, mode);
+			node_region(node, s, e, mode);
 		return;
 	}
 	if (!plus || !parse_number(s, plus, &base) ||
@@ -151,7 +151,7 @@ static u32 parse_mode(const char *s, const char *e)
 	return mode;
 }
 
-void dt_parse_mmio(const void *fdt)
+void dt_parse_mmio(void)
 {
 	int chosen = dt_tree_path("/chosen"), len;
 	const char *args, *v, *e, *colon, *end;
@@ -159,7 +159,7 @@ void dt_parse_mmio(const void *fdt)
 
 	if (chosen < 0)
 		return;
-	args = dt_tree_getprop(fdt, chosen, "bootargs", &len);
+	args = dt_tree_getprop(chosen, "bootargs", &len);
 	if (!args || !find_bootarg(args, len, HYPTRACE_MMIO_BOOTARG, &v, &e))
 		return;
 	for (; v < e; v = end + 1) {
@@ -173,6 +173,6 @@ void dt_parse_mmio(const void *fdt)
 		if (!mode)
 			mmio_refuse(v, end, "the mode is not r, w or rw");
 		else
-			parse_spec(fdt, v, colon, mode);
+			parse_spec(v, colon, mode);
 	}
 }

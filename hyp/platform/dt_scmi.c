@@ -51,23 +51,23 @@ static const char *shmem_clash(u64 base, u64 size)
 }
 
 /* One channel: @node's (or its parent's) function ID, @node's shmem */
-static void add_channel(const void *fdt, int node, u32 func_id, bool param)
+static void add_channel(int node, u32 func_id, bool param)
 {
-	const char *name = fdt_get_name(fdt, node, NULL);
-	const fdt32_t *ph = dt_tree_getprop(fdt, node, "shmem", NULL);
+	const char *name = dt_tree_name(node);
+	const fdt32_t *ph = dt_tree_getprop(node, "shmem", NULL);
 	const char *why;
 	u64 base, size;
 	int shmem;
 
 	if (!ph)
 		return;
-	shmem = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ph));
+	shmem = dt_tree_by_phandle(fdt32_to_cpu(*ph));
 	if (shmem < 0) {
 		why = "its shmem phandle names no node";
-	} else if (fdt_node_check_compatible(fdt, shmem, "arm,scmi-shmem")) {
+	} else if (!dt_tree_compatible(shmem, "arm,scmi-shmem")) {
 		why = "its shmem is not arm,scmi-shmem";
 	} else {
-		why = dt_node_reg(fdt, shmem, &base, &size);
+		why = dt_node_reg(shmem, &base, &size);
 		if (!why)
 			why = shmem_clash(base, size);
 		if (!why)
@@ -80,7 +80,7 @@ static void add_channel(const void *fdt, int node, u32 func_id, bool param)
 			 name, func_id, base);
 }
 
-void dt_parse_scmi(const void *fdt)
+void dt_parse_scmi(void)
 {
 	const char *c;
 	const fdt32_t *id;
@@ -92,17 +92,17 @@ void dt_parse_scmi(const void *fdt)
 		param = c != scmi_compatibles;
 		for (node = dt_tree_next_compatible(-1, c); node >= 0;
 		     node = dt_tree_next_compatible(node, c)) {
-			if (!dt_node_enabled(fdt, node))
+			if (!dt_node_enabled(node))
 				continue;
-			id = dt_tree_getprop(fdt, node, "arm,smc-id", &len);
+			id = dt_tree_getprop(node, "arm,smc-id", &len);
 			if (!id || len != sizeof(*id)) {
 				hyp_info("SCMI %s: no arm,smc-id; its calls not decoded\n",
-					 fdt_get_name(fdt, node, NULL));
+					 dt_tree_name(node));
 				continue;
 			}
-			add_channel(fdt, node, fdt32_to_cpu(*id), param);
+			add_channel(node, fdt32_to_cpu(*id), param);
 			dt_tree_for_each_child(child, node)
-				add_channel(fdt, child, fdt32_to_cpu(*id), param);
+				add_channel(child, fdt32_to_cpu(*id), param);
 		}
 	}
 }

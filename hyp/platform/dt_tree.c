@@ -33,20 +33,24 @@ static struct {
 	u32 strs_size;
 	struct dt_tree_node *node;
 	int nr;
+	int nr_rsv;		/* memory reservations */
 } tree;
 
-/* The structure block is 4-byte aligned (fdt_check_header()) */
+/* The structure block is 4-byte aligned (dt_tree_check_header()) */
 static u32 be32_at(const char *base, u32 off)
 {
 	return fdt32_to_cpu(*(const fdt32_t *)(base + off));
 }
 
-/* Whether the property name at @nameoff of the strings block is @name */
+/*
+ * Whether the property name at @nameoff of the strings block is the @len
+ * bytes at @name
+ */
 static bool prop_name_is(const char *strs, u32 strs_size, u32 nameoff,
 			 const char *name, u32 len)
 {
 	return nameoff < strs_size && strs_size - nameoff > len &&
-	       !memcmp(strs + nameoff, name, len + 1);
+	       !memcmp(strs + nameoff, name, len) && !strs[nameoff + len];
 }
 
 /*
@@ -119,17 +123,81 @@ static int walk(const void *fdt, struct dt_tree_node *out)
 	}
 }
 
+/* Whether @off is past the header and inside the blob */
+static bool off_ok(const void *fdt, u32 off)
+{
+	return off >= sizeof(struct fdt_header) && off <= fdt_totalsize(fdt);
+}
+
+static bool block_ok(const void *fdt, u32 off, u32 size)
+{
+	return off_ok(fdt, off) && off + size >= off && off_ok(fdt, off + size);
+}
+
+int dt_tree_check_header(const void *fdt)
+{
+	if ((unsigned long)fdt & 7)
+		return -FDT_ERR_ALIGNMENT;
+	if (fdt_magic(fdt) != FDT_MAGIC)
+		return -FDT_ERR_BADMAGIC;
+	if (fdt_totalsize(fdt) < sizeof(struct fdt_header) ||
+	    fdt_totalsize(fdt) > INT_MAX)
+		return -FDT_ERR_TRUNCATED;
+	if (fdt_off_mem_rsvmap(fdt) % sizeof(u64) ||
+	    fdt_off_dt_struct(fdt) % FDT_TAGSIZE)
+		return -FDT_ERR_ALIGNMENT;
+	if (!off_ok(fdt, fdt_off_mem_rsvmap(fdt)) ||
+	    !block_ok(fdt, fdt_off_dt_struct(fdt), fdt_size_dt_struct(fdt)) ||
+	    !block_ok(fdt, fdt_off_dt_strings(fdt), fdt_size_dt_strings(fdt)))
+		return -FDT_ERR_TRUNCATED;
+	return 0;
+}
+
+/*
+ * The memory reservations up to the one of size 0 that ends them (as
+ * fdt_num_mem_rsv() and Linux count them); -1 if that one is not inside
+ * the blob.
+ */
+static int count_memreserve(const void *fdt)
+{
+	u32 off = fdt_off_mem_rsvmap(fdt), size = fdt_totalsize(fdt);
+	fdt64_t entry[2];
+	int nr = 0;
+
+	for (;; off += sizeof(entry), nr++) {
+		if (size - off < sizeof(entry))
+			return -1;
+		memcpy(entry, (const char *)fdt + off, sizeof(entry));
+		if (!entry[1])
+			return nr;
+	}
+}
+
+bool dt_tree_memreserve(int i, u64 *base, u64 *size)
+{
+	fdt64_t entry[2];
+
+	if (i < 0 || i >= tree.nr_rsv)
+		return false;
+	memcpy(entry, (const char *)tree.fdt + fdt_off_mem_rsvmap(tree.fdt) +
+	       i * sizeof(entry), sizeof(entry));
+	*base = fdt64_to_cpu(entry[0]);
+	*size = fdt64_to_cpu(entry[1]);
+	return true;
+}
+
 void dt_tree_build(const void *fdt)
 {
-	int nr = walk(fdt, NULL);
+	int nr = walk(fdt, NULL), nr_rsv = count_memreserve(fdt);
 
-	if (nr < 0)
+	if (nr < 0 || nr_rsv < 0)
 		hyp_panic("the device tree at %p is malformed (a tag or name past its structure block)",
 			  fdt);
 	tree.node = hyp_mem_alloc_boot(nr * sizeof(*tree.node), SZ_4K,
 				       "the device tree's index");
 	walk(fdt, tree.node);
 	tree.nr = nr;
+	tree.nr_rsv = nr_rsv;
 	tree.fdt = fdt;
 	tree.base = (const char *)fdt + fdt_off_dt_struct(fdt);
 	tree.strs = (const char *)fdt + fdt_off_dt_strings(fdt);
@@ -209,47 +277,10 @@ int dt_tree_next_compatible(int node, const char *compat)
 		return -FDT_ERR_BADOFFSET;
 	for (; i < tree.nr; i++)
 		if (tree.node[i].compat &&
-		    fdt_stringlist_contains(tree.node[i].compat,
-					    tree.node[i].compat_len, compat))
+		    dt_stringlist_contains(tree.node[i].compat,
+					   tree.node[i].compat_len, compat))
 			return tree.node[i].offset;
 	return -FDT_ERR_NOTFOUND;
-}
-
-/* libfdt's rule: "name" also finds "name@unit", "name@unit" only itself */
-static bool name_is(const struct dt_tree_node *n, const char *s, u32 len)
-{
-	return n->name_len >= len && !memcmp(n->name, s, len) &&
-	       (n->name_len == len ||
-		(n->name[len] == '@' && !memchr(s, '@', len)));
-}
-
-int dt_tree_path_namelen(const char *path, int len)
-{
-	const char *p = path, *end = path + len, *q;
-	int i = 0;
-
-	/* An alias for the first component (stdout-path = "serial0"): libfdt's */
-	if (len < 1 || *path != '/')
-		return fdt_path_offset_namelen(tree.fdt, path, len);
-	while (p < end) {
-		while (p < end && *p == '/')
-			p++;
-		if (p == end)
-			break;
-		q = memchr(p, '/', end - p) ?: end;
-		for (i = first_child(i); i >= 0; i = next_sibling(i))
-			if (name_is(&tree.node[i], p, q - p))
-				break;
-		if (i < 0)
-			return -FDT_ERR_NOTFOUND;
-		p = q;
-	}
-	return tree.node[i].offset;
-}
-
-int dt_tree_path(const char *path)
-{
-	return dt_tree_path_namelen(path, strlen(path));
 }
 
 /*
@@ -258,16 +289,12 @@ int dt_tree_path(const char *path)
  * each header field and tag (fdt_offset_ptr(): its fields read byte by
  * byte, -mstrict-align); the name offsets are checked here.
  */
-const void *dt_tree_getprop(const void *fdt, int node, const char *name,
-			    int *lenp)
+static const void *getprop_namelen(int node, const char *name, u32 name_len,
+				   int *lenp)
 {
-	u32 name_len, off, len;
-	int i;
+	int i = index_of(node);
+	u32 off, len;
 
-	if (fdt != tree.fdt)
-		return fdt_getprop(fdt, node, name, lenp);
-	name_len = strlen(name);
-	i = index_of(node);
 	if (i < 0) {
 		if (lenp)
 			*lenp = -FDT_ERR_BADOFFSET;
@@ -296,4 +323,154 @@ const void *dt_tree_getprop(const void *fdt, int node, const char *name,
 	if (lenp)
 		*lenp = -FDT_ERR_NOTFOUND;
 	return NULL;
+}
+
+/* libfdt's rule: "name" also finds "name@unit", "name@unit" only itself */
+static bool name_is(const struct dt_tree_node *n, const char *s, u32 len)
+{
+	return n->name_len >= len && !memcmp(n->name, s, len) &&
+	       (n->name_len == len ||
+		(n->name[len] == '@' && !memchr(s, '@', len)));
+}
+
+int dt_tree_path_namelen(const char *path, int len)
+{
+	const char *p = path, *end = path + len, *q;
+	int i = 0;
+
+	if (len < 1)
+		return -FDT_ERR_BADPATH;
+	/* An alias for the first component (stdout-path = "serial0") */
+	if (*path != '/') {
+		int alias_len, aliases = dt_tree_path("/aliases");
+		const char *alias;
+
+		q = memchr(p, '/', len) ?: end;
+		alias = aliases < 0 ? NULL :
+			getprop_namelen(aliases, p, q - p, &alias_len);
+		/* a path from the root, a string */
+		if (!alias || alias_len < 2 || *alias != '/' ||
+		    alias[alias_len - 1])
+			return -FDT_ERR_BADPATH;
+		i = dt_tree_path(alias);
+		if (i < 0)
+			return i;
+		i = index_of(i);
+		p = q;
+	}
+	while (p < end) {
+		while (p < end && *p == '/')
+			p++;
+		if (p == end)
+			break;
+		q = memchr(p, '/', end - p) ?: end;
+		for (i = first_child(i); i >= 0; i = next_sibling(i))
+			if (name_is(&tree.node[i], p, q - p))
+				break;
+		if (i < 0)
+			return -FDT_ERR_NOTFOUND;
+		p = q;
+	}
+	return tree.node[i].offset;
+}
+
+int dt_tree_path(const char *path)
+{
+	return dt_tree_path_namelen(path, strlen(path));
+}
+
+const void *dt_tree_getprop(int node, const char *name, int *lenp)
+{
+	return getprop_namelen(node, name, strlen(name), lenp);
+}
+
+const char *dt_tree_name(int node)
+{
+	int i = index_of(node);
+
+	return i < 0 ? NULL : tree.node[i].name;
+}
+
+int dt_tree_by_phandle(u32 phandle)
+{
+	const fdt32_t *ph;
+	int i, len;
+
+	if (!phandle || phandle == ~0U)
+		return -FDT_ERR_BADPHANDLE;
+	for (i = 0; i < tree.nr; i++) {
+		ph = dt_tree_getprop(tree.node[i].offset, "phandle", &len);
+		if (!ph)
+			ph = dt_tree_getprop(tree.node[i].offset,
+					     "linux,phandle", &len);
+		if (ph && len == sizeof(*ph) && fdt32_to_cpu(*ph) == phandle)
+			return tree.node[i].offset;
+	}
+	return -FDT_ERR_NOTFOUND;
+}
+
+/* A #address-cells or #size-cells: @absent if none, -1 if not 0..4 */
+static int cells(int node, const char *name, int absent)
+{
+	const fdt32_t *c;
+	int len;
+
+	c = dt_tree_getprop(node, name, &len);
+	if (!c)
+		return len == -FDT_ERR_NOTFOUND ? absent : -FDT_ERR_BADNCELLS;
+	if (len != sizeof(*c) || fdt32_to_cpu(*c) > FDT_MAX_NCELLS)
+		return -FDT_ERR_BADNCELLS;
+	return fdt32_to_cpu(*c);
+}
+
+int dt_tree_address_cells(int node)
+{
+	return cells(node, "#address-cells", 2) ?: -FDT_ERR_BADNCELLS;
+}
+
+int dt_tree_size_cells(int node)
+{
+	return cells(node, "#size-cells", 1);
+}
+
+bool dt_tree_compatible(int node, const char *compat)
+{
+	int i = index_of(node);
+
+	return i >= 0 && tree.node[i].compat &&
+	       dt_stringlist_contains(tree.node[i].compat,
+				      tree.node[i].compat_len, compat);
+}
+
+const char *dt_tree_string(int node, const char *name, int idx)
+{
+	const char *list;
+	int len, n;
+
+	list = dt_tree_getprop(node, name, &len);
+	for (; list && len > 0; list += n + 1, len -= n + 1) {
+		n = strnlen(list, len);
+		if (n == len)
+			return NULL;	/* not NUL-terminated */
+		if (!idx--)
+			return list;
+	}
+	return NULL;
+}
+
+bool dt_stringlist_contains(const char *list, int len, const char *s)
+{
+	int n = strlen(s) + 1;
+	const char *nul;
+
+	while (len >= n) {
+		if (!memcmp(list, s, n))
+			return true;
+		nul = memchr(list, '\0', len);
+		if (!nul)
+			return false;
+		len -= nul + 1 - list;
+		list = nul + 1;
+	}
+	return false;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dt_copy_check.h"
 #include "dt_tree.h"
 #include "panic_catch.h"
 
@@ -62,13 +63,20 @@ static void compare_node(const void *fdt, int node)
 
 	fdt_for_each_property_offset(prop, fdt, node) {
 		b = fdt_getprop_by_offset(fdt, prop, &name, &lb);
-		a = dt_tree_getprop(fdt, node, name, &la);
+		a = dt_tree_getprop(node, name, &la);
 		EXPECT(a == b, "%s", name);
 		EXPECT_EQ(la, lb);
 	}
 	la = 0;
-	EXPECT(!dt_tree_getprop(fdt, node, "no-such-property", &la));
+	EXPECT(!dt_tree_getprop(node, "no-such-property", &la));
 	EXPECT_EQ(la, -FDT_ERR_NOTFOUND);
+	EXPECT(dt_tree_name(node) == fdt_get_name(fdt, node, NULL), "name");
+	EXPECT_EQ(dt_tree_address_cells(node), fdt_address_cells(fdt, node));
+	EXPECT_EQ(dt_tree_size_cells(node), fdt_size_cells(fdt, node));
+	if (fdt_get_phandle(fdt, node))
+		EXPECT_EQ(dt_tree_by_phandle(fdt_get_phandle(fdt, node)),
+			  fdt_node_offset_by_phandle(fdt,
+						     fdt_get_phandle(fdt, node)));
 
 	/* every node libfdt finds compatible with each of its strings */
 	compat = fdt_getprop(fdt, node, "compatible", &len);
@@ -76,6 +84,9 @@ static void compare_node(const void *fdt, int node)
 	     j++) {
 		const char *s = fdt_stringlist_get(fdt, node, "compatible", j,
 						   NULL);
+
+		EXPECT(dt_tree_string(node, "compatible", j) == s, "%s", s);
+		EXPECT(dt_tree_compatible(node, s), "%s", s);
 
 		for (i = -1;;) {
 			int want = fdt_node_offset_by_compatible(fdt, i, s);
@@ -86,6 +97,31 @@ static void compare_node(const void *fdt, int node)
 				break;
 		}
 	}
+}
+
+/* The header, the reservations and the aliases, as libfdt reads them */
+static void compare_tree(const void *fdt)
+{
+	int aliases = fdt_path_offset(fdt, "/aliases"), prop, i, len;
+	u64 base, size, lbase, lsize;
+	char path[256];
+
+	EXPECT_EQ(dt_tree_check_header(fdt), fdt_check_header(fdt));
+	for (i = 0; i < fdt_num_mem_rsv(fdt); i++) {
+		EXPECT(dt_tree_memreserve(i, &base, &size), "entry %d", i);
+		fdt_get_mem_rsv(fdt, i, &lbase, &lsize);
+		EXPECT(base == lbase && size == lsize, "entry %d", i);
+	}
+	EXPECT(!dt_tree_memreserve(i, &base, &size), "entry %d", i);
+	fdt_for_each_property_offset(prop, fdt, aliases) {
+		const char *name;
+
+		fdt_getprop_by_offset(fdt, prop, &name, &len);
+		EXPECT_EQ(dt_tree_path(name), fdt_path_offset(fdt, name));
+		snprintf(path, sizeof(path), "%s/no-such-node", name);
+		EXPECT_EQ(dt_tree_path(path), fdt_path_offset(fdt, path));
+	}
+	EXPECT(dt_tree_path("no-such-alias") < 0, "no-such-alias");
 }
 
 static int compare(const char *path)
@@ -104,8 +140,11 @@ static int compare(const char *path)
 		nodes++;
 	}
 	EXPECT_EQ(node, -FDT_ERR_NOTFOUND);
+	compare_tree(fdt);
+	copy_test(fdt);
 	free(fdt);
-	return ck_end("%s: %d nodes as libfdt reads them", path, nodes);
+	return ck_end("%s: %d nodes as libfdt reads them, and its copy for Linux",
+		      path, nodes);
 }
 
 /* Every question of every node the index holds, from the root down */
@@ -118,10 +157,13 @@ static void ask_all(const void *fdt, int node, int depth)
 	if (depth > 64)
 		return;
 	sink += (unsigned int)dt_tree_parent(node) + dt_tree_end_tag(node);
-	if (dt_tree_getprop(fdt, node, "compatible", &len))
+	if (dt_tree_getprop(node, "compatible", &len))
 		sink += len;
-	if (dt_tree_getprop(fdt, node, "reg", &len))
+	if (dt_tree_getprop(node, "reg", &len))
 		sink += len;
+	sink += dt_tree_address_cells(node) + dt_tree_size_cells(node);
+	if (dt_tree_string(node, "compatible", 1))
+		sink++;
 	dt_tree_for_each_child(child, node)
 		ask_all(fdt, child, depth + 1);
 }
@@ -161,7 +203,7 @@ static int fuzz(const char *path, int rounds)
 					   ((u8 *)fdt)[off] ^ 1;
 		}
 		/* dt.c checks the header before it builds the index */
-		if (fdt_check_header(fdt) || fdt_totalsize(fdt) > size) {
+		if (dt_tree_check_header(fdt) || fdt_totalsize(fdt) > size) {
 			free(fdt);
 			continue;
 		}
@@ -175,6 +217,7 @@ static int fuzz(const char *path, int rounds)
 		ask_all(fdt, 0, 0);
 		dt_tree_path("/soc/serial");
 		dt_tree_next_compatible(-1, "arm,pl011");
+		copy_any(fdt);
 		free(fdt);
 	}
 	free(orig);

@@ -148,7 +148,7 @@ static void run(void *fdt, const struct dt_case *c, const char *prop)
 	}
 	/* the boot indexes the tree as the loader left it: after the edits */
 	dt_tree_build(fdt);
-	why = dt_console_find(fdt, &con);
+	why = dt_console_find(&con);
 	if (c->drv)
 		ok = !why && con.uart.drv == c->drv && con.uart.base == c->base &&
 		     con.uart.reg_shift == c->shift &&
