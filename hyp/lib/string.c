@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The C library functions libfdt and the compiler expect. They also run
+ * The C library functions the compiler and the boot expect. They also run
  * with the MMU off, where unaligned accesses fault, so they go by the
  * widest access every address involved is aligned for (8, 4 or 1 bytes),
  * the last few bytes byte by byte. The wide paths matter: handing Linux its
@@ -15,9 +15,9 @@ typedef uint32_t __attribute__((__may_alias__)) half_t;
 
 /*
  * The widest access the addresses @a and @b (both 0 mod it) allow: 8, 4
- * or 1 bytes. libfdt moves 4-byte aligned blocks of any length when it
- * inserts a node or property, which byte by byte was 0.45 M instructions
- * of the boot.
+ * or 1 bytes. Linux's copy of the device tree is copied in 4-byte aligned
+ * runs of any length (dt_copy.c); libfdt's inserts, byte by byte, were
+ * 0.45 M instructions of the boot.
  */
 static size_t access_width(uintptr_t a, uintptr_t b)
 {

@@ -4,8 +4,9 @@
  * options; memory in dt_mem.c, CPUs in dt_cpus.c) and how it hands Linux an
  * edited copy that reserves the hypervisor's memory and the trace carve-out.
  *
- * dt_parse() runs on the boot CPU with the MMU off; libfdt is built with
- * -mstrict-align for that reason.
+ * dt_parse() runs on the boot CPU with the MMU off, where an unaligned
+ * access faults: the index (dt_tree.c) and the copy (dt_copy.c) read the
+ * tree by aligned words and bytes, built with -mstrict-align.
  */
 #include <libfdt.h>
 #include "bootargs.h"

@@ -110,7 +110,7 @@ const char *dt_console_find(struct dt_console *c)
 		return "no /chosen/stdout-path";
 	colon = memchr(c->path, ':', len);
 	c->path_len = colon ? colon - c->path : (int)strlen(c->path);
-	/* libfdt takes an alias for the first component, as Linux does */
+	/* An alias for the first component is taken, as Linux takes it */
 	node = dt_tree_path_namelen(c->path, c->path_len);
 	if (node < 0)
 		return "stdout-path names no node";

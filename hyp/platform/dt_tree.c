@@ -4,7 +4,9 @@
  * boot asks a dozen questions of the tree; libfdt walked it from the root
  * for each (3.6 M instructions on QEMU's 62 nodes, most of them checking
  * the bounds of one character of a node name at a time), this walks it
- * once, checking every tag, length and name against the structure block.
+ * once, checking every tag, length and name against the structure block,
+ * and answers every read the boot makes: the hypervisor links no libfdt,
+ * only its headers for the format's constants.
  *
  * Runs on the boot CPU with the MMU off (dt.c): every load is of an
  * aligned 32-bit word or a byte.
