@@ -48,7 +48,8 @@ static const struct dt_copy_reserve reserves[DT_COPY_RESERVES] = {
 };
 
 /* dt.c's edits before dt_copy.c, by libfdt: 0 or a libfdt error */
-static int reference(const void *fdt, void *out, bool psci)
+static int reference(const void *fdt, void *out, bool psci,
+		     const struct dt_copy_reserve *reserves)
 {
 	static const char compatible[] = "arm,psci-1.0\0arm,psci-0.2";
 	int err = fdt_open_into(fdt, out, ROOM), rsv, node, cpus;
@@ -190,7 +191,7 @@ void copy_test(const void *fdt)
 		c.room = ROOM;
 		why = dt_copy_write(fdt, &c);
 		EXPECT(!why, "%s", why);
-		EXPECT_EQ(reference(fdt, theirs, psci), 0);
+		EXPECT_EQ(reference(fdt, theirs, psci, reserves), 0);
 		if (why)
 			continue;
 		same_tree(mine, theirs);
@@ -205,6 +206,17 @@ void copy_test(const void *fdt)
 		EXPECT(dt_copy_write(fdt, &c), "room %u", c.room);
 		c.room = size;
 		EXPECT(!dt_copy_write(fdt, &c), "room %u", size);
+	}
+	/* Above 4 GiB: refused by both where /reserved-memory has 1 cell */
+	c.reserve[1].base = 0x880000000ULL;
+	c.room = ROOM;
+	c.psci_cpu = NULL;
+	why = dt_copy_write(fdt, &c);
+	EXPECT(!why == !reference(fdt, theirs, false, c.reserve), "%s",
+	       why ?: "copied where libfdt refused");
+	if (!why) {
+		EXPECT_EQ(reference(fdt, theirs, false, c.reserve), 0);
+		same_tree(mine, theirs);
 	}
 	free(mine);
 	free(theirs);
