@@ -324,14 +324,39 @@ static inline u64 rb_data_header(u64 delta, u64 size)
 }
 
 /*
+ * @cpu's tail_data, and its entries into *@entries: one ldp. A caller
+ * whose payload is in registers (rb_write_words()) loads the count here,
+ * before the payload's stores, after which the compiler would load it
+ * again (the stores are through may_alias pointers).
+ */
+static inline u8 *rb_tail_and_entries(const struct rb_cpu *cpu, u64 *entries)
+{
+	_Static_assert(__builtin_offsetof(struct rb_cpu, entries) ==
+		       __builtin_offsetof(struct rb_cpu, tail_data) + 8,
+		       "tail_data and entries: one ldp");
+#if defined(__aarch64__) && !defined(HOST_TEST)
+	u8 *tail;
+
+	asm("ldp %0, %1, %2"
+	    : "=r" (tail), "=r" (*entries)
+	    : "Ump" (cpu->tail_data), "m" (cpu->entries));
+	return tail;
+#else
+	*entries = cpu->entries;
+	return cpu->tail_data;
+#endif
+}
+
+/*
  * rb_reserve(), and with @words 1 or 2 the payload's first words as well:
  * @w0 stored with the header by one pair store, @w1 after it (@len >= 8
  * a word), before the fast and slow paths meet, so that no pointer need
- * be kept for them.
+ * be kept for them. With @entries (rb_write_words()), the writer's count
+ * of events into it, loaded before those stores.
  */
 static inline __attribute__((__always_inline__)) void *
 rb_reserve_with(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
-		u64 w0, u64 w1)
+		u64 w0, u64 w1, u64 *entries)
 {
 	u64 size = rb_event_size(len);
 	u64 write, delta, end;
@@ -350,10 +375,15 @@ rb_reserve_with(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
 			ev[0] = w0;
 		if (words > 1 && ev)
 			ev[1] = w1;
+		if (entries)
+			*entries = cpu->entries;
 		return ev;
 	}
 
-	ev = (rb_word_t *)(cpu->tail_data + write);
+	if (entries)
+		ev = (rb_word_t *)(rb_tail_and_entries(cpu, entries) + write);
+	else
+		ev = (rb_word_t *)(cpu->tail_data + write);
 	/* One base for header and payload: their offsets go in the stores */
 	RB_OPAQUE(ev);
 	if (len & 7)
@@ -377,36 +407,46 @@ rb_reserve_with(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
  */
 static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
 {
-	return rb_reserve_with(cpu, len, ts, 0, 0, 0);
+	return rb_reserve_with(cpu, len, ts, 0, 0, 0, NULL);
 }
 
 /*
- * rb_reserve() for a payload of at least 8 bytes (16 for @w1) whose first
- * words the caller holds: stored already when this returns.
+ * Publish the event reserved last: page commit, then meta entries, the
+ * count one more than @entries, the writer's count before it.
  */
-static inline void *rb_reserve_word(struct rb_cpu *cpu, u32 len, u64 ts,
-				    u64 w0)
+static inline void rb_commit_after(struct rb_cpu *cpu, u64 entries)
 {
-	return rb_reserve_with(cpu, len, ts, 1, w0, 0);
-}
+	/* Loaded before the first release store, which no load may pass */
+	struct rb_publish_at at = rb_publish_at_load(&cpu->at);
 
-static inline void *rb_reserve_words(struct rb_cpu *cpu, u32 len, u64 ts,
-				     u64 w0, u64 w1)
-{
-	return rb_reserve_with(cpu, len, ts, 2, w0, w1);
+	entries++;
+	cpu->entries = entries;
+	arch_store_release_u64(at.commit, cpu->write);
+	arch_store_release_u64(at.entries, entries);
+	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
 }
 
 /* Publish the event reserved last: page commit, then meta entries. */
 static inline void rb_commit(struct rb_cpu *cpu)
 {
-	/* Loaded before the first release store, which no load may pass */
-	struct rb_publish_at at = rb_publish_at_load(&cpu->at);
-	u64 entries = cpu->entries + 1;
+	rb_commit_after(cpu, cpu->entries);
+}
 
-	cpu->entries = entries;
-	arch_store_release_u64(at.commit, cpu->write);
-	arch_store_release_u64(at.entries, entries);
-	arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+/*
+ * Write one event whose payload, of @len bytes (at least 8, 16 for @w1),
+ * is the words @w0 and @w1 (@words of them) and zeros: reserve, store,
+ * commit. True if written.
+ */
+static inline __attribute__((__always_inline__)) bool
+rb_write_words(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
+	       u64 w0, u64 w1)
+{
+	u64 entries;
+
+	if (!rb_reserve_with(cpu, len, ts, words, w0, w1, &entries))
+		return false;
+	rb_commit_after(cpu, entries);
+	return true;
 }
 
 static inline void rb_copy(void *dst, const void *src, u32 len)

@@ -195,9 +195,8 @@ hyp_trace_call_enter(struct hyp_cpu *cpu, u64 events,
 
 	if (!HYP_TRACE_SITES || !(events & HYP_EVENT_BIT(hyp_enter)))
 		return;
-	if (rb_reserve_word(rb, sizeof(struct hyp_event_hyp_enter),
-			    hyp_clock_at(clk, read_cntvct()), word))
-		rb_commit(rb);
+	rb_write_words(rb, sizeof(struct hyp_event_hyp_enter),
+		       hyp_clock_at(clk, read_cntvct()), 1, word, 0);
 }
 
 /*
@@ -213,10 +212,9 @@ hyp_trace_call_exit(struct hyp_cpu *cpu, u64 events,
 
 	if (!HYP_TRACE_SITES || !(events & HYP_EVENT_BIT(hyp_exit)))
 		return;
-	if (rb_reserve_words(rb, sizeof(struct hyp_event_hyp_exit),
-			     hyp_clock_at(clk, read_cntvct()), word + 1,
-			     (u64)ret))
-		rb_commit(rb);
+	rb_write_words(rb, sizeof(struct hyp_event_hyp_exit),
+		       hyp_clock_at(clk, read_cntvct()), 2, word + 1,
+		       (u64)ret);
 }
 
 /* @cpu's trace_events, and its trace_clock in @clk: one ldp (hyp.h) */

@@ -147,8 +147,8 @@ static int test_golden_bytes(void)
 }
 
 /*
- * rb_reserve_word() and rb_reserve_words() (the payload's first words
- * stored with the header, hyp_enter/hyp_exit's path) leave the same bytes
+ * rb_write_words() (the payload's words stored with the header, the
+ * count loaded before them: hyp_enter/hyp_exit's path) leaves the same bytes
  * as rb_write() of the same payload: on the fast path, through a time
  * extend and through page switches (the slow path), with padding.
  */
@@ -157,7 +157,6 @@ static int test_reserve_words(void)
 	struct tbuf a, b;
 	u64 pl[3], ts = 1000;
 	unsigned int i, n = 700, p;
-	void *ev;
 
 	CHECK(tb_init(&a, 0, 4, RB_MODE_OVERWRITE) == 0, "init a");
 	CHECK(tb_init(&b, 0, 4, RB_MODE_OVERWRITE) == 0, "init b");
@@ -171,12 +170,8 @@ static int test_reserve_words(void)
 		pl[1] = ~pl[0] & (len == 12 ? 0xffffffffULL : ~0ULL);
 		pl[2] = 0;
 		CHECK(rb_write(&a.cpu, ts, pl, len), "rb_write %u", i);
-		if (len == 8)
-			ev = rb_reserve_word(&b.cpu, len, ts, pl[0]);
-		else
-			ev = rb_reserve_words(&b.cpu, len, ts, pl[0], pl[1]);
-		CHECK(ev, "reserve %u", i);
-		rb_commit(&b.cpu);
+		CHECK(rb_write_words(&b.cpu, len, ts, len == 8 ? 1 : 2,
+				     pl[0], pl[1]), "rb_write_words %u", i);
 	}
 	CHECK(a.meta->entries == n && b.meta->entries == n, "entries");
 	for (p = 0; p < a.nr_pages; p++) {
