@@ -49,6 +49,15 @@ int dt_tree_next_sibling(int node);
 /* As fdt_get_mem_rsv(): false past the last */
 bool dt_tree_memreserve(int i, u64 *base, u64 *size);
 
+/*
+ * Where the FDT_PROP at @prop of the structure block the walk checked ends:
+ * the offset of the tag after its value
+ */
+u32 dt_tree_prop_end(u32 prop);
+
+/* Whether the FDT_PROP at @prop is named @name */
+bool dt_tree_prop_is(u32 prop, const char *name);
+
 /* As fdt_getprop() */
 const void *dt_tree_getprop(int node, const char *name, int *lenp);
 

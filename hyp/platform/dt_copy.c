@@ -195,18 +195,6 @@ static void put_memreserve(struct out *o, const struct dt_copy *c)
 	put_range(o, 0, 0);
 }
 
-/* Whether the property at @prop of @base is named @name (the loader's) */
-static bool prop_is(const void *fdt, const char *base, u32 prop,
-		    const char *name)
-{
-	u32 nameoff = fdt32_to_cpu(*(const fdt32_t *)(base + prop + 8));
-	u32 strs_size = fdt_size_dt_strings(fdt), len = strlen(name);
-
-	return nameoff < strs_size && strs_size - nameoff > len &&
-	       !memcmp((const char *)fdt + fdt_off_dt_strings(fdt) + nameoff,
-		       name, len + 1);
-}
-
 /*
  * The structure block, copied in runs from @from up to each edit. A CPU
  * node for PSCI gets its enable-method where it had one, or after its
@@ -219,7 +207,7 @@ static void put_structure(struct out *o, const void *fdt,
 	const char *base = (const char *)fdt + fdt_off_dt_struct(fdt);
 	int rsv_end = rsv >= 0 ? dt_tree_end_tag(rsv) : -1;
 	int root_end = dt_tree_end_tag(0);
-	u32 off = 0, from = 0, next, len;
+	u32 off = 0, from = 0, next;
 	bool cpu = false;	/* in a PSCI CPU's properties */
 	bool method = false;	/* and its enable-method written */
 
@@ -228,17 +216,15 @@ static void put_structure(struct out *o, const void *fdt,
 
 		next = off + FDT_TAGSIZE;
 		if (tag == FDT_PROP) {
-			len = fdt32_to_cpu(*(const fdt32_t *)(base + next));
-			next = ALIGN_UP(next + 2 * FDT_TAGSIZE + len,
-					FDT_TAGSIZE);
+			next = dt_tree_prop_end(off);
 			if (!cpu)
 				continue;
-			if (prop_is(fdt, base, off, "enable-method")) {
+			if (dt_tree_prop_is(off, "enable-method")) {
 				put(o, base + from, off - from);
 				put_string_prop(o, NAME_ENABLE_METHOD, "psci");
 				from = next;
 				method = true;
-			} else if (prop_is(fdt, base, off, "cpu-release-addr")) {
+			} else if (dt_tree_prop_is(off, "cpu-release-addr")) {
 				put(o, base + from, off - from);
 				from = next;
 			}

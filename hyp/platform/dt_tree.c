@@ -291,11 +291,36 @@ int dt_tree_next_compatible(int node, const char *compat)
  * each header field and tag (fdt_offset_ptr(): its fields read byte by
  * byte, -mstrict-align); the name offsets are checked here.
  */
+/* prop_end(), inlined into the property reads the boot makes most */
+static inline __attribute__((__always_inline__)) u32 prop_end(u32 prop)
+{
+	return ALIGN_UP(prop + 3 * FDT_TAGSIZE +
+			be32_at(tree.base, prop + FDT_TAGSIZE), FDT_TAGSIZE);
+}
+
+u32 dt_tree_prop_end(u32 prop)
+{
+	return prop_end(prop);
+}
+
+/* Whether the FDT_PROP at @prop is named by the @len bytes at @name */
+static bool prop_is(u32 prop, const char *name, u32 len)
+{
+	return prop_name_is(tree.strs, tree.strs_size,
+			    be32_at(tree.base, prop + 2 * FDT_TAGSIZE), name,
+			    len);
+}
+
+bool dt_tree_prop_is(u32 prop, const char *name)
+{
+	return prop_is(prop, name, strlen(name));
+}
+
 static const void *getprop_namelen(int node, const char *name, u32 name_len,
 				   int *lenp)
 {
 	int i = index_of(node);
-	u32 off, len;
+	u32 off, next, tag;
 
 	if (i < 0) {
 		if (lenp)
@@ -305,22 +330,19 @@ static const void *getprop_namelen(int node, const char *name, u32 name_len,
 	/* The first tag after the node's name */
 	off = ALIGN_UP(node + FDT_TAGSIZE + tree.node[i].name_len + 1,
 		       FDT_TAGSIZE);
-	for (;; off += FDT_TAGSIZE) {
-		u32 tag = be32_at(tree.base, off);
-
+	for (;; off = next) {
+		tag = be32_at(tree.base, off);
+		next = off + FDT_TAGSIZE;
 		if (tag == FDT_NOP)
 			continue;
 		if (tag != FDT_PROP)
 			break;
-		len = be32_at(tree.base, off + FDT_TAGSIZE);
-		if (prop_name_is(tree.strs, tree.strs_size,
-				 be32_at(tree.base, off + 2 * FDT_TAGSIZE),
-				 name, name_len)) {
+		next = prop_end(off);
+		if (prop_is(off, name, name_len)) {
 			if (lenp)
-				*lenp = len;
+				*lenp = be32_at(tree.base, off + FDT_TAGSIZE);
 			return tree.base + off + 3 * FDT_TAGSIZE;
 		}
-		off += 2 * FDT_TAGSIZE + ALIGN_UP(len, FDT_TAGSIZE);
 	}
 	if (lenp)
 		*lenp = -FDT_ERR_NOTFOUND;
