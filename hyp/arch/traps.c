@@ -32,56 +32,46 @@ static const char *const vector_names[] = {
 	[VEC_EL1_SERROR] = "SError routed to EL2",
 };
 
-/* An SMCCC call from EL1, traced from entry to the return to EL1 */
 /*
+ * An SMCCC call from EL1, traced from entry to the return to EL1. Out of
+ * line, one for both conduits: an untraced call then saves no registers
+ * for the events.
+ *
  * @cpu and @events are what handle_trap() read to decide the call is
  * traced: hyp_enter is tested in @events, and hyp_exit in the word read
  * again through the same pointer (the call may have changed it). The two
  * events' common payload is one word (hyp_call_word()), the one value
  * kept for them across the handler.
  */
-static inline __always_inline void
-trace_call(struct trap_frame *frame, struct hyp_cpu *cpu, u64 events,
-	   const struct hyp_clock *clk, enum smccc_conduit conduit, u64 word)
+static noinline void trace_call(struct trap_frame *frame, struct hyp_cpu *cpu,
+				u64 events, const struct hyp_clock *clk,
+				u32 fid, u64 low)
 {
+	u64 word = hyp_call_word(low, fid);
+
 	hyp_trace_call_enter(cpu, events, clk, word);
-	smccc_handle_call(frame, conduit);
+	smccc_handle_call(frame);
 	events = hyp_trace_reload(cpu, &clk);
 	hyp_trace_call_exit(cpu, events, clk, word, (s64)frame->regs[0]);
 }
 
 /*
- * Out of line, one per conduit: an untraced call then saves no registers
- * for the events, and a traced one keeps neither conduit nor reason in a
- * register across the handler.
- *
- * handle_trap() does not come here for the trace reader's own page swaps:
- * each would leave two events for the next swap to collect, and a reader
- * that waits for pages would read little but itself (ftrace keeps its
- * ring-buffer reader out of its own trace for the same reason).
+ * The low half of a traced HVC's word: its reason. handle_trap() does not
+ * trace the trace reader's own page swaps: each would leave two events for
+ * the next swap to collect, and a reader that waits for pages would read
+ * little but itself (ftrace keeps its ring-buffer reader out of its own
+ * trace for the same reason).
  *
  * A PSCI call the hypervisor answers itself (psci_local.c) is traced with
  * its own reason, psci_local, so that the trace says who answered it;
  * whether it does is a bit of @events (trace.c sets it with the mask).
  */
-static noinline void trace_hvc(struct trap_frame *frame, struct hyp_cpu *cpu,
-			       u64 events, const struct hyp_clock *clk, u32 fid)
+static inline u64 hvc_call_low(u64 events, u32 fid)
 {
-	u64 low = hyp_call_word_low(HYP_REASON_HVC);
-
 	if (__builtin_expect(events & HYP_TRACE_PSCI_LOCAL_BIT, 0) &&
 	    is_psci_fid(fid))
-		low = hyp_call_word_low(HYP_REASON_PSCI_LOCAL);
-	trace_call(frame, cpu, events, clk, CONDUIT_HVC,
-		   hyp_call_word(low, fid));
-}
-
-static noinline void trace_smc(struct trap_frame *frame, struct hyp_cpu *cpu,
-			       u64 events, const struct hyp_clock *clk)
-{
-	trace_call(frame, cpu, events, clk, CONDUIT_SMC,
-		   hyp_call_word(hyp_call_word_low(HYP_REASON_SMC),
-				 (u32)frame->regs[0]));
+		return hyp_call_word_low(HYP_REASON_PSCI_LOCAL);
+	return hyp_call_word_low(HYP_REASON_HVC);
 }
 
 /*
@@ -316,9 +306,10 @@ static noinline void handle_smc(struct trap_frame *frame)
 	u64 events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
 
 	if (events)
-		trace_smc(frame, cpu, events, clk);
+		trace_call(frame, cpu, events, clk, (u32)frame->regs[0],
+			   hyp_call_word_low(HYP_REASON_SMC));
 	else
-		smccc_handle_call(frame, CONDUIT_SMC);
+		smccc_handle_call(frame);
 	/* ELR points at the SMC itself: step over it here only */
 	frame->elr += 4;
 }
@@ -336,17 +327,19 @@ void handle_trap(struct trap_frame *frame, enum trap_vector vec)
 			cpu = HYP_TRACE_SITES ? this_cpu() : NULL;
 			events = HYP_TRACE_SITES ? trace_calls(cpu, &clk) : 0;
 			/*
-			 * The reader's swaps go untraced (trace_hvc()):
+			 * The reader's swaps go untraced (hvc_call_low()):
 			 * tested here, after the mask, so that an untraced
-			 * call pays nothing for it and trace_hvc() has no
+			 * call pays nothing for it and trace_call() has no
 			 * early return to save registers around.
 			 */
 			if (events && (u32)frame->regs[0] !=
 				      HYPTRACE_CALL_TRACE_SWAP_READER)
-				trace_hvc(frame, cpu, events, clk,
-					  (u32)frame->regs[0]);
+				trace_call(frame, cpu, events, clk,
+					   (u32)frame->regs[0],
+					   hvc_call_low(events,
+							(u32)frame->regs[0]));
 			else
-				smccc_handle_call(frame, CONDUIT_HVC);
+				smccc_handle_call(frame);
 			return;
 		case ESR_EC_SMC64:
 			handle_smc(frame);

@@ -22,6 +22,12 @@ SYM_FUNC hyp_vectors
 	.endr
 SYM_END hyp_vectors
 
+/*
+ * Its own section: hyp.lds places it ahead of the vectors, in what would
+ * be the padding up to their alignment, and the code after the vectors
+ * then fills the last entry's 116 bytes
+ */
+	.section .text.trap_entry, "ax"
 trap_entry:
 	stp	x2, x3, [sp, #16 * 1]
 	stp	x4, x5, [sp, #16 * 2]

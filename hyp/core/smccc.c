@@ -64,7 +64,7 @@ static noinline void arch_call(struct trap_frame *frame, u32 fid)
 			      fw_time_end());
 }
 
-void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
+void smccc_handle_call(struct trap_frame *frame)
 {
 	u64 *r = frame->regs;
 	u32 fid;
@@ -90,7 +90,7 @@ void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
 		 */
 		if (!(fid & SMCCC_FAST_CALL))
 			break;
-		if (conduit == (hyp_layout.psci_local ? CONDUIT_HVC :
+		if (smccc_conduit(frame) == (hyp_layout.psci_local ? CONDUIT_HVC :
 							CONDUIT_SMC) &&
 		    psci_call(hyp_layout.psci_local ? &psci_local_ops :
 						      &psci_relay_ops,
@@ -105,7 +105,8 @@ void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit)
 		break;
 	}
 	/* Firmware services are reached by SMC, never by a call to us */
-	if (conduit == CONDUIT_SMC && fw_forward_call(frame, fid))
+	if (smccc_conduit(frame) == CONDUIT_SMC &&
+	    fw_forward_call(frame, fid))
 		return;
 not_supported:
 	r[0] = (u64)SMCCC_RET_NOT_SUPPORTED;

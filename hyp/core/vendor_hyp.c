@@ -29,6 +29,65 @@ static s64 last_boot_op(u64 op, u64 cpu, u64 *res)
 	return ret;
 }
 
+/*
+ * The hypercalls that manage the trace, the log and the hypervisor's
+ * state: a few a second at most. Out of line, and built for size with this
+ * file, where inlined into smccc_handle_call() they took -O2 (1.6 KiB).
+ */
+static noinline s64 vendor_hyp_manage(u64 *r, u32 fid)
+{
+	switch (fid) {
+	case HYPTRACE_CALL_TRACE_QUERY:
+		trace_query(&r[1]);
+		return HYPTRACE_RET_SUCCESS;
+	case HYPTRACE_CALL_TRACE_LOAD:
+		return trace_load(r[1], r[2], &r[1]);
+	case HYPTRACE_CALL_TRACE_UNLOAD:
+		return trace_unload();
+	case HYPTRACE_CALL_TRACE_ENABLE:
+		return trace_enable(r[1]);
+	case HYPTRACE_CALL_TRACE_SWAP_READER:
+		return trace_swap_reader(r[1], r[2], r[3]);
+	case HYPTRACE_CALL_TRACE_RESET:
+		return trace_reset(r[1]);
+	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
+		return trace_enable_event(r[1], r[2]);
+	case HYPTRACE_CALL_TRACE_UPDATE_CLOCK:
+		return trace_update_clock_res(r[1], r[2], r[3], r[4], &r[1]);
+	case HYPTRACE_CALL_TRACE_HIDE_COUNTERS:
+		return trace_hide_counters(r[1], r[2]);
+	case HYPTRACE_CALL_CPU_MPIDR:
+		return hyp_cpu_mpidr(r[1], &r[1]);
+	case HYPTRACE_CALL_TRACE_EARLY:
+		trace_early_query(&r[1]);
+		return HYPTRACE_RET_SUCCESS;
+	case HYPTRACE_CALL_TRACE_LAST_BOOT:
+		return last_boot_op(r[1], r[2], &r[1]);
+	case HYPTRACE_CALL_HYP_LOG:
+		return hyp_log_call(r[1], r[2], &r[1]);
+	case HYPTRACE_CALL_HOST_PANIC:
+		trace_persist_clean();
+		return HYPTRACE_RET_SUCCESS;
+	case HYPTRACE_CALL_IMAGE_SUM:
+		r[1] = image_sum(&r[2]);
+		if (hyp_mem_canary_intact(&r[3]))
+			r[3] = 0;
+		return HYPTRACE_RET_SUCCESS;
+	case HYPTRACE_CALL_MMIO_REGION:
+		return mmio_region_call(r[1], r[2], r[3], r[4]);
+	case HYPTRACE_CALL_MMIO_QUERY:
+		return mmio_query_call(r[1], &r[1]);
+	case HYPTRACE_CALL_MAINT_WINDOW:
+		return maint_window_call(r[1], r[2], &r[1]);
+	}
+	return HYPTRACE_RET_NOT_SUPPORTED;
+}
+
+/*
+ * Inlined into smccc_handle_call() and built as it is (-O2): the queries
+ * that take no state, the null hypercall of `make bench` (VERSION) and the
+ * self-test event (rows 3a and 1*); everything else goes out of line.
+ */
 void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 {
 	u64 *r = frame->regs;
@@ -51,72 +110,12 @@ void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 		r[3] = HYPTRACE_FEATURE_TRACING;
 		ret = HYPTRACE_RET_SUCCESS;
 		break;
-	case HYPTRACE_CALL_TRACE_QUERY:
-		trace_query(&r[1]);
-		ret = HYPTRACE_RET_SUCCESS;
-		break;
-	case HYPTRACE_CALL_TRACE_LOAD:
-		ret = trace_load(r[1], r[2], &r[1]);
-		break;
-	case HYPTRACE_CALL_TRACE_UNLOAD:
-		ret = trace_unload();
-		break;
-	case HYPTRACE_CALL_TRACE_ENABLE:
-		ret = trace_enable(r[1]);
-		break;
-	case HYPTRACE_CALL_TRACE_SWAP_READER:
-		ret = trace_swap_reader(r[1], r[2], r[3]);
-		break;
-	case HYPTRACE_CALL_TRACE_RESET:
-		ret = trace_reset(r[1]);
-		break;
-	case HYPTRACE_CALL_TRACE_ENABLE_EVENT:
-		ret = trace_enable_event(r[1], r[2]);
-		break;
-	case HYPTRACE_CALL_TRACE_UPDATE_CLOCK:
-		ret = trace_update_clock_res(r[1], r[2], r[3], r[4], &r[1]);
-		break;
 	case HYPTRACE_CALL_TRACE_WRITE_EVENT:
 		hyp_trace(selftest, .id = r[1]);
 		ret = HYPTRACE_RET_SUCCESS;
 		break;
-	case HYPTRACE_CALL_TRACE_HIDE_COUNTERS:
-		ret = trace_hide_counters(r[1], r[2]);
-		break;
-	case HYPTRACE_CALL_CPU_MPIDR:
-		ret = hyp_cpu_mpidr(r[1], &r[1]);
-		break;
-	case HYPTRACE_CALL_TRACE_EARLY:
-		trace_early_query(&r[1]);
-		ret = HYPTRACE_RET_SUCCESS;
-		break;
-	case HYPTRACE_CALL_TRACE_LAST_BOOT:
-		ret = last_boot_op(r[1], r[2], &r[1]);
-		break;
-	case HYPTRACE_CALL_HYP_LOG:
-		ret = hyp_log_call(r[1], r[2], &r[1]);
-		break;
-	case HYPTRACE_CALL_HOST_PANIC:
-		trace_persist_clean();
-		ret = HYPTRACE_RET_SUCCESS;
-		break;
-	case HYPTRACE_CALL_IMAGE_SUM:
-		r[1] = image_sum(&r[2]);
-		if (hyp_mem_canary_intact(&r[3]))
-			r[3] = 0;
-		ret = HYPTRACE_RET_SUCCESS;
-		break;
-	case HYPTRACE_CALL_MMIO_REGION:
-		ret = mmio_region_call(r[1], r[2], r[3], r[4]);
-		break;
-	case HYPTRACE_CALL_MMIO_QUERY:
-		ret = mmio_query_call(r[1], &r[1]);
-		break;
-	case HYPTRACE_CALL_MAINT_WINDOW:
-		ret = maint_window_call(r[1], r[2], &r[1]);
-		break;
 	default:
-		ret = HYPTRACE_RET_NOT_SUPPORTED;
+		ret = vendor_hyp_manage(r, fid);
 		break;
 	}
 	r[0] = (u64)ret;

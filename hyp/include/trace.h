@@ -6,9 +6,10 @@
  *	hyp_trace(hyp_enter, .reason = HYP_REASON_HVC, .func_id = fid);
  *
  * A disabled event, or any event while tracing is off, costs one load and
- * one branch. An enabled one reads the clock, reserves room on this CPU's
- * buffer, stores the payload in place and commits; nothing is copied and
- * nothing is called.
+ * one branch. An enabled one reads the clock and reserves room on this
+ * CPU's buffer (hyp_trace_reserve(), one function for every site), stores
+ * the payload in place and commits; nothing is copied. A traced SMCCC
+ * call's hyp_enter and hyp_exit are written inline, without a call.
  *
  * HYP_TRACE_SITES=0 compiles every site out. That build exists only as the
  * baseline that `make bench` measures the cost of a disabled site against.
@@ -108,6 +109,9 @@ static inline u64 hyp_clock_ns_on(const struct hyp_cpu *cpu)
 #define HYP_TRACE_SITES 1
 #endif
 
+/* trace_reserve.c: the clock and the room, NULL if the event is refused */
+void *hyp_trace_reserve(struct hyp_cpu *cpu, u32 len);
+
 /* Whether a hyp_trace(name, ...) here would record anything */
 #define hyp_trace_on(name)						\
 	(HYP_TRACE_SITES &&						\
@@ -136,8 +140,7 @@ do {									\
 		struct rb_cpu *__rb = &(cpu)->trace_rb;			\
 		struct hyp_event_##name *__ev;				\
 									\
-		__ev = rb_reserve(__rb, sizeof(*__ev),			\
-				  hyp_clock_ns_on(cpu));		\
+		__ev = hyp_trace_reserve(cpu, sizeof(*__ev));		\
 		if (__ev) {						\
 			*__ev = (struct hyp_event_##name){		\
 				.hdr.id = HYP_EVENT_##name,		\

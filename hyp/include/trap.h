@@ -4,6 +4,7 @@
 
 #include "fw_trace.h"
 #include "trace.h"
+#include "sysregs.h"
 #include "types.h"
 
 /* The register frame vectors.S saves; keep in step with its offsets */
@@ -39,7 +40,18 @@ s64 maint_window_call(u64 op, u64 ns, u64 *left);
 /* A call made by EL1 through HVC or SMC, decoded once */
 enum smccc_conduit { CONDUIT_HVC, CONDUIT_SMC };
 
-void smccc_handle_call(struct trap_frame *frame, enum smccc_conduit conduit);
+/*
+ * The conduit is the trap's own: an HVC64 or SMC64 exception class, the
+ * only two that reach smccc_handle_call(). Read from the frame where a
+ * call's handling needs it, not passed along every call's way.
+ */
+static inline enum smccc_conduit smccc_conduit(const struct trap_frame *frame)
+{
+	return FIELD_GET(ESR_EC, frame->esr) == ESR_EC_SMC64 ? CONDUIT_SMC :
+							      CONDUIT_HVC;
+}
+
+void smccc_handle_call(struct trap_frame *frame);
 void vendor_hyp_call(struct trap_frame *frame, u32 fid);
 
 /* firmware.S: an SMC to the firmware (EL3 or QEMU's PSCI) */

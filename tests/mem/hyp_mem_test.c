@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hyp/core/hyp_mem.c on the host, its 2 MiB region an array of the test's
- * (the Makefile puts the image's end, __hyp_end, 68 KiB into it), with
+ * (the Makefile puts the image's end, __hyp_end, 64 KiB into it), with
  * canary.c, and hyp_panic() a longjmp back into the test:
  *  - while the boot stack is in use, nothing allocated reaches it, and its
  *    lowest bytes carry the canary pattern; then its memory is free up to
@@ -22,7 +22,7 @@
 #include "panic_catch.h"
 #include "check.h"
 
-#define IMAGE_END	0x11000		/* __hyp_end: see the Makefile */
+#define IMAGE_END	0x10000		/* __hyp_end: see the Makefile */
 #define LOG_BASE	(HYP_REGION_SIZE - HYP_PERSIST_SIZE - HYP_LOG_SIZE)
 #define STACK_BOTTOM	(LOG_BASE - HYP_BOOT_STACK_SIZE)
 #define TOP_BYTE	0xa5		/* what the log and record hold */
