@@ -190,7 +190,11 @@ static void rb_page_clear(const struct rb_cpu *cpu, u32 id)
 			    behind ? RB_STAMP_BEHIND : RB_STAMP_AHEAD);
 }
 
-void *rb_reserve_refused(struct rb_cpu *cpu)
+/*
+ * Out of line even where LTO could inline it: every writer's refusal, once
+ * in the image, not in each of them (the hypervisor's size budget)
+ */
+__attribute__((__noinline__)) void *rb_reserve_refused(struct rb_cpu *cpu)
 {
 	if (arch_load_acquire_u32(&cpu->status) == RB_STATUS_WRITING) {
 		cpu->nested++;

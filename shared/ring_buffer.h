@@ -298,17 +298,30 @@ typedef u64 __attribute__((__may_alias__)) rb_word_t;
 typedef u8 __attribute__((__may_alias__)) rb_byte_t;
 
 /*
- * One stp of @a and @b at @p: the compiler, storing them apart, moves the
- * base past the first by write-back when more stores follow.
+ * One stp of @a and @b at @p + @i (@i a constant, below RB_PAIR_SPAN):
+ * the compiler, storing them apart, moves the base past the first by
+ * write-back when more stores follow, and given p + i as an operand, it
+ * adds first. The operand is the span from @p, so that no other address
+ * is formed: read and written, so that stores before it stay.
  */
-static inline void rb_store_pair(rb_word_t *p, u64 a, u64 b)
+#define RB_PAIR_SPAN	6
+static inline __attribute__((__always_inline__)) void
+rb_store_pair_at(rb_word_t *p, const unsigned int i, u64 a, u64 b)
 {
 #if defined(__aarch64__) && !defined(HOST_TEST)
-	asm("stp %1, %2, %0" : "=Ump" (*(rb_word_t (*)[2])p) : "r" (a), "r" (b));
+	asm("stp %2, %3, [%1, %4]"
+	    : "+m" (*(rb_word_t (*)[RB_PAIR_SPAN])p)
+	    : "r" (p), "r" (a), "r" (b), "i" (i * 8));
 #else
-	p[0] = a;
-	p[1] = b;
+	p[i] = a;
+	p[i + 1] = b;
 #endif
+}
+
+static inline __attribute__((__always_inline__)) void
+rb_store_pair(rb_word_t *p, u64 a, u64 b)
+{
+	rb_store_pair_at(p, 0, a, b);
 }
 
 /* Record size on the page for a payload of @len bytes (no time extend). */
@@ -362,8 +375,10 @@ rb_reserve_with(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
 	u64 write, delta, end;
 	rb_word_t *ev;
 
-	if (!arch_try_claim_u32(&cpu->status))	/* READY -> WRITING */
-		return rb_reserve_refused(cpu);
+	if (!arch_try_claim_u32(&cpu->status)) {	/* READY -> WRITING */
+		rb_reserve_refused(cpu);
+		return (void *)0;
+	}
 
 	write = cpu->write;
 	delta = ts - cpu->last_ts;
@@ -414,7 +429,8 @@ static inline void *rb_reserve(struct rb_cpu *cpu, u32 len, u64 ts)
  * Publish the event reserved last: page commit, then meta entries, the
  * count one more than @entries, the writer's count before it.
  */
-static inline void rb_commit_after(struct rb_cpu *cpu, u64 entries)
+static inline __attribute__((__always_inline__)) void
+rb_commit_after(struct rb_cpu *cpu, u64 entries)
 {
 	/* Loaded before the first release store, which no load may pass */
 	struct rb_publish_at at = rb_publish_at_load(&cpu->at);
@@ -447,6 +463,49 @@ rb_write_words(struct rb_cpu *cpu, u32 len, u64 ts, unsigned int words,
 		return false;
 	rb_commit_after(cpu, entries);
 	return true;
+}
+
+/*
+ * Two events under one claim, one reserve and one publish: a one-word
+ * payload @a at @ts_a, then a two-word one, @b0 and @b1, at @ts_b (a
+ * traced call's hyp_enter, written when its hyp_exit is). The fast path
+ * only: if the two do not both fit the tail page, or a delta needs a time
+ * extend, nothing is written, the claim is given back and the result is
+ * RB_PAIR_SLOW: the caller writes them one at a time, as rb_write() would.
+ * 1 if written, 0 if refused.
+ */
+#define RB_PAIR_SLOW	(-1)
+
+static inline __attribute__((__always_inline__)) int
+rb_write_pair(struct rb_cpu *cpu, u64 ts_a, u64 a, u64 ts_b, u64 b0, u64 b1)
+{
+	const u64 size_a = rb_event_size(8), size_b = rb_event_size(16);
+	u64 write, delta_a, delta_b, end, entries;
+	rb_word_t *ev;
+
+	if (!arch_try_claim_u32(&cpu->status)) {	/* READY -> WRITING */
+		rb_reserve_refused(cpu);
+		return 0;
+	}
+	write = cpu->write;
+	delta_a = ts_a - cpu->last_ts;
+	delta_b = ts_b - ts_a;
+	end = write + size_a + size_b;
+	/* A delta that went back (a new clock anchor) is a large one here */
+	if (__builtin_expect(((delta_a | delta_b) >> RB_TS_SHIFT) != 0 ||
+			     end > RB_PAGE_CAPACITY, 0)) {
+		arch_store_release_u32(&cpu->status, RB_STATUS_READY);
+		return RB_PAIR_SLOW;
+	}
+	ev = (rb_word_t *)(rb_tail_and_entries(cpu, &entries) + write);
+	RB_OPAQUE(ev);
+	rb_store_pair(ev, rb_data_header(delta_a, size_a), a);
+	rb_store_pair_at(ev, size_a / 8, rb_data_header(delta_b, size_b), b0);
+	ev[size_a / 8 + 2] = b1;
+	cpu->write = end;
+	cpu->last_ts = ts_b;
+	rb_commit_after(cpu, entries + 1);
+	return 1;
 }
 
 static inline void rb_copy(void *dst, const void *src, u32 len)

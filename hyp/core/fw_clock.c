@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The clock around one SMC to firmware (fw_trace.h's fw_call_start() and
- * fw_call_done(), inlined in every firmware_call()), out of line and apart
+ * fw_call_done(), inlined in firmware_call.c's two), out of line and apart
  * from the decoding in fw_trace.c: a panic makes firmware calls too, and
  * what it calls must not lead back to what may panic.
  */

@@ -14,10 +14,26 @@
 #include "print.h"
 #include "psci.h"
 #include "sysregs.h"
+#include "trace.h"
 #include "trap.h"
+
+static struct hyp_cpu *current_hyp_cpu(void)
+{
+	struct hyp_cpu *cpu = this_cpu();
+
+	/* TPIDR_EL2 is not set yet while the boot CPU prepares */
+	if (hyp_cpus && cpu >= hyp_cpus && cpu < hyp_cpus + HYP_MAX_CPUS)
+		return cpu;
+	return NULL;
+}
 
 static void __noreturn power_off(void)
 {
+	struct hyp_cpu *cpu = current_hyp_cpu();
+
+	/* The traced call that led here: its hyp_enter, for the next boot */
+	if (HYP_TRACE_SITES && cpu)
+		hyp_trace_call_flush(cpu);
 	hyp_log_panic();
 	firmware_call(hyp_layout.panic_reset ? PSCI_0_2_FN_SYSTEM_RESET :
 					       PSCI_0_2_FN_SYSTEM_OFF, 0, 0, 0);
@@ -27,12 +43,9 @@ static void __noreturn power_off(void)
 
 static unsigned int current_cpu(void)
 {
-	struct hyp_cpu *cpu = this_cpu();
+	struct hyp_cpu *cpu = current_hyp_cpu();
 
-	/* TPIDR_EL2 is not set yet while the boot CPU prepares */
-	if (hyp_cpus && cpu >= hyp_cpus && cpu < hyp_cpus + HYP_MAX_CPUS)
-		return cpu->idx;
-	return 0;
+	return cpu ? cpu->idx : 0;
 }
 
 void hyp_panic(const char *fmt, ...)

@@ -11,6 +11,7 @@
 #include "psci.h"
 #include "sysregs.h"
 #include "trap.h"
+#include "vendor_hyp.h"
 #include "shared/smccc.h"
 
 /* The Arm architecture service: version, features, SoC ID */

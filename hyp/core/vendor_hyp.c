@@ -31,10 +31,10 @@ static s64 last_boot_op(u64 op, u64 cpu, u64 *res)
 
 /*
  * The hypercalls that manage the trace, the log and the hypervisor's
- * state: a few a second at most. Out of line, and built for size with this
- * file, where inlined into smccc_handle_call() they took -O2 (1.6 KiB).
+ * state: a few a second at most. Built for size with this file; the hot
+ * ones are vendor_hyp.h's, inline in smccc_handle_call().
  */
-static noinline s64 vendor_hyp_manage(u64 *r, u32 fid)
+s64 vendor_hyp_manage(u64 *r, u32 fid)
 {
 	switch (fid) {
 	case HYPTRACE_CALL_TRACE_QUERY:
@@ -81,42 +81,4 @@ static noinline s64 vendor_hyp_manage(u64 *r, u32 fid)
 		return maint_window_call(r[1], r[2], &r[1]);
 	}
 	return HYPTRACE_RET_NOT_SUPPORTED;
-}
-
-/*
- * Inlined into smccc_handle_call() and built as it is (-O2): the queries
- * that take no state, the null hypercall of `make bench` (VERSION) and the
- * self-test event (rows 3a and 1*); everything else goes out of line.
- */
-void vendor_hyp_call(struct trap_frame *frame, u32 fid)
-{
-	u64 *r = frame->regs;
-	s64 ret;
-
-	switch (fid) {
-	case HYPTRACE_CALL_UID:
-		r[0] = HYPTRACE_UID_0;
-		r[1] = HYPTRACE_UID_1;
-		r[2] = HYPTRACE_UID_2;
-		r[3] = HYPTRACE_UID_3;
-		return;
-	case HYPTRACE_CALL_REVISION:
-		r[0] = HYPTRACE_ABI_MAJOR;
-		r[1] = HYPTRACE_ABI_MINOR;
-		return;
-	case HYPTRACE_CALL_VERSION:
-		r[1] = HYPTRACE_ABI_VERSION;
-		r[2] = hyp_layout.nr_cpus;
-		r[3] = HYPTRACE_FEATURE_TRACING;
-		ret = HYPTRACE_RET_SUCCESS;
-		break;
-	case HYPTRACE_CALL_TRACE_WRITE_EVENT:
-		hyp_trace(selftest, .id = r[1]);
-		ret = HYPTRACE_RET_SUCCESS;
-		break;
-	default:
-		ret = vendor_hyp_manage(r, fid);
-		break;
-	}
-	r[0] = (u64)ret;
 }

@@ -68,6 +68,13 @@ struct hyp_cpu {
 	 * set with it (trace_clock_publish()), and at TRACE_LOAD.
 	 */
 	const struct hyp_clock *trace_clock;
+	/*
+	 * A traced SMCCC call's hyp_enter, waiting for its hyp_exit: its
+	 * time and its payload word (hyp_call_word()), 0 when none waits.
+	 * Only this CPU touches them (trace.h).
+	 */
+	u64 call_enter_ts;
+	u64 call_enter_word;
 	unsigned int idx;		/* Linux's logical number (dt.c) */
 	u64 mpidr;			/* affinity, or HYPTRACE_MPIDR_NONE */
 	/*

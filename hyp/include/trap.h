@@ -52,7 +52,6 @@ static inline enum smccc_conduit smccc_conduit(const struct trap_frame *frame)
 }
 
 void smccc_handle_call(struct trap_frame *frame);
-void vendor_hyp_call(struct trap_frame *frame, u32 fid);
 
 /* firmware.S: an SMC to the firmware (EL3 or QEMU's PSCI) */
 struct smccc_res {
@@ -63,20 +62,9 @@ void firmware_smc(u64 fid, u64 a1, u64 a2, u64 a3, struct smccc_res *res);
 /*
  * The CPU leaves the hypervisor for firmware and comes back (unless the
  * call powers it off): traced as an exit and an entry, like a trap, and
- * timed for a decoded call's fw_ns (fw_trace.h).
+ * timed for a decoded call's fw_ns (fw_trace.h). firmware_call.c.
  */
-static inline s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3)
-{
-	struct smccc_res res;
-	u64 start;
-
-	hyp_trace(hyp_exit, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
-	start = fw_call_start();
-	firmware_smc(fid, a1, a2, a3, &res);
-	fw_call_done(start);
-	hyp_trace(hyp_enter, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
-	return (s64)res.a0;
-}
+s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3);
 
 /*
  * EL1's call to a firmware service, passed through: x0..x17 of @frame go
@@ -84,18 +72,7 @@ static inline s64 firmware_call(u64 fid, u64 a1, u64 a2, u64 a3)
  * as firmware left them. Traced as firmware_call() is.
  */
 void firmware_smc_regs(u64 regs[18]);
-
-static inline void firmware_call_regs(struct trap_frame *frame)
-{
-	u64 fid = frame->regs[0];
-	u64 start;
-
-	hyp_trace(hyp_exit, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
-	start = fw_call_start();
-	firmware_smc_regs(frame->regs);
-	fw_call_done(start);
-	hyp_trace(hyp_enter, .reason = HYP_REASON_FIRMWARE, .func_id = fid);
-}
+void firmware_call_regs(struct trap_frame *frame);
 
 bool fw_forward_call(struct trap_frame *frame, u32 fid);
 

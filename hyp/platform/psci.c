@@ -144,6 +144,12 @@ bool psci_call(const struct psci_ops *ops, struct trap_frame *frame, u32 fid)
 
 	if (!is_psci_fid(fid))
 		return false;
+	/*
+	 * The call may not return (CPU_OFF, a powerdown suspend, a reset):
+	 * its waiting hyp_enter is written now (trace.h)
+	 */
+	if (HYP_TRACE_SITES)
+		hyp_trace_call_flush(this_cpu());
 	traced = fw_time_begin(hyp_trace_on(fw_psci));
 	ret = dispatch(ops, fid, r, traced);
 	if (traced)

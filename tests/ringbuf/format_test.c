@@ -187,6 +187,72 @@ static int test_reserve_words(void)
 	return 0;
 }
 
+/*
+ * rb_write_pair() (a traced call's hyp_enter and hyp_exit under one claim)
+ * leaves the same bytes as rb_write() of the two events, one after the
+ * other. Where it answers RB_PAIR_SLOW (a page crossing, a delta too
+ * large for the header, a time that went back) nothing is written and the
+ * two go one at a time, as the hypervisor writes them then; the test
+ * counts both kinds, so that both are reached.
+ */
+static int test_write_pair(void)
+{
+	struct tbuf a, b;
+	u64 ts = 1000, enter, exit_[2];
+	unsigned int i, n = 900, p, fast = 0, slow = 0;
+
+	CHECK(tb_init(&a, 0, 4, RB_MODE_OVERWRITE) == 0, "init a");
+	CHECK(tb_init(&b, 0, 4, RB_MODE_OVERWRITE) == 0, "init b");
+	rb_enable(&a.cpu);
+	rb_enable(&b.cpu);
+	for (i = 0; i < n; i++) {
+		u64 ts_exit;
+		int ret;
+
+		ts += i % 50 == 7 ? (1ULL << 27) + i : 3 + i % 5;
+		/* The call's own length: long, or a time that went back */
+		ts_exit = i % 40 == 11 ? ts + (1ULL << 27) :
+			  i % 40 == 23 ? ts - 2 : ts + 1 + i % 7;
+		enter = 0x0102030405060708ULL * (i + 1);
+		exit_[0] = enter + 1;
+		exit_[1] = ~enter;
+		CHECK(rb_write(&a.cpu, ts, &enter, 8), "rb_write enter %u", i);
+		CHECK(rb_write(&a.cpu, ts_exit, exit_, 16), "rb_write exit %u",
+		      i);
+		ret = rb_write_pair(&b.cpu, ts, enter, ts_exit, exit_[0],
+				    exit_[1]);
+		if (ret == RB_PAIR_SLOW) {
+			slow++;
+			CHECK(rb_write_words(&b.cpu, 8, ts, 1, enter, 0) &&
+			      rb_write_words(&b.cpu, 16, ts_exit, 2, exit_[0],
+					     exit_[1]), "one at a time %u", i);
+		} else {
+			fast++;
+			CHECK(ret == 1, "rb_write_pair %u: %d", i, ret);
+		}
+		ts = ts_exit > ts ? ts_exit : ts;
+	}
+	CHECK(fast > n / 2 && slow > n / 20, "fast %u, slow %u", fast, slow);
+	CHECK(a.meta->entries == 2 * n && b.meta->entries == 2 * n,
+	      "entries %llu %llu", (unsigned long long)a.meta->entries,
+	      (unsigned long long)b.meta->entries);
+	for (p = 0; p < a.nr_pages; p++) {
+		CHECK(a.pages[p]->commit == b.pages[p]->commit &&
+		      a.pages[p]->time_stamp == b.pages[p]->time_stamp,
+		      "page %u header", p);
+		CHECK(!memcmp(a.pages[p]->data, b.pages[p]->data,
+			      a.pages[p]->commit), "page %u bytes", p);
+	}
+	CHECK(rb_check(&b.cpu) == 0, "invariants");
+	rb_disable(&b.cpu);
+	CHECK(rb_write_pair(&b.cpu, ts + 1, 1, ts + 2, 2, 3) == 0,
+	      "refused while disabled");
+	CHECK(b.meta->entries == 2 * n, "nothing written while disabled");
+	tb_free(&a);
+	tb_free(&b);
+	return 0;
+}
+
 struct rt_state {
 	struct expect *exp;
 	u64 n, next;
@@ -749,6 +815,8 @@ int main(void)
 	ck_run("format: golden bytes", test_golden_bytes);
 	ck_run("format: first words stored with the header",
 	       test_reserve_words);
+	ck_run("format: a call's two events under one claim",
+	       test_write_pair);
 	ck_run("format: kbuffer round trip, random sizes/times",
 	       test_kbuffer_roundtrip);
 	ck_run("format: oversized events refused", test_too_big);
