@@ -10,24 +10,31 @@
  */
 #include "trace.h"
 
-/* The waiting hyp_enter of this CPU's traced call, if one waits */
-void hyp_trace_call_flush(struct hyp_cpu *cpu)
+/* The waiting hyp_enter of this CPU's traced call, @word its payload */
+void hyp_trace_call_enter_write(struct hyp_cpu *cpu, u64 word)
 {
-	u64 word = READ_ONCE(cpu->call_enter_word);
-
-	if (!word)
-		return;
 	WRITE_ONCE(cpu->call_enter_word, 0);
 	hyp_trace_words(cpu, sizeof(struct hyp_event_hyp_enter),
 			cpu->call_enter_ts, word, 0);
 }
 
+/* The same, if one waits */
+void hyp_trace_call_flush(struct hyp_cpu *cpu)
+{
+	u64 word = READ_ONCE(cpu->call_enter_word);
+
+	if (word)
+		hyp_trace_call_enter_write(cpu, word);
+}
+
 /* Out of line even where LTO could inline it: once in the image */
 noinline void *hyp_trace_reserve(struct hyp_cpu *cpu, u32 len)
 {
+	u64 word = READ_ONCE(cpu->call_enter_word);
+
 	/* Written first, so that the buffer keeps the order of events */
-	if (__builtin_expect(READ_ONCE(cpu->call_enter_word) != 0, 0))
-		hyp_trace_call_flush(cpu);
+	if (__builtin_expect(word != 0, 0))
+		hyp_trace_call_enter_write(cpu, word);
 	return rb_reserve(&cpu->trace_rb, len, hyp_clock_ns_on(cpu));
 }
 

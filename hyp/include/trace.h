@@ -200,6 +200,7 @@ static inline u64 hyp_call_word(u64 low, u32 fid)
  * the call returns.
  */
 void hyp_trace_call_flush(struct hyp_cpu *cpu);
+void hyp_trace_call_enter_write(struct hyp_cpu *cpu, u64 word);
 /* One event of one or two payload words, out of line (trace_reserve.c) */
 void hyp_trace_words(struct hyp_cpu *cpu, u32 len, u64 ts, u64 w0, u64 w1);
 void hyp_trace_call_exit_slow(struct hyp_cpu *cpu, u64 enter_ts,
@@ -247,10 +248,15 @@ hyp_trace_call_exit(struct hyp_cpu *cpu, u64 events,
 		return;
 	}
 	ts = hyp_clock_at(clk, read_cntvct());
-	/* Written already: by an event of the call's own, or at a PSCI call */
+	/*
+	 * Written already: by an event of the call's own, or at a PSCI call.
+	 * Inline: every call relayed to firmware comes this way (the
+	 * firmware's hyp_exit writes the waiting hyp_enter).
+	 */
 	if (!enter_word)
-		hyp_trace_words(cpu, sizeof(struct hyp_event_hyp_exit), ts,
-				word + 1, (u64)ret);
+		rb_write_words(&cpu->trace_rb,
+			       sizeof(struct hyp_event_hyp_exit), ts, 2,
+			       word + 1, (u64)ret);
 	else if (rb_write_pair(&cpu->trace_rb, enter_ts, enter_word, ts,
 			       word + 1, (u64)ret) == RB_PAIR_SLOW)
 		hyp_trace_call_exit_slow(cpu, enter_ts, enter_word, ts,
@@ -268,6 +274,7 @@ hyp_trace_call_exit(struct hyp_cpu *cpu, u64 events,
 static inline __always_inline void hyp_trace_selftest(u64 id)
 {
 	struct hyp_cpu *cpu;
+	u64 word;
 
 	_Static_assert(sizeof(struct hyp_event_selftest) == 16 &&
 		       __builtin_offsetof(struct hyp_event_selftest, id) == 8,
@@ -277,8 +284,9 @@ static inline __always_inline void hyp_trace_selftest(u64 id)
 	cpu = this_cpu();
 	if (!(READ_ONCE(cpu->trace_events) & HYP_EVENT_BIT(selftest)))
 		return;
-	if (__builtin_expect(READ_ONCE(cpu->call_enter_word) != 0, 0))
-		hyp_trace_call_flush(cpu);
+	word = READ_ONCE(cpu->call_enter_word);
+	if (__builtin_expect(word != 0, 0))
+		hyp_trace_call_enter_write(cpu, word);
 	rb_write_words(&cpu->trace_rb, sizeof(struct hyp_event_selftest),
 		       hyp_clock_ns_on(cpu), 2, HYP_EVENT_selftest, id);
 }
