@@ -146,6 +146,22 @@ static int test_golden_bytes(void)
 	return 0;
 }
 
+/* 0 if @a and @b hold the same pages, byte for byte, and @b is sound */
+static int same_pages(struct tbuf *a, struct tbuf *b)
+{
+	unsigned int p;
+
+	for (p = 0; p < a->nr_pages; p++) {
+		CHECK(a->pages[p]->commit == b->pages[p]->commit &&
+		      a->pages[p]->time_stamp == b->pages[p]->time_stamp,
+		      "page %u header", p);
+		CHECK(!memcmp(a->pages[p]->data, b->pages[p]->data,
+			      a->pages[p]->commit), "page %u bytes", p);
+	}
+	CHECK(rb_check(&b->cpu) == 0, "invariants");
+	return 0;
+}
+
 /*
  * rb_write_words() (the payload's words stored with the header, the
  * count loaded before them: hyp_enter/hyp_exit's path) leaves the same bytes
@@ -156,7 +172,7 @@ static int test_reserve_words(void)
 {
 	struct tbuf a, b;
 	u64 pl[3], ts = 1000;
-	unsigned int i, n = 700, p;
+	unsigned int i, n = 700;
 
 	CHECK(tb_init(&a, 0, 4, RB_MODE_OVERWRITE) == 0, "init a");
 	CHECK(tb_init(&b, 0, 4, RB_MODE_OVERWRITE) == 0, "init b");
@@ -174,14 +190,8 @@ static int test_reserve_words(void)
 				     pl[0], pl[1]), "rb_write_words %u", i);
 	}
 	CHECK(a.meta->entries == n && b.meta->entries == n, "entries");
-	for (p = 0; p < a.nr_pages; p++) {
-		CHECK(a.pages[p]->commit == b.pages[p]->commit &&
-		      a.pages[p]->time_stamp == b.pages[p]->time_stamp,
-		      "page %u header", p);
-		CHECK(!memcmp(a.pages[p]->data, b.pages[p]->data,
-			      a.pages[p]->commit), "page %u bytes", p);
-	}
-	CHECK(rb_check(&b.cpu) == 0, "invariants");
+	if (same_pages(&a, &b))
+		return 1;
 	tb_free(&a);
 	tb_free(&b);
 	return 0;
@@ -199,7 +209,7 @@ static int test_write_pair(void)
 {
 	struct tbuf a, b;
 	u64 ts = 1000, enter, exit_[2];
-	unsigned int i, n = 900, p, fast = 0, slow = 0;
+	unsigned int i, n = 900, fast = 0, slow = 0;
 
 	CHECK(tb_init(&a, 0, 4, RB_MODE_OVERWRITE) == 0, "init a");
 	CHECK(tb_init(&b, 0, 4, RB_MODE_OVERWRITE) == 0, "init b");
@@ -236,14 +246,8 @@ static int test_write_pair(void)
 	CHECK(a.meta->entries == 2 * n && b.meta->entries == 2 * n,
 	      "entries %llu %llu", (unsigned long long)a.meta->entries,
 	      (unsigned long long)b.meta->entries);
-	for (p = 0; p < a.nr_pages; p++) {
-		CHECK(a.pages[p]->commit == b.pages[p]->commit &&
-		      a.pages[p]->time_stamp == b.pages[p]->time_stamp,
-		      "page %u header", p);
-		CHECK(!memcmp(a.pages[p]->data, b.pages[p]->data,
-			      a.pages[p]->commit), "page %u bytes", p);
-	}
-	CHECK(rb_check(&b.cpu) == 0, "invariants");
+	if (same_pages(&a, &b))
+		return 1;
 	rb_disable(&b.cpu);
 	CHECK(rb_write_pair(&b.cpu, ts + 1, 1, ts + 2, 2, 3) == 0,
 	      "refused while disabled");
