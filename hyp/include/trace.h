@@ -194,10 +194,10 @@ static inline u64 hyp_call_word(u64 low, u32 fid)
  * Whatever else this CPU writes first writes it first
  * (hyp_trace_reserve()): the firmware's hyp_exit and hyp_enter of a call
  * relayed to it, a decoded call's event. So does a PSCI call, which may
- * not return (CPU_OFF, a powerdown suspend, a reset; smccc.c), and a
- * panic. The buffer holds the events in the order they happened, at the
- * times they happened; only a call's hyp_enter is readable later, when
- * the call returns.
+ * not return (CPU_OFF, a powerdown suspend, a reset: psci_call()), and a
+ * panic (power_off()). The buffer holds the events in the order they
+ * happened, at the times they happened; only a call's hyp_enter is
+ * readable later, when the call returns.
  */
 void hyp_trace_call_flush(struct hyp_cpu *cpu);
 void hyp_trace_call_enter_write(struct hyp_cpu *cpu, u64 word);
