@@ -15,11 +15,6 @@
 
 s64 vendor_hyp_manage(u64 *r, u32 fid);
 
-/*
- * Inline in smccc_handle_call() and built as it is (-O2): the queries
- * that take no state, the null hypercall of `make bench` (VERSION) and the
- * self-test event (rows 3a and 1*); everything else goes out of line.
- */
 static inline void vendor_hyp_call(struct trap_frame *frame, u32 fid)
 {
 	u64 *r = frame->regs;
