@@ -36,6 +36,14 @@ static s64 last_boot_op(u64 op, u64 cpu, u64 *res)
  */
 s64 vendor_hyp_manage(u64 *r, u32 fid)
 {
+	/*
+	 * A call that manages the trace writes its waiting hyp_enter before
+	 * it acts (trace.h): the call that stops tracing is then its CPU's
+	 * last event, as it was before the two were written together
+	 * (tests/boot/92-clock-align.sh aligns clocks by it)
+	 */
+	if (HYP_TRACE_SITES)
+		hyp_trace_call_flush(this_cpu());
 	switch (fid) {
 	case HYPTRACE_CALL_TRACE_QUERY:
 		trace_query(&r[1]);
