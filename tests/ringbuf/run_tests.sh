@@ -42,6 +42,7 @@ if [ $rc -ne 0 ]; then
 fi
 
 run format "$BUILD/format_test"
+run "page descriptor" "$BUILD/desc_test"
 run "page check" "$BUILD/page_check_test"
 run "record decoder" "$BUILD/rec_test"
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
