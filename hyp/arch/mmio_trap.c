@@ -227,7 +227,7 @@ static bool mmio_isv(struct trap_frame *frame, u64 ipa, u32 mode)
  * page, and then as RAM, the only memory stage 2 lets it execute
  * (stage2_host_ram() makes sure, should another CPU have changed the
  * page tables since); it is read through this CPU's read-only window
- * (mmio_code_window()), Normal write-back as Linux maps its text, so the
+ * (code_window()), Normal write-back as Linux maps its text, so the
  * read is coherent with the host's view, and closed again at once, so
  * that the hypervisor keeps no cacheable mapping of a page the host may
  * later hand to the firmware (mmu.c maps no RAM of the host's). Another CPU may rewrite the

@@ -106,7 +106,7 @@ void fw_psci_suspend_leave(u64 power_state)
 	fw->suspend_pending = true;
 }
 
-/* The SMC returned: psci_relay_call() records it with the result */
+/* The SMC returned: psci_cpu_suspend() records it with the result */
 void fw_psci_suspend_back(void)
 {
 	this_cpu()->fw.suspend_pending = false;

@@ -55,7 +55,10 @@ bool mmio_step_done(struct trap_frame *frame);
  */
 void mmio_windows_build(struct pgtable *el2_map, u64 prot_device,
 			u64 prot_code);
-/* traps.c: an abort at EL2 inside mmio_el2_access() returns false there */
+/*
+ * traps.c: an abort at EL2 inside mmio_el2_read() or mmio_el2_write()
+ * makes it return false
+ */
 bool mmio_el2_fixup(struct trap_frame *frame);
 
 /* mmio_access.S: one access of 1 << @log2 bytes at @va; false if it aborted */

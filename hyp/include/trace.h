@@ -156,7 +156,7 @@ do {									\
  * bytes but for the id: id, reason, func_id, which this builds as one
  * little-endian word, laid out as struct hyp_event_hyp_enter is. The call
  * keeps it in one register across its handler, and each event stores it
- * with its header by one pair store (rb_reserve_first()). hyp_exit's is
+ * with its header by one pair store (rb_reserve_with()). hyp_exit's is
  * the word + 1: the next id.
  */
 #define HYP_CALL_WORD_REASON	16	/* bit of hyp_enter.reason */

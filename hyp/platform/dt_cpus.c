@@ -13,7 +13,7 @@
  * Linux (make_cpus_node, make_psci_node). A board whose firmware has PSCI
  * (a /psci node: TF-A, QEMU) keeps the relay (psci_relay.c).
  *
- * dt_parse_cpus() runs on the boot CPU with the MMU off, dt_cpus_for_linux()
+ * dt_parse_cpus() runs on the boot CPU with the MMU off, dt_cpu_for_psci()
  * with it on.
  */
 #include <libfdt.h>

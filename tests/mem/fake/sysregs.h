@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* tests/mem: the barriers stage2_change.c uses, recorded (s2_test.c) */
+/* tests/mem: the barriers stage2_change.c uses, recorded (s2_change_test.c) */
 #ifndef HYP_SYSREGS_H
 #define HYP_SYSREGS_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* tests/mem: hyp/include/tlb.h's operations, recorded (s2_test.c) */
+/* tests/mem: hyp/include/tlb.h's operations, recorded (s2_change_test.c) */
 #ifndef HYP_TLB_H
 #define HYP_TLB_H
 
