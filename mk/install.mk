@@ -30,10 +30,10 @@ BOOTDIR		?= $(PREFIX)/share/hyptrace/boot
 DKMSDIR		?= /usr/src
 INSTALL		?= install
 
-# The version is the Debian changelog's, so that 'make install-dkms' and
-# the package put the sources in the same /usr/src/hyptrace-VERSION.
-HYPTRACE_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' \
-	$(CURDIR)/packaging/debian/changelog)
+# The version is the Debian changelog's (scripts/version.sh), so that
+# 'make install-dkms' and the package put the sources in the same
+# /usr/src/hyptrace-VERSION.
+HYPTRACE_VERSION := $(shell sh $(CURDIR)/scripts/version.sh)
 DKMS_SRC	:= $(DKMSDIR)/hyptrace-$(HYPTRACE_VERSION)
 
 # The tool for this machine, or with TOOL_CROSS_COMPILE for another one;

@@ -5,7 +5,8 @@
 # tests/run-all.sh runs it in make test):
 #  - every subcommand hyptrace --help lists has a man page,
 #    Documentation/man/hyptrace-SUB.1.adoc, and hyptrace(1) names it;
-#  - every long option hyptrace SUB --help prints is described on that
+#  - every long option hyptrace --help prints is described on
+#    hyptrace.1.adoc, and every one hyptrace SUB --help prints on SUB's
 #    page (a term of a definition list, "*--opt* _ARG_::"; a mention in
 #    an example is not enough), and every one qemu-run.sh --help prints
 #    on qemu-run.sh.1.adoc, and every module_param() of host-driver/ on
@@ -52,6 +53,7 @@ check_subcommands() {
 			fault "hyptrace.1.adoc does not name hyptrace-$sub(1)"
 		long_opts_on "$page" "$HYPTRACE" "$sub" --help
 	done
+	long_opts_on "$MAN/hyptrace.1.adoc" "$HYPTRACE" --help
 	long_opts_on "$MAN/qemu-run.sh.1.adoc" "$HYPTRACE_TOP/qemu-run.sh" --help
 }
 

@@ -6,7 +6,8 @@
 #
 #   lintian      no error on either .changes (its warnings are shown)
 #   hyptrace     installed into a scratch root with dpkg --root, the tool
-#                runs --help from there; the arm64 package's tool runs
+#                runs --help from there and says the package's version
+#                (--version); the arm64 package's tool runs
 #                --help under qemu-aarch64
 #   man pages    man finds hyptrace(1) in that root and renders every page
 #                of the packages, which hold every page of Documentation/man
@@ -125,6 +126,8 @@ check_tool() {
 		scratch_install "$deb" "$root"
 	check "the installed hyptrace --help exits 0 with its usage" \
 		helps "$T/help.txt" "$root/usr/bin/hyptrace" --help
+	check "the installed hyptrace --version is the package's, $version" \
+		grep -q "^hyptrace $version " <<<"$("$root/usr/bin/hyptrace" --version)"
 
 	root=$T/tool-arm64
 	deb=$DEB_OUT/hyptrace_${version}_arm64.deb
@@ -244,7 +247,7 @@ main() {
 	rm -rf "$T"
 	mkdir -p "$T"
 	host_arch=$(dpkg --print-architecture)
-	version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$HYPTRACE_TOP/packaging/debian/changelog")
+	version=$("$HYPTRACE_TOP/scripts/version.sh")
 
 	step "make deb (log: $T/make-deb.log)"
 	make --no-print-directory -C "$HYPTRACE_TOP" deb BUILD="$HYPTRACE_BUILD" \

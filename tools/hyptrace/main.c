@@ -10,7 +10,11 @@
 #include "hyptrace/compiler.h"
 #include "hyptrace/cmdline.h"
 #include "hyptrace/help.h"
+#include "hyptrace_abi.h"
 #include "subcommands.h"
+
+/* The Makefile's, from scripts/version.sh; empty if that found none */
+_Static_assert(sizeof(HYPTRACE_VERSION) > 1, "HYPTRACE_VERSION is empty");
 
 static const struct subcommand {
 	const char *name;
@@ -29,12 +33,27 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: hyptrace SUBCOMMAND [OPTIONS] [ARGS]\n\n");
+	fprintf(f, "usage: hyptrace SUBCOMMAND [OPTIONS] [ARGS]\n"
+		"       hyptrace --version\n\n");
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name,
 			help_summary(subcommands[i].name));
-	fprintf(f, "\n'hyptrace SUBCOMMAND --help' lists its options; see hyptrace(1)\n"
+	fprintf(f, "\n  -h, --help     this list\n"
+		"  -V, --version  the tool's version, and the hypervisor call ABI it\n"
+		"                 was built for\n"
+		"\n'hyptrace SUBCOMMAND --help' lists its options; see hyptrace(1)\n"
 		"and hyptrace-SUBCOMMAND(1).\n");
+}
+
+/*
+ * What a bug report needs to say: which tool, and which hypervisor ABI it
+ * speaks (a module and hypervisor of another major version refuse each
+ * other, hyptrace.ko(4)).
+ */
+static void version(void)
+{
+	printf("hyptrace %s (hypervisor ABI %d.%d)\n", HYPTRACE_VERSION,
+	       HYPTRACE_ABI_MAJOR, HYPTRACE_ABI_MINOR);
 }
 
 int main(int argc, char **argv)
@@ -48,6 +67,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return HT_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		version();
 		return HT_EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {
