@@ -3,8 +3,9 @@
 #
 # Prints the project's version: that of the first entry of
 # packaging/debian/changelog, the one place it is set. The packages,
-# 'make install-dkms' (/usr/src/hyptrace-VERSION) and 'hyptrace --version'
-# all take it from here.
+# 'make install-dkms' (/usr/src/hyptrace-VERSION), 'hyptrace --version' and
+# the hypervisor's banner ("hyptrace: version V, EL2, ...") all take it
+# from here.
 #   scripts/version.sh
 set -e
 changelog=$(dirname "$0")/../packaging/debian/changelog

@@ -33,6 +33,9 @@
 #include "trap.h"
 #include "shared/hyptrace_abi.h"
 
+/* The Makefile's, from scripts/version.sh; empty if that found none */
+_Static_assert(sizeof(HYP_VERSION) > 1, "HYP_VERSION is empty");
+
 static const void *loader_fdt;
 /* Counter value at the hypervisor's first instruction */
 static u64 boot_entry_count;

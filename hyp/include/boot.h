@@ -9,8 +9,6 @@
 
 #include "types.h"
 
-#define HYP_VERSION		"0.1"
-
 unsigned int hyp_boot_prepare(phys_addr_t dtb, u64 entry_count);
 void __noreturn hyp_cpu_start(unsigned int idx, unsigned int entry_kind);
 
