@@ -38,7 +38,9 @@ expect_ok
 expect_no_line '^hyptrace: ' "the hypervisor printed on a console it should not have"
 expect_line '^@hyp no console: stdout-path "/serial@9100000" \(acme,uart\): no driver for its compatible; this log only$' \
 	"why there is no console, in dmesg"
-expect_line '^@hyp version [0-9.]+, EL2, 4 CPUs, ' "the banner, in dmesg"
+version=$("$HYPTRACE_TOP/scripts/version.sh")
+expect_line "^@hyp version ${version//./\\.}, EL2, 4 CPUs, " \
+	"the banner, in dmesg, with the project's version ($version)"
 expect_line '^@hyp entering Linux at 0x[0-9a-f]+ at EL1' "the last line before Linux, in dmesg"
 expect_line '^@file hyptrace: no console: stdout-path "/serial@9100000"' "hyp_log, whole"
 expect_line '^@file hyptrace: entering Linux at ' "hyp_log, to its end"
