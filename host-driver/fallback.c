@@ -32,6 +32,7 @@
 #include "compat.h"
 #include "frontend.h"
 #include "hyptrace.h"
+#include "hyptrace_version.h"
 #include "fallback.h"
 #include "source.h"
 
@@ -331,8 +332,8 @@ static int fb_init(struct hyptrace *ht)
 		return ret;
 	}
 
-	pr_info("hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/debug/%s (this kernel has no trace_remote)\n",
-		HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
+	pr_info("version %s, hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/debug/%s (this kernel has no trace_remote)\n",
+		HYPTRACE_VERSION, HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
 		&ht->carveout_base, ht->carveout_size >> 20, FB_DIR);
 	return 0;
 }

@@ -34,6 +34,7 @@
 #include "frontend.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
+#include "hyptrace_version.h"
 #include "last_boot.h"
 
 static struct hyptrace hyptrace;
@@ -299,3 +300,4 @@ module_init(hyptrace_init);
 
 MODULE_DESCRIPTION("hyptrace hypervisor trace buffers in tracefs (remotes/hypervisor)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(HYPTRACE_VERSION);

@@ -31,6 +31,7 @@
 #include "frontend.h"
 #include "hyptrace.h"
 #include "hyp_events.h"
+#include "hyptrace_version.h"
 #include "last_boot.h"
 #include "remote.h"
 #include "shadow.h"
@@ -335,8 +336,8 @@ static int remote_init(struct hyptrace *ht)
 		       ret);
 		return 0;
 	}
-	pr_info("hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/tracing/remotes/hypervisor\n",
-		HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
+	pr_info("version %s, hypervisor ABI %u.%u, %u CPUs, carve-out %pa, %zu MiB: /sys/kernel/tracing/remotes/hypervisor\n",
+		HYPTRACE_VERSION, HYPTRACE_ABI_MAJOR, ht->abi_minor, ht->nr_cpus,
 		&ht->carveout_base, ht->carveout_size >> 20);
 	return 0;
 }

@@ -33,7 +33,8 @@ INSTALL		?= install
 # The version is the Debian changelog's (scripts/version.sh), so that
 # 'make install-dkms' and the package put the sources in the same
 # /usr/src/hyptrace-VERSION.
-HYPTRACE_VERSION := $(shell sh $(CURDIR)/scripts/version.sh)
+HYPTRACE_VERSION := $(or $(shell sh $(CURDIR)/scripts/version.sh),\
+	$(error no version: scripts/version.sh says why))
 DKMS_SRC	:= $(DKMSDIR)/hyptrace-$(HYPTRACE_VERSION)
 
 # The tool for this machine, or with TOOL_CROSS_COMPILE for another one;

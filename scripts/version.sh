@@ -2,16 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prints the project's version: that of the first entry of
-# packaging/debian/changelog, the one place it is set. The packages,
-# 'make install-dkms' (/usr/src/hyptrace-VERSION), 'hyptrace --version' and
-# the hypervisor's banner ("hyptrace: version V, EL2, ...") all take it
-# from here.
+# packaging/debian/changelog, which names the packages and which 'make
+# install-dkms' puts in /usr/src/hyptrace-VERSION. The code has it from
+# shared/hyptrace_version.h (the hypervisor's banner, hyptrace.ko's
+# modinfo, 'hyptrace --version'); the two are bumped together, and this
+# fails, naming both, while they differ.
 #   scripts/version.sh
 set -e
-changelog=$(dirname "$0")/../packaging/debian/changelog
+top=$(cd "$(dirname "$0")/.." && pwd)
+changelog=$top/packaging/debian/changelog
+header=$top/shared/hyptrace_version.h
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$changelog")
+coded=$(sed -n 's/^#define HYPTRACE_VERSION[[:space:]]*"\(.*\)"$/\1/p' "$header")
 if [ -z "$version" ]; then
 	echo "scripts/version.sh: no version in $changelog's first line" >&2
+	exit 1
+fi
+if [ "$coded" != "$version" ]; then
+	echo "scripts/version.sh: $changelog says $version, $header says '$coded': bump both" >&2
 	exit 1
 fi
 echo "$version"

@@ -32,9 +32,7 @@
 #include "trace_persist.h"
 #include "trap.h"
 #include "shared/hyptrace_abi.h"
-
-/* The Makefile's, from scripts/version.sh; empty if that found none */
-_Static_assert(sizeof(HYP_VERSION) > 1, "HYP_VERSION is empty");
+#include "shared/hyptrace_version.h"
 
 static const void *loader_fdt;
 /* Counter value at the hypervisor's first instruction */
@@ -127,7 +125,7 @@ static void boot_cpu_finish(void)
 	dt_prepare_for_linux(loader_fdt);
 	spin_table_release();
 
-	hyp_info("version %s, EL2, %u CPUs, %lu KiB image\n", HYP_VERSION,
+	hyp_info("version %s, EL2, %u CPUs, %lu KiB image\n", HYPTRACE_VERSION,
 		 l->nr_cpus, ((u64)__hyp_end - l->hyp_base) >> 10);
 	hyp_info("hypervisor memory 0x%lx..0x%lx, trace carve-out 0x%lx..0x%lx (%lu MiB)\n",
 		 l->hyp_base, l->hyp_base + HYP_REGION_SIZE - 1,

@@ -23,7 +23,8 @@
 #                directory: nothing goes into /var/lib/dkms or /lib/modules)
 #                builds hyptrace.ko from them against Debian's stock 6.1
 #                headers (scripts/build-stock-module.sh bookworm --headers),
-#                cross-compiling as on the board; it refuses x86_64 and 5.x
+#                cross-compiling as on the board, with the package's
+#                version (modinfo); it refuses x86_64 and 5.x
 #
 #   make install
 #                make install and make install-dkms (PREFIX=/usr, into a
@@ -203,6 +204,9 @@ check_dkms() {
 	if [ -n "$ko" ]; then
 		vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || /sbin/modinfo -F vermagic "$ko")
 		check "its vermagic is $release's ($vermagic)" [ "${vermagic%% *}" = "$release" ]
+		modversion=$(modinfo -F version "$ko" 2>/dev/null || /sbin/modinfo -F version "$ko")
+		check "its modinfo version is the package's ($modversion)" \
+			[ "$modversion" = "$version" ]
 	fi
 	# BUILD_EXCLUSIVE_*: dkms exits 77 before compiling anything
 	rc=0

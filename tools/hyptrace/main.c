@@ -11,10 +11,8 @@
 #include "hyptrace/cmdline.h"
 #include "hyptrace/help.h"
 #include "hyptrace_abi.h"
+#include "hyptrace_version.h"
 #include "subcommands.h"
-
-/* The Makefile's, from scripts/version.sh; empty if that found none */
-_Static_assert(sizeof(HYPTRACE_VERSION) > 1, "HYPTRACE_VERSION is empty");
 
 static const struct subcommand {
 	const char *name;
