@@ -6,6 +6,7 @@
 # every event on its CPU, at its nanosecond, with its name and fields, and
 # the lost events where the pages say; timestamps shown as seconds and
 # microseconds although the clock is "[boot]"; report --cpu, --stat,
+# --version (the VERSION option: hyptrace --version's line),
 # dump --summary/--options/-v. trace-cmd's own rewrite of our file (convert
 # to version 6) reads the same in hyptrace report, and its version 7 is
 # refused with one line; so is a version 7 file trace-cmd assembles for an
@@ -110,6 +111,15 @@ if [ $? -eq 0 ] && [ ! -s "$T/opt.err" ] &&
 	ok "dump --options: TRACECLOCK [boot], TSC2NSEC 1 0 0"
 else
 	bad "dump --options: $(head -n 10 "$T/opt.err" "$T/opt")"
+fi
+# The VERSION option: which tool wrote the file, as hyptrace --version
+want=$("$HYPTRACE" --version)
+# (after the "cpus=N" line every report begins with)
+got=$(trace-cmd report --version -i "$T/plain.dat" 2>"$T/ver.err" | sed '/^cpus=/d')
+if [ -n "$want" ] && [ "$got" = "$want" ] && [ ! -s "$T/ver.err" ]; then
+	ok "report --version: '$got', the writer's hyptrace --version"
+else
+	bad "report --version: '$got', not '$want'; $(head -n 2 "$T/ver.err")"
 fi
 trace-cmd dump -v -i "$T/lossy.dat" >"$T/v" 2>"$T/v.err"
 if [ $? -eq 0 ] && [ ! -s "$T/v.err" ]; then

@@ -10,8 +10,7 @@
 #include "hyptrace/compiler.h"
 #include "hyptrace/cmdline.h"
 #include "hyptrace/help.h"
-#include "hyptrace_abi.h"
-#include "hyptrace_version.h"
+#include "hyptrace/version.h"
 #include "subcommands.h"
 
 static const struct subcommand {
@@ -43,16 +42,6 @@ static void usage(FILE *f)
 		"and hyptrace-SUBCOMMAND(1).\n");
 }
 
-/*
- * What a bug report needs to say: which tool, and which hypervisor ABI it
- * speaks (a module and hypervisor of another major version refuse each
- * other, hyptrace.ko(4)).
- */
-static void version(void)
-{
-	printf("hyptrace %s (hypervisor ABI %d.%d)\n", HYPTRACE_VERSION,
-	       HYPTRACE_ABI_MAJOR, HYPTRACE_ABI_MINOR);
-}
 
 int main(int argc, char **argv)
 {
@@ -68,7 +57,7 @@ int main(int argc, char **argv)
 		return HT_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		version();
+		puts(ht_version());
 		return HT_EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++) {

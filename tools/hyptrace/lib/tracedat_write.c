@@ -19,6 +19,7 @@
 #include "hyptrace/compiler.h"
 #include "hyptrace/errmsg.h"
 #include "hyptrace/tracedat.h"
+#include "hyptrace/version.h"
 #include "tracedat_v6.h"
 #include "hyptrace/fdio.h"
 
@@ -268,27 +269,27 @@ static int build_meta(struct td_buf *b, const struct td_out *out,
 	}
 	put32(b, out->nr_cpus);
 
-	if (clock || out->uname || out->cpustat || out->ts_offset) {
-		put(b, TD_TAG_OPTIONS, TD_TAG_LEN);
-		for (i = 0; out->cpustat && i < out->nr_cpus; i++) {
-			if (out->cpustat[i])
-				put_option(b, TD_OPT_CPUSTAT, out->cpustat[i]);
-		}
-		if (clock)
-			put_option(b, TD_OPT_TRACECLOCK, clock);
-		if (clock && td_clock_is_boot(clock)) {
-			put16(b, TD_OPT_TSC2NSEC);
-			put32(b, 16);
-			put32(b, 1);	/* mult */
-			put32(b, 0);	/* shift */
-			put64(b, 0);	/* offset */
-		}
-		if (out->uname)
-			put_option(b, TD_OPT_UNAME, out->uname);
-		if (out->ts_offset)
-			put_option(b, TD_OPT_OFFSET, out->ts_offset);
-		put16(b, TD_OPT_DONE);
+	/* Always: the VERSION option says which tool wrote the file */
+	put(b, TD_TAG_OPTIONS, TD_TAG_LEN);
+	put_option(b, TD_OPT_VERSION, ht_version());
+	for (i = 0; out->cpustat && i < out->nr_cpus; i++) {
+		if (out->cpustat[i])
+			put_option(b, TD_OPT_CPUSTAT, out->cpustat[i]);
 	}
+	if (clock)
+		put_option(b, TD_OPT_TRACECLOCK, clock);
+	if (clock && td_clock_is_boot(clock)) {
+		put16(b, TD_OPT_TSC2NSEC);
+		put32(b, 16);
+		put32(b, 1);	/* mult */
+		put32(b, 0);	/* shift */
+		put64(b, 0);	/* offset */
+	}
+	if (out->uname)
+		put_option(b, TD_OPT_UNAME, out->uname);
+	if (out->ts_offset)
+		put_option(b, TD_OPT_OFFSET, out->ts_offset);
+	put16(b, TD_OPT_DONE);
 	if (b->oom)
 		return errmsg(err, errlen, "out of memory");
 	return 0;
