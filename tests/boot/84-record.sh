@@ -88,13 +88,17 @@ awk -v lo="$before" -v hi="$after" '$3 ~ /:$/ {t = $3 + 0; if (t < lo - 0.01 || 
 # Host and hypervisor, one timeline
 report main.dat main-host.dat >"$dir/both.txt"
 grep -q '^main-host.dat: .*sched_switch:' "$dir/both.txt" || fail "no sched_switch in the merged report"
-# irq_handler_entry has been missing from the whole recording (twice in
-# some thirty runs, under load) while irq_handler_exit was there, both
-# enabled: the raw pages held no record of its type, so the kernel wrote
-# none. Whether it writes one after the recording, in its own buffer,
-# tells a tracepoint that stayed off from one that came back.
-grep -q '^main-host.dat: .*irq_handler_entry:' "$dir/both.txt" ||
-	fail "no irq_handler_entry in the merged report ($(grep -c '^main-host.dat: .*irq_handler_exit:' "$dir/both.txt") irq_handler_exit; entry and exit enabled during the workload: '$(grep -a -o '@irq_enabled [01]*' "$BOOT_LOG" | cut -d' ' -f2)'; an irq_handler_entry after it, in the kernel's own buffer: $(grep -a -o '@irq_entry_after [a-z]*' "$BOOT_LOG" | cut -d' ' -f2))"
+# The irq events (-k irq), entry or exit: under Debian 12's QEMU (7.2,
+# TCG) one of a system's events sometimes never fires after the system is
+# enabled, although its enable file says 1. It happens without the
+# hypervisor too: toggling events/irq/enable 150 times in a guest booted
+# --no-hyp left irq_handler_entry off once and irq_handler_exit once; here
+# irq_handler_entry was missing from a whole recording in some thirty runs
+# (the raw pages held no record of its type), and softirq_entry from two.
+# Either event of the pair shows that the recorder took the host's irq
+# events; which ones the kernel wrote is the kernel's (and QEMU's) affair.
+grep -q '^main-host.dat: .*irq_handler_e\(ntry\|xit\):' "$dir/both.txt" ||
+	fail "no irq_handler_entry or irq_handler_exit in the merged report (entry and exit enabled during the workload: '$(grep -a -o '@irq_enabled [01]*' "$BOOT_LOG" | cut -d' ' -f2)')"
 grep -q '^ *main.dat: .*hyp_enter:' "$dir/both.txt" || fail "no hyp_enter in the merged report"
 sed -E 's/^ *[^:]+: //' "$dir/both.txt" | awk '$3 ~ /:$/ {t = $3 + 0; if (t < last) bad++; last = t}
 	END {exit bad > 0}' || fail "the merged report is not in time order"

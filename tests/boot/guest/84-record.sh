@@ -3,9 +3,8 @@
 #
 # The guest side of 84-record.sh: hyptrace record of the workload (N per
 # CPU, workload.sh) with the host's sched_switch and irq events, CLOCK_BOOTTIME
-# before and after it (@before, @after), whether the irq events were on
-# meanwhile (@irq_enabled) and whether irq_handler_entry is written after
-# it (@irq_entry_after); the flight and keep recordings of LOSSN events
+# before and after it (@before, @after) and whether the irq events were on
+# meanwhile (@irq_enabled); the flight and keep recordings of LOSSN events
 # written while the recorder is stopped (84-record-stall.sh); each
 # recorder's status (@rc_main, @rc_flight, @rc_keep); an unknown event's
 # error (@bad_event lines) and buffer_size_kb afterwards (@after_record);
@@ -25,22 +24,6 @@ hyptrace record -o main.dat -b 64 -k sched:sched_switch -k irq -- sh -c '
 	sh /root/workload.sh "$1"' _ "$n"
 echo "@rc_main=$?"
 echo "@after=$(cut -d" " -f1 /proc/uptime)"
-# Whether the kernel writes irq_handler_entry at all now: the first one in
-# its own buffer, within 10 s (a timer interrupt comes every few ms).
-# 84-record.sh says it when main-host.dat has none.
-T=/sys/kernel/tracing
-echo 0 > $T/events/enable
-echo > $T/trace
-echo 1 > $T/events/irq/irq_handler_entry/enable
-echo 1 > $T/tracing_on
-if timeout 10 grep -m 1 -q irq_handler_entry $T/trace_pipe; then
-	echo "@irq_entry_after yes"
-else
-	echo "@irq_entry_after no"
-fi
-echo 0 > $T/tracing_on
-echo 0 > $T/events/enable
-echo > $T/trace
 hyptrace record -o flight.dat -e selftest -b 7 -C 1 -- sh /root/84-record-stall.sh "$lossn"
 echo "@rc_flight=$?"
 hyptrace record -o keep.dat -e selftest -b 7 -C 1 --no-overwrite -- sh /root/84-record-stall.sh "$lossn"
