@@ -3,8 +3,8 @@
 #
 # The guest side of 84-record.sh: hyptrace record of the workload (N per
 # CPU, workload.sh) with the host's sched_switch and irq events, CLOCK_BOOTTIME
-# before and after it (@before, @after) and whether the irq events were on
-# meanwhile (@irq_enabled); the flight and keep recordings of LOSSN events
+# before and after it (@before, @after) and whether the events -k names were
+# on meanwhile (@irq_enabled, @sched_enabled); the flight and keep recordings of LOSSN events
 # written while the recorder is stopped (84-record-stall.sh); each
 # recorder's status (@rc_main, @rc_flight, @rc_keep); an unknown event's
 # error (@bad_event lines) and buffer_size_kb afterwards (@after_record);
@@ -19,8 +19,9 @@ cd /tmp || exit 1
 echo "@before=$(cut -d" " -f1 /proc/uptime)"
 # shellcheck disable=SC2016 # expands in the shell hyptrace record runs
 hyptrace record -o main.dat -b 64 -k sched:sched_switch -k irq -- sh -c '
-	E=/sys/kernel/tracing/events/irq
-	echo "@irq_enabled $(cat $E/irq_handler_entry/enable $E/irq_handler_exit/enable | tr -d "\n")"
+	E=/sys/kernel/tracing/events
+	echo "@irq_enabled $(cat $E/irq/irq_handler_entry/enable $E/irq/irq_handler_exit/enable | tr -d "\n")"
+	echo "@sched_enabled $(cat $E/sched/sched_switch/enable)"
 	sh /root/workload.sh "$1"' _ "$n"
 echo "@rc_main=$?"
 echo "@after=$(cut -d" " -f1 /proc/uptime)"
