@@ -42,7 +42,6 @@ static void usage(FILE *f)
 		"and hyptrace-SUBCOMMAND(1).\n");
 }
 
-
 int main(int argc, char **argv)
 {
 	size_t i;
