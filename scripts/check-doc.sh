@@ -14,7 +14,8 @@
 #  - every HVC function ID and return code shared/hyptrace_abi.h defines is
 #    on the ABI page (Documentation/design/hypercall-abi.md) with the value
 #    the compiler gives it, and the page names no call the header lacks;
-#    the ABI version that page and the README state is the header's;
+#    the ABI version that page and the README state is the header's, and
+#    the README's hyptrace version scripts/version.sh's;
 #  - every relative link in README.md and Documentation/ leads to a file.
 # One line per fault, then "check-doc: N faults" and exit 1; or a summary
 # line and exit 0. Needs the native tool (make tools).
@@ -133,14 +134,19 @@ check_abi() {
 	done < <(grep -oE 'HYPTRACE_(CALL|RET)_[A-Z0-9_]+' "$ABI_PAGE" | sort -u)
 }
 
-# abi_version_said FILE PHRASE: "PHRASE X.Y" in FILE is the header's version
-abi_version_said() {
-	local h=$HYPTRACE_TOP/shared/hyptrace_abi.h want got
-	want=$(sed -nE 's/^#define HYPTRACE_ABI_MAJOR[[:space:]]+([0-9]+)$/\1/p' "$h").$(sed -nE 's/^#define HYPTRACE_ABI_MINOR[[:space:]]+([0-9]+)$/\1/p' "$h")
+# version_said FILE PHRASE WANT WHOSE: "PHRASE X.Y" in FILE says WANT
+version_said() {
+	local got
 	checked=$((checked + 1))
 	got=$(grep -oE "$2 [0-9]+\.[0-9]+" "$1" | head -n 1 | awk '{print $NF}')
-	[ "$got" = "$want" ] ||
-		fault "${1#"$HYPTRACE_TOP"/} says '$2 ${got:-(nothing)}', shared/hyptrace_abi.h $want"
+	[ "$got" = "$3" ] ||
+		fault "${1#"$HYPTRACE_TOP"/} says '$2 ${got:-(nothing)}', $4 $3"
+}
+
+# The ABI version the header defines, X.Y
+abi_version() {
+	local h=$HYPTRACE_TOP/shared/hyptrace_abi.h
+	echo "$(sed -nE 's/^#define HYPTRACE_ABI_MAJOR[[:space:]]+([0-9]+)$/\1/p' "$h").$(sed -nE 's/^#define HYPTRACE_ABI_MINOR[[:space:]]+([0-9]+)$/\1/p' "$h")"
 }
 
 # Markdown links [text](path) and AsciiDoc link:path[] that are not URLs
@@ -163,8 +169,11 @@ check_links() {
 check_subcommands
 check_module_params
 check_abi
-abi_version_said "$ABI_PAGE" "The ABI version is"
-abi_version_said "$HYPTRACE_TOP/README.md" "The hypercall ABI is"
+version_said "$ABI_PAGE" "The ABI version is" "$(abi_version)" shared/hyptrace_abi.h
+version_said "$HYPTRACE_TOP/README.md" "The hypercall ABI is" "$(abi_version)" \
+	shared/hyptrace_abi.h
+version_said "$HYPTRACE_TOP/README.md" "hyptrace itself is version" \
+	"$("$HYPTRACE_TOP/scripts/version.sh")" scripts/version.sh
 check_links
 if [ "$faults" != 0 ]; then
 	echo "check-doc: $faults faults"
