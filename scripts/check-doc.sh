@@ -143,12 +143,6 @@ version_said() {
 		fault "${1#"$HYPTRACE_TOP"/} says '$2 ${got:-(nothing)}', $4 $3"
 }
 
-# The ABI version the header defines, X.Y
-abi_version() {
-	local h=$HYPTRACE_TOP/shared/hyptrace_abi.h
-	echo "$(sed -nE 's/^#define HYPTRACE_ABI_MAJOR[[:space:]]+([0-9]+)$/\1/p' "$h").$(sed -nE 's/^#define HYPTRACE_ABI_MINOR[[:space:]]+([0-9]+)$/\1/p' "$h")"
-}
-
 # Markdown links [text](path) and AsciiDoc link:path[] that are not URLs
 check_links() {
 	local f target
@@ -169,8 +163,9 @@ check_links() {
 check_subcommands
 check_module_params
 check_abi
-version_said "$ABI_PAGE" "The ABI version is" "$(abi_version)" shared/hyptrace_abi.h
-version_said "$HYPTRACE_TOP/README.md" "The hypercall ABI is" "$(abi_version)" \
+abi=$("$HYPTRACE_TOP/scripts/version.sh" --abi)
+version_said "$ABI_PAGE" "The ABI version is" "$abi" shared/hyptrace_abi.h
+version_said "$HYPTRACE_TOP/README.md" "The hypercall ABI is" "$abi" \
 	shared/hyptrace_abi.h
 version_said "$HYPTRACE_TOP/README.md" "hyptrace itself is version" \
 	"$("$HYPTRACE_TOP/scripts/version.sh")" scripts/version.sh

@@ -29,9 +29,8 @@ expect_line '^hyptrace: console: pl011 at 0x9000000, reg-shift 0, reg-io-width 4
 	"the PL011 found through two buses' ranges"
 expect_line '^hypuart:115200n8' "Linux had the edited tree"
 expect_line '^hyptrace: entering Linux at ' "the hypervisor's lines on the translated console"
-version=$("$HYPTRACE_TOP/scripts/version.sh")
-expect_line "^\\[ *[0-9.]+\\] hyptrace: version ${version//./\\.}, hypervisor ABI [0-9]+\\.[0-9]+, 4 CPUs, " \
-	"the module's line at load, with the project's version ($version)"
+expect_line "^\\[ *[0-9.]+\\] hyptrace: version $(project_version_re), hypervisor ABI [0-9]+\\.[0-9]+, 4 CPUs, " \
+	"the module's line at load, with the project's version"
 expect_healthy
 
 # The guest side: guest/43-console-dt.sh
@@ -41,8 +40,8 @@ expect_ok
 expect_no_line '^hyptrace: ' "the hypervisor printed on a console it should not have"
 expect_line '^@hyp no console: stdout-path "/serial@9100000" \(acme,uart\): no driver for its compatible; this log only$' \
 	"why there is no console, in dmesg"
-expect_line "^@hyp version ${version//./\\.}, EL2, 4 CPUs, " \
-	"the banner, in dmesg, with the project's version ($version)"
+expect_line "^@hyp version $(project_version_re), EL2, 4 CPUs, " \
+	"the banner, in dmesg, with the project's version"
 expect_line '^@hyp entering Linux at 0x[0-9a-f]+ at EL1' "the last line before Linux, in dmesg"
 expect_line '^@file hyptrace: no console: stdout-path "/serial@9100000"' "hyp_log, whole"
 expect_line '^@file hyptrace: entering Linux at ' "hyp_log, to its end"

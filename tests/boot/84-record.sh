@@ -115,7 +115,7 @@ trace-cmd report --stat -i "$dir/main.dat" >/dev/null 2>"$dir/stat.err" && [ ! -
 trace-cmd report -l -i "$dir/main.dat" >/dev/null 2>"$dir/l.err" && [ ! -s "$dir/l.err" ] ||
 	fail "trace-cmd report -l: $(head -n 1 "$dir/l.err")"
 # the recording says which tool wrote it (the guest's, of this tree)
-version=$("$HYPTRACE_TOP/scripts/version.sh")
+version=$(project_version)
 recorder=$(trace-cmd report --version -i "$dir/main.dat" 2>/dev/null | sed '/^cpus=/d')
 [[ "$recorder" == "hyptrace $version (hypervisor ABI "* ]] ||
 	fail "trace-cmd report --version: '$recorder', not hyptrace $version's"

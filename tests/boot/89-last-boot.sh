@@ -172,9 +172,8 @@ ko=$(bash "$HYPTRACE_TOP/scripts/build-stock-module.sh" "$suite" \
 	fail "$suite: scripts/build-stock-module.sh: $(tail -n 1 "$TEST_LOGS/$TEST_NAME-build.log")"
 BOOT_TIMEOUT=600 run_case fallback 0 "$FALLBACK_LB" --kernel "$vmlinuz" --modules "$ko"
 check_common "$dir" fallback
-version=$("$HYPTRACE_TOP/scripts/version.sh")
-expect_line "hyptrace: version ${version//./\\.}, hypervisor ABI .*this kernel has no trace_remote" \
-	"the fallback front end, with the project's version ($version)"
+expect_line "hyptrace: version $(project_version_re), hypervisor ABI .*this kernel has no trace_remote" \
+	"the fallback front end, with the project's version"
 for c in 0 1 2 3; do check_ids "$c" $((c * 100000 + 1)) "$N"; done
 expect_line '^@dmesg last boot: [0-9]+ pages kept, 0 dropped' "the module's last-boot line"
 

@@ -253,6 +253,17 @@ stock_board() {
 		fail "scripts/build-stock-module.sh: $(tail -n 1 "$log/build.log")"
 }
 
+# project_version: the project's version (scripts/version.sh), which the
+# hypervisor's banner, hyptrace.ko's load line and the tool's trace.dat
+# files carry; project_version_re: the same as an extended regex
+project_version() {
+	"$HYPTRACE_TOP/scripts/version.sh"
+}
+project_version_re() {
+	local v
+	v=$(project_version) && printf '%s' "${v//./\\.}"
+}
+
 # abi_define NAME: the value of HYPTRACE_NAME in shared/hyptrace_abi.h, the
 # ABI the tests hold the hypervisor to
 abi_define() {

@@ -121,6 +121,12 @@ helps() {
 	"$@" >"$out" 2>&1 && grep -q '^usage: hyptrace' "$out"
 }
 
+# ko_field FIELD KO: modinfo's FIELD of KO (modinfo is in /sbin, which a
+# user's PATH may lack)
+ko_field() {
+	modinfo -F "$1" "$2" 2>/dev/null || /sbin/modinfo -F "$1" "$2"
+}
+
 check_tool() {
 	local root=$T/tool-root deb=$DEB_OUT/hyptrace_${version}_$host_arch.deb
 	check "dpkg --root installs $(basename "$deb") into a scratch root" \
@@ -202,9 +208,9 @@ check_dkms() {
 	[ -n "$ko" ] || grep -m 3 -E 'error|Error' \
 		"$T/dkms/hyptrace/$version/build/make.log" 2>/dev/null | sed 's/^/       /'
 	if [ -n "$ko" ]; then
-		vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || /sbin/modinfo -F vermagic "$ko")
+		vermagic=$(ko_field vermagic "$ko")
 		check "its vermagic is $release's ($vermagic)" [ "${vermagic%% *}" = "$release" ]
-		modversion=$(modinfo -F version "$ko" 2>/dev/null || /sbin/modinfo -F version "$ko")
+		modversion=$(ko_field version "$ko")
 		check "its modinfo version is the package's ($modversion)" \
 			[ "$modversion" = "$version" ]
 	fi

@@ -6,8 +6,8 @@
 # --help, help: the usage on stdout, exit 0, every subcommand listed with
 # a summary. An unknown subcommand: one line saying so, then the usage,
 # exit 2. -V, --version: one line on stdout, exit 0, with the version of
-# packaging/debian/changelog (scripts/version.sh) and the ABI version of
-# shared/hyptrace_abi.h, both read here from their own files. Each
+# packaging/debian/changelog and the ABI version of shared/hyptrace_abi.h,
+# both read from their files by scripts/version.sh, not from the tool. Each
 # subcommand's --help: its own usage on stdout, exit 0.
 #
 # Run by run_tests.sh (BUILD, HYPTRACE set). Reports in KTAP
@@ -57,15 +57,7 @@ else
 fi
 
 version=$(sh "$TOP/scripts/version.sh") || die "scripts/version.sh failed"
-abi_field() {
-	sed -n "s/^#define HYPTRACE_ABI_$1[[:space:]]*\([0-9][0-9]*\)$/\1/p" \
-		"$TOP/shared/hyptrace_abi.h"
-}
-abi="$(abi_field MAJOR).$(abi_field MINOR)"
-case $abi in
-[0-9]*.[0-9]*) ;;
-*) die "no ABI version in shared/hyptrace_abi.h (read '$abi')" ;;
-esac
+abi=$(sh "$TOP/scripts/version.sh" --abi) || die "scripts/version.sh --abi failed"
 want="hyptrace $version (hypervisor ABI $abi)"
 for a in -V --version; do
 	if runs 0 "$T/out" "$T/err" "$a" && [ ! -s "$T/err" ] &&

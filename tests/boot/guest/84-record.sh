@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The guest side of 84-record.sh: hyptrace record of the workload (N per
-# CPU, workload.sh) with the host's sched_switch and irq events, CLOCK_BOOTTIME
-# before and after it (@before, @after) and whether the events -k names were
-# on meanwhile (@irq_enabled, @sched_enabled); the flight and keep recordings of LOSSN events
-# written while the recorder is stopped (84-record-stall.sh); each
-# recorder's status (@rc_main, @rc_flight, @rc_keep); an unknown event's
-# error (@bad_event lines) and buffer_size_kb afterwards (@after_record);
+# CPU, workload.sh) with the host's sched_switch and irq events,
+# CLOCK_BOOTTIME before and after it (@before, @after) and whether the
+# events -k names were on meanwhile (@irq_enabled, @sched_enabled); the
+# flight and keep recordings of LOSSN events written while the recorder is
+# stopped (84-record-stall.sh); each recorder's status (@rc_main,
+# @rc_flight, @rc_keep); an unknown event's error (@bad_event lines) and
+# buffer_size_kb afterwards (@after_record);
 # then main.dat, main-host.dat, flight.dat and keep.dat, each sent out in
 # base64 between "@B64 FILE" and "@END FILE".
 #
